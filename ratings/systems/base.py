@@ -1,0 +1,242 @@
+"""The common interface of every rating system.
+
+A system is an object whose settings are given to its constructor.  It reads
+events in timeline order (games and committee rank adjustments) and returns a
+:class:`Result`: for every event the value before, the change and the value
+after of each player in it (a columnar :class:`Ledger`), and the final state of
+every player.  The state it was given is never mutated, so a caller may keep
+it and resume from it later (incremental recompute):
+
+    result = system.rate(events[:k], starts=starts)
+    tail = system.rate(events[k:], state=result.state, starts=starts)
+
+gives the same rows for ``events[k:]`` as one call on all events, provided
+``k`` falls on a period boundary (see :func:`period_key`).
+
+This package never imports Django (tests/test_engine_purity.py proves it).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeAlias
+
+PlayerId: TypeAlias = Hashable
+
+
+class Kind(str, Enum):
+    """Game status (seed 001, "The Game Status Factor")."""
+
+    FREE = "free"
+    INTERNET = "internet"
+    CLUB = "club"
+    TOURNAMENT = "tournament"
+
+
+class Winner(str, Enum):
+    WHITE = "white"
+    BLACK = "black"
+    JIGO = "jigo"
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game as written on a record sheet.
+
+    ``komi`` is given to White; a negative komi is given to Black (seed 001,
+    record sheet column 5).  ``handicap`` is the number of handicap stones,
+    0 for an even game.  ``minutes`` is the main time per player, None when
+    unknown (counted as a normal game).  ``event`` names the tournament the
+    game belongs to; ``event_class`` is its EGF class (A, B, C or D).
+    ``club`` is used to form the rating period of games without an event.
+    ``forfeit`` games are recorded but never rated (seed 002: "Les résultats
+    par forfait ne comptent pas").
+    """
+
+    date: date
+    white: PlayerId
+    black: PlayerId
+    winner: Winner
+    handicap: int = 0
+    komi: float = 6.5
+    kind: Kind = Kind.CLUB
+    board: int = 19
+    minutes: int | None = None
+    event: str | None = None
+    event_class: str | None = None
+    club: str | None = None
+    forfeit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A rank set by the committee from ``date`` on (e.g. national sync).
+
+    ``rank`` is on the scale of :mod:`ratings.systems.ranks`.  ``rating`` is an
+    optional value in the system's own unit (SAGC index, GoR, FFG level);
+    when None each system starts the player at the bottom of the new rank's
+    band as it would a new player of that rank (SAGC: index 0).
+    """
+
+    date: date
+    player: PlayerId
+    rank: float
+    rating: float | None = None
+
+
+Event: TypeAlias = Game | Adjustment
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """How a player enters a system the first time they appear.
+
+    Exactly one of ``rank`` (a new player declared at that rank, e.g. their
+    national rank) or ``rating`` (an established rating in the system's own
+    unit) is given.
+    """
+
+    rank: float | None = None
+    rating: float | None = None
+
+    def __post_init__(self) -> None:
+        if (self.rank is None) == (self.rating is None):
+            raise ValueError("a Start takes exactly one of rank or rating")
+
+
+class RatingError(Exception):
+    """Base class of the engine's errors."""
+
+
+class InvalidEvent(RatingError):
+    """An event a system cannot rate; names the event's position and field."""
+
+    def __init__(self, index: int, field: str, message: str) -> None:
+        super().__init__(f"event {index}: {field}: {message}")
+        self.index = index
+        self.field = field
+        self.message = message
+
+
+class UnknownPlayer(RatingError):
+    """A player appears with no state and no :class:`Start`."""
+
+    def __init__(self, index: int, player: PlayerId) -> None:
+        super().__init__(f"event {index}: player {player!r} has no start rank or rating")
+        self.index = index
+        self.player = player
+
+
+class Row(NamedTuple):
+    rank_before: float
+    rating_before: float
+    change: float
+    rank_after: float
+    rating_after: float
+
+
+WHITE = 0
+BLACK = 1
+
+
+@dataclass(slots=True)
+class Ledger:
+    """What every event did, in columns (two slots an event).
+
+    Slot ``2 * i`` is White of game ``i`` (or the adjusted player of
+    adjustment ``i``), slot ``2 * i + 1`` is Black (NaN for an adjustment).
+    ``change`` is the change as the system computed it, which need not equal
+    ``rating_after - rating_before`` (SAGC resets the index to 0 when a rank
+    changes).  Arrays of doubles keep a million games in about 80 MB.
+    """
+
+    rank_before: array[float] = field(default_factory=lambda: array("d"))
+    rating_before: array[float] = field(default_factory=lambda: array("d"))
+    change: array[float] = field(default_factory=lambda: array("d"))
+    rank_after: array[float] = field(default_factory=lambda: array("d"))
+    rating_after: array[float] = field(default_factory=lambda: array("d"))
+
+    @classmethod
+    def sized(cls, events: int) -> Ledger:
+        """A ledger for ``events`` events, every slot NaN until written."""
+        blank = array("d", [math.nan]) * (2 * events)
+        return cls(array("d", blank), array("d", blank), array("d", blank), array("d", blank), array("d", blank))
+
+    def __len__(self) -> int:
+        return len(self.change) // 2
+
+    def row(self, event: int, colour: int = WHITE) -> Row | None:
+        """The row of one player of one event; None for an empty slot."""
+        slot = 2 * event + colour
+        if math.isnan(self.change[slot]):
+            return None
+        return Row(
+            self.rank_before[slot],
+            self.rating_before[slot],
+            self.change[slot],
+            self.rank_after[slot],
+            self.rating_after[slot],
+        )
+
+
+class PlayerState(Protocol):
+    """What a system knows of one player between events.
+
+    Every system's state has at least a rank and a rating in its own unit,
+    and converts to and from plain JSON for storage.
+    """
+
+    @property
+    def rank(self) -> float: ...
+
+    @property
+    def rating(self) -> float: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+State: TypeAlias = Mapping[PlayerId, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    ledger: Ledger
+    state: Mapping[PlayerId, Any]
+
+
+class RatingSystem(Protocol):
+    """What every system in :mod:`ratings.systems` provides."""
+
+    name: ClassVar[str]
+    #: The label of its rating column ("index", "GoR", "level", "strength").
+    unit: ClassVar[str]
+
+    def rate(
+        self,
+        events: Sequence[Event],
+        state: State | None = None,
+        starts: Mapping[PlayerId, Start] | None = None,
+    ) -> Result: ...
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        """Rebuild one player's state from what its ``to_json`` returned."""
+        ...
+
+
+def period_key(game: Game) -> Hashable:
+    """The rating period of a game, for systems that rate a period at once.
+
+    EGF and FFG do not update ratings between the games of one tournament
+    (seed 004; seed 002 "Chaque itération se fait sur l'ensemble des rondes du
+    tournoi").  A game with an event belongs to that event.  A club game
+    without one belongs to its club's day: the games one club played on one
+    day form one period (issue 2's default, docs/rating-systems.md).
+    """
+    if game.event:
+        return ("event", game.event)
+    return ("club-day", game.club, game.date)
