@@ -44,7 +44,7 @@ def parse_rank(text: str) -> float:
         return -number
     if number < 1:
         raise RankError(f"not a rank: {text!r} (dan grades start at 1d)")
-    return number - 1
+    return round(number - 1, 6)  # 1.3d -> 0.3 exactly as written, not 0.30000000000000004
 
 
 def format_rank(value: float) -> str:
