@@ -1,0 +1,36 @@
+# One entry point for humans (and CI): make run, make test, make lint, make bench.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint bench install clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The site with demo data on the embedded default (SQLite, in-process tasks).
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo --if-empty
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+## The test suite (on SQLite unless DATABASE_URL says otherwise).
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py --system sagc --games 1000000
+
+clean:
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles artifacts

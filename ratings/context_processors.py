@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from accounts.roles import is_committee, is_volunteer
+
+
+def site(request: HttpRequest) -> dict[str, Any]:
+    """Role flags for the navigation, and the recompute notice."""
+    user = request.user
+    context: dict[str, Any] = {
+        "is_volunteer": is_volunteer(user),
+        "is_committee": is_committee(user),
+        "my_player": getattr(user, "player", None) if user.is_authenticated else None,
+    }
+    # The recompute pipeline (ratings/recompute.py) provides the notice of
+    # clubs whose ratings are being recomputed.
+    try:
+        from ratings.recompute import pending_notices
+    except ImportError:
+        context["recompute_notices"] = []
+    else:
+        context["recompute_notices"] = pending_notices()
+    return context

@@ -1,0 +1,321 @@
+"""Clubs, players, record sheets, games, rank adjustments and rating history.
+
+A club is one rating pool: its games, in timeline order (game date, then
+entry order), are replayed by each rating system the club computes.  A
+player belongs to one club; a record sheet's games are between players of
+the sheet's club.  Ranks are numbers on the engine's scale
+(ratings/systems/ranks.py: 30k = -30, 1k = -1, 1d = 0, 9d = 8).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
+from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
+
+SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
+
+
+class Kind(models.TextChoices):
+    """Game status (seed 001): free 0, internet 0.5, club 1, tournament 1.5."""
+
+    FREE = "free", "Free / teaching"
+    INTERNET = "internet", "Internet"
+    CLUB = "club", "Club"
+    TOURNAMENT = "tournament", "Tournament"
+
+
+class Winner(models.TextChoices):
+    WHITE = "white", "White"
+    BLACK = "black", "Black"
+    JIGO = "jigo", "Jigo (draw)"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    primary_system = models.CharField(max_length=16, choices=SYSTEM_CHOICES, default="sagc")
+    #: Systems computed on the same games for comparison, besides the primary.
+    compared_systems = models.JSONField(default=list, blank=True)
+    #: Recompute bookkeeping (ratings/recompute.py): the earliest date whose
+    #: ratings are stale, and a counter bumped by every change so a run can
+    #: tell whether more work arrived while it ran.
+    dirty_from = models.DateField(null=True, blank=True)
+    dirty_generation = models.PositiveBigIntegerField(default=0)
+    clean_generation = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("players") + f"?club={self.slug}"
+
+    @property
+    def systems(self) -> list[str]:
+        """The primary system first, then the compared ones, no repeats."""
+        others = [s for s in self.compared_systems if s != self.primary_system and s in SYSTEM_NAMES]
+        return [self.primary_system, *others]
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def in_club(self, club: Club | None) -> PlayerQuerySet:
+        return self.filter(club=club) if club is not None else self
+
+    def search(self, text: str) -> PlayerQuerySet:
+        return self.filter(name__icontains=text.strip()) if text.strip() else self
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=120, unique=True)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
+    )
+    # National identities (issue 5 matches national lists on these first).
+    saga_id = models.CharField("SAGA id", max_length=20, blank=True)
+    egd_pin = models.CharField("EGD PIN", max_length=8, blank=True)
+    ffg_licence = models.CharField("FFG licence", max_length=7, blank=True)
+    aga_id = models.CharField("AGA id", max_length=10, blank=True)
+    #: The rank the player starts at: their national rank (seed 001, "How do
+    #: I get a SAGC rank?": "Your current SAGA rank will be your point of
+    #: departure").
+    start_rank = models.SmallIntegerField(validators=[MinValueValidator(MIN_RANK), MaxValueValidator(MAX_RANK)])
+    #: First day the player can have games (a sheet may not predate it).
+    since = models.DateField(default=date.today)
+    # Cached from the club's primary system by the recompute.
+    rank = models.FloatField()
+    rating = models.FloatField(default=0)
+    games_count = models.PositiveIntegerField(default=0)
+    #: Date of the most recently *added* game, not the most recently played
+    #: (seed 001, "My last updated date has gone backwards").
+    last_updated = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(start_rank__gte=MIN_RANK) & Q(start_rank__lte=MAX_RANK), name="player_start_rank_range"
+            ),
+            models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_in_club"),
+        ]
+        indexes = [models.Index(fields=["club", "name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("player", args=[self.slug])
+
+    @property
+    def rank_label(self) -> str:
+        return format_rank(self.rank)
+
+
+class RecordSheet(models.Model):
+    """One paper record sheet as entered by a volunteer (several games)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sheets")
+    event = models.CharField(max_length=200, blank=True)
+    date = models.DateField()
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CLUB)
+    comments = models.TextField(blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-entered_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date} {self.event}".strip()
+
+    def get_absolute_url(self) -> str:
+        return reverse("sheet", args=[self.pk])
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def timeline(self) -> GameQuerySet:
+        """Timeline order: game date, then entry order."""
+        return self.order_by("date", "entered_at", "id")
+
+    def of_player(self, player: Player) -> GameQuerySet:
+        return self.filter(Q(white=player) | Q(black=player))
+
+
+class Game(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
+    sheet = models.ForeignKey(RecordSheet, on_delete=models.CASCADE, related_name="games")
+    date = models.DateField()
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(9)])
+    #: Komi to White; negative means komi to Black (seed 001, column 5).
+    komi = models.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        default=Decimal("6.5"),
+        validators=[MinValueValidator(Decimal("-99.5")), MaxValueValidator(Decimal("99.5"))],
+    )
+    winner = models.CharField(max_length=5, choices=Winner.choices)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CLUB)
+    board = models.PositiveSmallIntegerField(default=19, choices=[(19, "19×19"), (13, "13×13"), (9, "9×9")])
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Main time per player")
+    forfeit = models.BooleanField(default=False)
+    comments = models.CharField(max_length=200, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["date", "entered_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_distinct_players"),
+            models.CheckConstraint(condition=Q(handicap__gte=0) & Q(handicap__lte=9), name="game_handicap_range"),
+            models.CheckConstraint(condition=Q(komi__gte=-99.5) & Q(komi__lte=99.5), name="game_komi_range"),
+            models.CheckConstraint(condition=Q(winner__in=Winner.values), name="game_winner_valid"),
+            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="game_kind_valid"),
+            models.CheckConstraint(condition=Q(board__in=[9, 13, 19]), name="game_board_valid"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "date", "entered_at", "id"], name="game_timeline"),
+            models.Index(fields=["white", "date"]),
+            models.Index(fields=["black", "date"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.white} (W) vs {self.black} (B), {self.winner} wins"
+
+
+class RankAdjustment(models.Model):
+    """A rank set by the committee from a date on (seed 001: a record-sheet
+    row whose opponent is the player's own name)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="adjustments")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="adjustments")
+    date = models.DateField()
+    rank = models.FloatField(validators=[MinValueValidator(MIN_RANK), MaxValueValidator(MAX_RANK)])
+    #: The index (or rating) set with the rank; None = the system's start
+    #: value for that rank (SAGC index 0).
+    rating = models.FloatField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["date", "entered_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rank__gte=MIN_RANK) & Q(rank__lte=MAX_RANK), name="adjustment_rank_range"),
+        ]
+        indexes = [models.Index(fields=["club", "date", "entered_at", "id"], name="adjustment_timeline")]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.player} set to {format_rank(self.rank)}"
+
+
+class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
+    def for_sheet(self, player: Player, system: str) -> HistoryQuerySet:
+        """The player's record sheet rows in one system, newest first."""
+        return (
+            self.filter(player=player, system=system)
+            .select_related("game", "adjustment", "opponent")
+            .order_by("-seq")
+        )
+
+
+class HistoryEntry(models.Model):
+    """One row per player per game or adjustment per rating system.
+
+    Written only by the recompute (ratings/recompute.py), in bulk.  ``seq``
+    is the event's position in the club's timeline, so the rows of one
+    player in one system sort by it.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
+    seq = models.PositiveBigIntegerField()
+    date = models.DateField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="history")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    adjustment = models.ForeignKey(RankAdjustment, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    colour = models.CharField(max_length=1, blank=True)  # "w", "b", "" for an adjustment
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    rank_before = models.FloatField()
+    rating_before = models.FloatField()
+    change = models.FloatField()
+    rank_after = models.FloatField()
+    rating_after = models.FloatField()
+    #: The player's engine state after this event (JSON), to resume from.
+    state = models.JSONField(null=True, blank=True)
+
+    objects = HistoryQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["system", "player", "seq"], name="history_unique_row"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "system", "date"], name="history_club_date"),
+        ]
+
+    @property
+    def rank_after_label(self) -> str:
+        return format_rank(self.rank_after)
+
+
+class LogEntry(models.Model):
+    """The log-file of seed 001: every game and adjustment as entered, and
+    every later change to one, with who did it and when."""
+
+    class Action(models.TextChoices):
+        ADD = "add", "Added"
+        EDIT = "edit", "Edited"
+        DELETE = "delete", "Deleted"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="club_log"
+    )
+    action = models.CharField(max_length=6, choices=Action.choices)
+    sheet = models.ForeignKey(RecordSheet, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="log")
+    adjustment = models.ForeignKey(
+        RankAdjustment, on_delete=models.SET_NULL, null=True, blank=True, related_name="log"
+    )
+    #: The players concerned, so the log can be filtered by player even
+    #: after a game was deleted.
+    players = models.ManyToManyField(Player, blank=True, related_name="+")
+    event_date = models.DateField(help_text="Date of the game or adjustment")
+    summary = models.CharField(max_length=300)
+    #: For an edit: {field: [old, new]}.
+    changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["club", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} {self.summary}"
