@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
@@ -75,6 +75,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
     def search(self, text: str) -> PlayerQuerySet:
         return self.filter(name__icontains=text.strip()) if text.strip() else self
+
+    def for_table(self) -> PlayerQuerySet:
+        """The players list: one query, the club joined in."""
+        return self.select_related("club")
 
 
 class Player(models.Model):
@@ -244,6 +248,17 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
             .order_by("-seq")
         )
 
+    def with_opponent_rank(self) -> HistoryQuerySet:
+        """Annotate ``opponent_rank``: the opponent's rank at the time of the
+        game (seed 001, record sheet column 2), read from the opponent's own
+        row of the same game in the same system (``rank_before``), so it is
+        right even when the game was entered late.  One correlated subquery
+        on the (game) index, no extra column to keep in step."""
+        same_game = HistoryEntry.objects.filter(
+            system=OuterRef("system"), game=OuterRef("game"), player=OuterRef("opponent")
+        ).values("rank_before")[:1]
+        return self.annotate(opponent_rank=Subquery(same_game))
+
 
 class HistoryEntry(models.Model):
     """One row per player per game or adjustment per rating system.
@@ -285,6 +300,32 @@ class HistoryEntry(models.Model):
         return format_rank(self.rank_after)
 
 
+class LogEntryQuerySet(models.QuerySet["LogEntry"]):
+    def for_page(self) -> LogEntryQuerySet:
+        """Newest entry first, with what the page shows joined in."""
+        return self.select_related("club", "actor").prefetch_related("players").order_by("-at", "-id")
+
+    def in_club(self, club: Club | None) -> LogEntryQuerySet:
+        return self.filter(club=club) if club is not None else self
+
+    def about(self, text: str) -> LogEntryQuerySet:
+        """Entries concerning a player, given by slug or part of the name."""
+        text = text.strip()
+        if not text:
+            return self
+        players = Player.objects.filter(Q(slug=text) | Q(name__icontains=text))
+        return self.filter(pk__in=LogEntry.players.through.objects.filter(player__in=players).values("logentry"))
+
+    def between(self, start: date | None, end: date | None) -> LogEntryQuerySet:
+        """Entries whose game or adjustment is dated within [start, end]."""
+        qs = self
+        if start is not None:
+            qs = qs.filter(event_date__gte=start)
+        if end is not None:
+            qs = qs.filter(event_date__lte=end)
+        return qs
+
+
 class LogEntry(models.Model):
     """The log-file of seed 001: every game and adjustment as entered, and
     every later change to one, with who did it and when."""
@@ -313,9 +354,45 @@ class LogEntry(models.Model):
     #: For an edit: {field: [old, new]}.
     changes = models.JSONField(default=dict, blank=True)
 
+    objects = LogEntryQuerySet.as_manager()
+
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["club", "-at"])]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} {self.summary}"
+
+
+class RecomputeRun(models.Model):
+    """One run of the recompute (ratings/recompute.py), shown to the committee."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        #: A run whose process died (killed worker); found by the next run.
+        ABANDONED = "abandoned", "Abandoned"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="recompute_runs")
+    #: The first date replayed (None = the whole history).
+    from_date = models.DateField(null=True, blank=True)
+    full = models.BooleanField(default=False)
+    #: Why it ran: "commit", "sweeper", "command", "celery", ...
+    trigger = models.CharField(max_length=20, blank=True)
+    games_replayed = models.PositiveIntegerField(default=0)
+    rows_written = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    duration = models.FloatField(null=True, blank=True, help_text="Seconds")
+    #: The club's dirty generation the run started from.
+    generation = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["club", "-started_at"], name="recompute_run_club")]
+
+    def __str__(self) -> str:
+        return f"{self.club} from {self.from_date or 'start'}: {self.status}"
