@@ -1,0 +1,632 @@
+"""The South African Go Clubs (SAGC) rating system (seed 001).
+
+Every player has a whole rank (30k .. 9d) and an integer index in
+-999 .. +999.  After a game each player's index changes by
+
+    Level Factor x Game Status Factor x Opponent Factor x Game Result Factor x Handicap Factor
+
+(seed 001, "How do I calculate my index adjustment?"), rounded to a whole
+point.  Going past +999 promotes the player one rank and going past -999
+demotes them one rank; either way the index restarts at 0 ("How does the
+system work?").  Losses are limited by the demotion restrictions ("What
+restrictions are in place with regards to demotions?").
+
+The small functions below state each rule once; :class:`SAGC` builds its
+lookup tables from them, and its replay loop only reads those tables (a
+million games in a few seconds).  Decisions where the seed is silent or
+contradicts itself are marked "Decision:" and explained in
+docs/_parts/sagc.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ratings.systems.base import (
+    Adjustment,
+    Event,
+    Game,
+    InvalidEvent,
+    Kind,
+    Ledger,
+    PlayerId,
+    Result,
+    Start,
+    State,
+    UnknownPlayer,
+    Winner,
+)
+from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
+
+INDEX_MAX = 999  # seed 001: "an index which ranges between +999 and -999"
+INDEX_MIN = -999
+MAX_HANDICAP = MAX_RANK - MIN_RANK  # 38 stones: 30k against 9d; more is a typo
+MAX_KOMI = 1000.0  # a komi beyond +-1000 points is a typo, not a game
+HISTORY = 10  # seed 001, Opponent Factor: "in his previous ten games"
+
+# seed 001, "The Game Result Factor": the table, one row per Rank/Handicap
+# differential, columns (promotion-zone victory, promotion-zone defeat,
+# demotion-zone victory, demotion-zone defeat).  Rows +4 and -4 are the
+# table's ">+3 (harder game)" and "<-3 (easier game)" rows.
+RESULT_TABLE: Mapping[int, tuple[float, float, float, float]] = {
+    4: (3.5, -0.0, 3.5, -0.0),
+    3: (3.5, -0.09, 3.5, -0.0),
+    2: (2.2, -0.47, 2.2, -0.03),
+    1: (1.5, -0.81, 1.6, -0.28),
+    0: (1.0, -1.17, 1.4, -0.6),
+    -1: (0.54, -1.44, 0.7, -0.75),
+    -2: (0.13, -1.8, 0.37, -1.0),
+    -3: (0.09, -2.7, 0.12, -1.9),
+    -4: (0.0, -2.7, 0.0, -1.9),
+}
+
+# seed 001, "The Game Status Factor" (and "What's this about free games?").
+STATUS_FACTOR: Mapping[Kind, float] = {
+    Kind.FREE: 0.0,
+    Kind.INTERNET: 0.5,
+    Kind.CLUB: 1.0,
+    Kind.TOURNAMENT: 1.5,
+}
+
+# seed 001, demotion restrictions: "-800, -850, -900, -950 or -999 ... for each
+# of the categories above, respectively", then every 50-mark below it.
+DEMOTION_MARKS: tuple[int, ...] = (-800, -850, -900, -950, -999)
+
+
+@dataclass(frozen=True, slots=True)
+class SAGCState:
+    """One player between games: rank, index, and the opponents of their
+    last ten games (oldest first), which the Opponent Factor needs."""
+
+    rank: int
+    index: int
+    recent: tuple[PlayerId, ...] = ()
+
+    @property
+    def rating(self) -> float:
+        return float(self.index)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank, "index": self.index, "recent": list(self.recent)}
+
+
+# --- the rules, one function each -------------------------------------------
+
+
+def level_factor(rank: int) -> float:
+    """seed 001, "The Level Factor": x^2 + 1.5x + 55 + x^5/30000.
+
+    x is the number of stones weaker than 7d (10k: 16, 1k: 7, 1d: 6); "If you
+    are stronger than 7-dan, x in the level factor is set to 0."
+    """
+    x = max(0, 6 - rank)  # 7d is 6 on the shared scale (1d = 0)
+    return x * x + 1.5 * x + 55 + x**5 / 30000
+
+
+def status_factor(kind: Kind) -> float:
+    """seed 001, "The Game Status Factor": free 0, internet 0.5, club 1,
+    tournament 1.5."""
+    return STATUS_FACTOR[kind]
+
+
+def opponent_factor(recent: Sequence[PlayerId], opponent: PlayerId) -> float:
+    """seed 001, "The Opponent Factor": 1 - 0.1 for each of the player's
+    previous ten games against this opponent, at least 0.1.
+
+    ``recent`` holds the opponents of the player's previous games (free games
+    included, seed 001); only the last ten count.
+    """
+    times = list(recent[-HISTORY:]).count(opponent)
+    return max(1, 10 - times) / 10  # (10 - n)/10: no float noise such as 0.7000000000000001
+
+
+def effective_handicap(handicap: int, komi: float) -> int:
+    """seed 001, "The Handicap Factor": ``$eff_handicap = int($handicap - ($komi-6)/10);``
+
+    ``komi`` is given to White, a negative komi to Black (record sheet column
+    5).  Python's int() truncates toward zero exactly as Perl's int() does.
+    """
+    return int(handicap - (komi - 6) / 10)
+
+
+def handicap_factor(eff_handicap: int) -> float:
+    """seed 001: "(1 - 0.05*eff_handicap), with a minimum of 0.1".
+
+    Decision: the factor uses the size of the effective handicap.  A negative
+    one (White took the advantage, e.g. 26 komi) is a handicap game as well,
+    and the rule must not depend on who took Black (the seed gives no factor
+    above 1).
+    """
+    return max(2, 20 - abs(eff_handicap)) / 20  # (20 - h)/20 = 1 - 0.05h without float noise
+
+
+def differential(own_rank: int, opponent_rank: int, eff_handicap: int, black: bool) -> int:
+    """The player's Rank/Handicap differential (seed 001, "The Game Result
+    Factor"): positive for a harder game than the correct handicap, negative
+    for an easier one, not yet clamped.
+
+    The correct handicap between ranks r_white and r_black is r_white - r_black
+    stones for Black (one stone per rank, seed 001's eff_handicap counts
+    stones); the effective handicap Black actually got is ``eff_handicap``.
+    Black's differential is the correct minus the actual handicap, White's
+    is its negation.  Seed 001's example fixes the sign: a 16k (Black)
+    playing a 14k on even has +2, the 14k has -2.
+    """
+    if black:
+        return (opponent_rank - own_rank) - eff_handicap
+    return eff_handicap - (own_rank - opponent_rank)
+
+
+def result_factor(diff: int, index: int, won: bool, *, beyond_three_rows: bool = False) -> float:
+    """seed 001, the Game Result Factor table.
+
+    Promotion zone: index >= 0 ("a positive or zero index"); demotion zone:
+    index < 0.  "Any game with a differential greater than 3, is treated like
+    a game with a differential of 3": the differential is clamped to +-3.
+    The table also prints ">+3" and "<-3" rows that differ slightly; with
+    ``beyond_three_rows`` those rows are read instead (decision, see docs).
+    """
+    bound = 4 if beyond_three_rows else 3
+    diff = max(-bound, min(bound, diff))
+    column = (0 if won else 1) + (0 if index >= 0 else 2)
+    return RESULT_TABLE[diff][column]
+
+
+def round_change(value: float) -> int:
+    """Decision: the index is a whole number; a change is rounded to the
+    nearest point, halves away from zero, so that a win and a loss of the
+    same size round alike."""
+    if value >= 0:
+        return int(value + 0.5)
+    return -int(0.5 - value)
+
+
+def demotion_floor_of(rank: int) -> int:
+    """The first demotion restriction for a rank (seed 001): a loss from a
+    non-negative index cannot take the index below this.
+
+    25k-29k: -800, 20k-24k: -850, 10k-19k: -900, 5k-9k: -950, dan-4k: -999,
+    which gives the seed's minimum of 6, 5, 4, 3 and 2 lost games.
+    Decision: 30k is in none of the seed's bands; it is never demoted and its
+    index simply stops at -999 ("A player at 30 kyu cannot be demoted").
+    """
+    if rank <= -25:
+        return -800 if rank > MIN_RANK else INDEX_MIN
+    if rank <= -20:
+        return -850
+    if rank <= -10:
+        return -900
+    if rank <= -5:
+        return -950
+    return -999
+
+
+def loss_limit(rank: int, index: int) -> int | None:
+    """The lowest index a loss may leave a player at, or None when a loss
+    may demote them (seed 001, demotion restrictions).
+
+    From a non-negative index the band's first floor applies.  "Thereafter,
+    his/her index points will not be allowed to pass a '50-mark' without first
+    stopping somewhere within those 50 points": as in the seed's 11k example,
+    from -1..-900 a loss stops at -950, from -901..-950 at -999, and from
+    -951..-999 it may demote.  The marks are the first floor and every 50
+    below it, down to -999.
+    """
+    if rank <= MIN_RANK:
+        return INDEX_MIN  # seed 001: 30k "is never allowed past -999"
+    first = demotion_floor_of(rank)
+    if index >= 0:
+        return first
+    marks = DEMOTION_MARKS[DEMOTION_MARKS.index(first) :]
+    for position, mark in enumerate(marks):
+        if index >= mark:
+            return marks[position + 1] if position + 1 < len(marks) else None
+    return None  # below -999 cannot happen; a loss from there demotes
+
+
+def settle(rank: int, index: int, change: int) -> tuple[int, int, int]:
+    """Apply a rounded change: restrictions, then promotion or demotion.
+
+    Returns (new rank, new index, change as reported).  The reported change
+    is the one applied before a promotion or demotion resets the index
+    (record sheet column 8, "Change in index"): it is the computed change
+    unless a demotion restriction or an end of the scale cut it short.
+
+    seed 001: "If it goes past +999, the index is reset to zero, and the
+    players' rank is improved by one rank.  Similarly, if it goes past -999,
+    the index is reset and the player demoted by one rank."
+    Decision: 9d is the top rank; a 9d's index stops at +999.
+    """
+    if change < 0:
+        limit = loss_limit(rank, index)
+        if limit is not None and index + change < limit:
+            change = limit - index
+    new = index + change
+    if new > INDEX_MAX:
+        if rank >= MAX_RANK:
+            return rank, INDEX_MAX, INDEX_MAX - index
+        return rank + 1, 0, change
+    if new < INDEX_MIN:  # only reachable when a demotion is allowed
+        return rank - 1, 0, change
+    return rank, new, change
+
+
+def index_change(
+    rank: int,
+    index: int,
+    opponent_rank: int,
+    recent: Sequence[PlayerId],
+    opponent: PlayerId,
+    *,
+    black: bool,
+    won: bool,
+    handicap: int,
+    komi: float,
+    kind: Kind,
+    beyond_three_rows: bool = False,
+) -> int:
+    """One player's rounded index change for one decisive game, before the
+    demotion restrictions (seed 001, "How do I calculate my index
+    adjustment?"): the five factors multiplied in the seed's order."""
+    eff = effective_handicap(handicap, komi)
+    diff = differential(rank, opponent_rank, eff, black)
+    return round_change(
+        level_factor(rank)
+        * status_factor(kind)
+        * opponent_factor(recent, opponent)
+        * result_factor(diff, index, won, beyond_three_rows=beyond_three_rows)
+        * handicap_factor(eff)
+    )
+
+
+def start_rank(rank: float) -> int:
+    """The whole SAGC rank of a declared rank (seed 001: "Your current SAGA
+    rank will be your point of departure").
+
+    Decision: a fractional rank (1.3d, 14.5k from another system) starts at
+    the whole rank at or below it; ranks outside 30k..9d start at the nearest
+    end ("minimum 30 kyu").
+    """
+    whole = math.floor(round(rank, 6))
+    return max(MIN_RANK, min(MAX_RANK, whole))
+
+
+# --- the system ---------------------------------------------------------------
+
+
+class SAGC:
+    """South African Go Clubs ranks and indexes (seed 001).
+
+    ``beyond_three_rows``: read the result table's ">+3" and "<-3" rows for
+    differentials beyond 3 instead of treating them as 3 (default False,
+    following the seed's sentence and issue 2; see :func:`result_factor`).
+    """
+
+    name: ClassVar[str] = "sagc"
+    unit: ClassVar[str] = "index"
+
+    def __init__(self, *, beyond_three_rows: bool = False) -> None:
+        self.beyond_three_rows = beyond_three_rows
+        bound = 4 if beyond_three_rows else 3
+        self._bound = bound
+        ranks = range(MIN_RANK, MAX_RANK + 1)
+        # Level Factor x Game Status Factor by rank + 30, one table per kind
+        # (the seed's order of multiplication is kept, so the product is the
+        # same float as index_change() computes).
+        self._level_status = {kind: [level_factor(r) * STATUS_FACTOR[kind] for r in ranks] for kind in Kind}
+        # The demotion restrictions (loss_limit) as tables: the limit of a loss
+        # from a non-negative index by rank + 30, and from index -k by
+        # [rank + 30][k]; NO_LIMIT where a loss may demote.
+        self._first_limit = [_limit_or_none(r, 0) for r in ranks]
+        self._negative_limit = [[_limit_or_none(r, -k) for k in range(1000)] for r in ranks]
+        # Result factor by (differential + 4), for won/lost and promotion/demotion zone.
+        self._win_promo = [RESULT_TABLE[max(-bound, min(bound, d))][0] for d in range(-4, 5)]
+        self._loss_promo = [RESULT_TABLE[max(-bound, min(bound, d))][1] for d in range(-4, 5)]
+        self._win_demo = [RESULT_TABLE[max(-bound, min(bound, d))][2] for d in range(-4, 5)]
+        self._loss_demo = [RESULT_TABLE[max(-bound, min(bound, d))][3] for d in range(-4, 5)]
+        # Opponent Factor by number of previous games against the opponent (0..10).
+        self._opponent = [max(1, 10 - n) / 10 for n in range(HISTORY + 1)]
+        # Handicap Factor by |effective handicap|, long enough for any valid game.
+        self._handicap = [handicap_factor(h) for h in range(2 * MAX_HANDICAP + 200)]
+
+    # -- state ----------------------------------------------------------------
+
+    def state_from_json(self, data: Mapping[str, Any]) -> SAGCState:
+        """Rebuild a player's state from :meth:`SAGCState.to_json`."""
+        try:
+            rank = data["rank"]
+            index = data["index"]
+            recent = data.get("recent", [])
+        except KeyError as missing:
+            raise ValueError(f"SAGC state: missing field {missing}") from None
+        if not isinstance(rank, int) or not MIN_RANK <= rank <= MAX_RANK:
+            raise ValueError(f"SAGC state: rank: expected a whole rank {MIN_RANK}..{MAX_RANK}, got {rank!r}")
+        if not isinstance(index, int) or not INDEX_MIN <= index <= INDEX_MAX:
+            raise ValueError(f"SAGC state: index: expected a whole number -999..999, got {index!r}")
+        if not isinstance(recent, list | tuple) or len(recent) > HISTORY:
+            raise ValueError("SAGC state: recent: expected a list of at most ten opponents")
+        return SAGCState(rank, index, tuple(recent))
+
+    # -- replay ---------------------------------------------------------------
+
+    def rate(
+        self,
+        events: Sequence[Event],
+        state: State | None = None,
+        starts: Mapping[PlayerId, Start] | None = None,
+    ) -> Result:
+        """Replay ``events`` in order from ``state`` (never mutated)."""
+        given: Mapping[PlayerId, Any] = state if state is not None else {}
+        start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
+        ledger = Ledger.sized(len(events))
+        # Working state: player -> [rank, index, opponents of the last games].
+        players: dict[PlayerId, list[Any]] = {}
+
+        def enter(i: int, player: PlayerId, field: str) -> list[Any]:
+            known = given.get(player)
+            if known is not None:
+                entry = [known.rank, known.index, list(known.recent)]
+            else:
+                start = start_of.get(player)
+                if start is None:
+                    raise UnknownPlayer(i, player)
+                if start.rank is None:
+                    raise InvalidEvent(
+                        i, field, f"player {player!r}: SAGC needs a starting rank such as '11k', not an index"
+                    )
+                entry = [start_rank(start.rank), 0, []]  # a new player starts at index 0
+            players[player] = entry
+            return entry
+
+        self._replay(events, ledger, players, enter)
+        final: dict[PlayerId, Any] = dict(given)
+        for player, (rank, index, recent) in players.items():
+            final[player] = SAGCState(rank, index, tuple(recent))
+        return Result(ledger, final)
+
+    def _replay(
+        self,
+        events: Sequence[Event],
+        ledger: Ledger,
+        players: dict[PlayerId, list[Any]],
+        enter: Any,
+    ) -> None:
+        """The hot loop: tables and arrays in locals, no per-game objects.
+
+        It computes exactly what :func:`index_change` and :func:`settle`
+        state rule by rule (tests/test_sagc.py checks the two agree).
+        """
+        level_status = self._level_status
+        win_promo, loss_promo = self._win_promo, self._loss_promo
+        win_demo, loss_demo = self._win_demo, self._loss_demo
+        opponent = self._opponent
+        handicap_table = self._handicap
+        first_limit = self._first_limit
+        negative_limit = self._negative_limit
+        bound = self._bound
+        rank_before = ledger.rank_before
+        rating_before = ledger.rating_before
+        change_col = ledger.change
+        rank_after = ledger.rank_after
+        rating_after = ledger.rating_after
+        get = players.get
+        game_type = Game
+        free, internet, club, tournament = Kind.FREE, Kind.INTERNET, Kind.CLUB, Kind.TOURNAMENT
+        level_club = level_status[club]
+        level_tournament = level_status[tournament]
+        level_internet = level_status[internet]
+        white_won, black_won, jigo = Winner.WHITE, Winner.BLACK, Winner.JIGO
+        history = HISTORY
+        index_max, index_min = INDEX_MAX, INDEX_MIN
+        max_rank, max_handicap = MAX_RANK, MAX_HANDICAP
+        max_komi, min_komi = MAX_KOMI, -MAX_KOMI
+
+        i = -1
+        try:
+            for i, event in enumerate(events):
+                if type(event) is not game_type:
+                    self._adjust(i, event, ledger, players, enter)
+                    continue
+                white = event.white
+                black = event.black
+                pw = get(white)
+                if pw is None:
+                    pw = enter(i, white, "white_start")
+                pb = get(black)
+                if pb is None:
+                    pb = enter(i, black, "black_start")
+                if pw is pb:
+                    raise InvalidEvent(i, "black", f"{black!r} cannot play against themself")
+                rw, iw, hw = pw
+                rb, ib, hb = pb
+                kind = event.kind
+                winner = event.winner
+                handicap = event.handicap
+                komi = event.komi
+                if not 0 <= handicap <= max_handicap or handicap % 1:
+                    raise InvalidEvent(i, "handicap", f"expected 0..{max_handicap} stones, got {handicap!r}")
+                if not min_komi <= komi <= max_komi:
+                    raise InvalidEvent(i, "komi", f"expected a number of points, got {komi!r}")
+                if kind is club:
+                    level = level_club
+                elif kind is tournament:
+                    level = level_tournament
+                elif kind is internet:
+                    level = level_internet
+                elif kind is not free:
+                    raise InvalidEvent(
+                        i, "kind", f"expected free, internet, club or tournament, got {kind!r}"
+                    )
+                if winner is white_won:
+                    white_wins = True
+                elif winner is black_won:
+                    white_wins = False
+                elif winner is not jigo:
+                    raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {winner!r}")
+                forfeit = event.forfeit
+                if forfeit or kind is free or winner is jigo:
+                    # seed 001: free games have status factor 0, so they
+                    # change nothing.  Decision: a jigo has neither victor nor
+                    # loser in the result table and changes no index either.
+                    # Decision: a forfeit is no game at all (below, it is not
+                    # counted among the previous ten games).
+                    cw = cb = 0
+                    nrw, niw, nrb, nib = rw, iw, rb, ib
+                else:
+                    eff = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
+                    factor = handicap_table[eff if eff >= 0 else -eff]
+                    diff = rw - rb - eff  # Black's differential; White's is -diff
+                    if diff > bound:
+                        diff = bound
+                    elif diff < -bound:
+                        diff = -bound
+                    if white_wins:
+                        xw = (
+                            level[rw + 30]
+                            * opponent[hw.count(black)]
+                            * (win_promo if iw >= 0 else win_demo)[4 - diff]
+                            * factor
+                        )
+                        xb = (
+                            level[rb + 30]
+                            * opponent[hb.count(white)]
+                            * (loss_promo if ib >= 0 else loss_demo)[diff + 4]
+                            * factor
+                        )
+                    else:
+                        xw = (
+                            level[rw + 30]
+                            * opponent[hw.count(black)]
+                            * (loss_promo if iw >= 0 else loss_demo)[4 - diff]
+                            * factor
+                        )
+                        xb = (
+                            level[rb + 30]
+                            * opponent[hb.count(white)]
+                            * (win_promo if ib >= 0 else win_demo)[diff + 4]
+                            * factor
+                        )
+                    # round_change(): halves away from zero.
+                    cw = int(xw + 0.5) if xw >= 0 else -int(0.5 - xw)
+                    cb = int(xb + 0.5) if xb >= 0 else -int(0.5 - xb)
+                    # settle(): demotion restrictions, then promotion/demotion.
+                    nrw = rw
+                    if cw < 0:
+                        limit = first_limit[rw + 30] if iw >= 0 else negative_limit[rw + 30][-iw]
+                        if iw + cw < limit:
+                            cw = limit - iw
+                        niw = iw + cw
+                        if niw < index_min:
+                            nrw = rw - 1
+                            niw = 0
+                    else:
+                        niw = iw + cw
+                        if niw > index_max:
+                            if rw >= max_rank:
+                                niw = index_max
+                                cw = index_max - iw
+                            else:
+                                nrw = rw + 1
+                                niw = 0
+                    nrb = rb
+                    if cb < 0:
+                        limit = first_limit[rb + 30] if ib >= 0 else negative_limit[rb + 30][-ib]
+                        if ib + cb < limit:
+                            cb = limit - ib
+                        nib = ib + cb
+                        if nib < index_min:
+                            nrb = rb - 1
+                            nib = 0
+                    else:
+                        nib = ib + cb
+                        if nib > index_max:
+                            if rb >= max_rank:
+                                nib = index_max
+                                cb = index_max - ib
+                            else:
+                                nrb = rb + 1
+                                nib = 0
+                    pw[0] = nrw
+                    pw[1] = niw
+                    pb[0] = nrb
+                    pb[1] = nib
+                if not forfeit:
+                    # seed 001: free games count among the previous ten games.
+                    hw.append(black)
+                    if len(hw) > history:
+                        del hw[0]
+                    hb.append(white)
+                    if len(hb) > history:
+                        del hb[0]
+                slot = i + i
+                rank_before[slot] = rw
+                rating_before[slot] = iw
+                change_col[slot] = cw
+                rank_after[slot] = nrw
+                rating_after[slot] = niw
+                slot += 1
+                rank_before[slot] = rb
+                rating_before[slot] = ib
+                change_col[slot] = cb
+                rank_after[slot] = nrb
+                rating_after[slot] = nib
+        except (TypeError, AttributeError) as error:
+            # A malformed event (a string where a number belongs, a missing
+            # field): name the event and what went wrong.
+            raise InvalidEvent(i, "event", f"cannot rate {events[i]!r}: {error}") from error
+
+    def _adjust(
+        self,
+        i: int,
+        event: Event,
+        ledger: Ledger,
+        players: dict[PlayerId, list[Any]],
+        enter: Any,
+    ) -> None:
+        """A committee adjustment (seed 001, "ranks are periodically
+        synchronized with the SAGA ranks"; record sheet "same name indicates
+        an adjustment").  It sets the rank and the index (0 unless given);
+        its change is the new index minus the old one."""
+        if not isinstance(event, Adjustment):
+            raise InvalidEvent(i, "event", f"expected a Game or an Adjustment, got {type(event).__name__}")
+        rank = event.rank
+        if not isinstance(rank, int | float) or rank != int(rank) or not MIN_RANK <= rank <= MAX_RANK:
+            raise InvalidEvent(
+                i, "rank", f"expected a whole rank from 30k to 9d, got {rank!r} ({_describe(rank)})"
+            )
+        index = 0.0 if event.rating is None else event.rating
+        if not isinstance(index, int | float) or index != int(index) or not INDEX_MIN <= index <= INDEX_MAX:
+            raise InvalidEvent(i, "rating", f"expected a whole index from -999 to 999, got {index!r}")
+        entry = players.get(event.player)
+        if entry is None:
+            try:
+                entry = enter(i, event.player, "player")
+            except UnknownPlayer:
+                # Decision: an adjustment may introduce a player; it is their start.
+                entry = [int(rank), int(index), []]
+                players[event.player] = entry
+        slot = 2 * i
+        ledger.rank_before[slot] = entry[0]
+        ledger.rating_before[slot] = entry[1]
+        ledger.change[slot] = int(index) - entry[1]
+        entry[0] = int(rank)
+        entry[1] = int(index)
+        ledger.rank_after[slot] = entry[0]
+        ledger.rating_after[slot] = entry[1]
+
+
+NO_LIMIT = -1_000_000  # below any reachable index
+
+
+def _limit_or_none(rank: int, index: int) -> int:
+    limit = loss_limit(rank, index)
+    return NO_LIMIT if limit is None else limit
+
+
+def _describe(rank: object) -> str:
+    if isinstance(rank, int | float) and math.isfinite(rank):
+        return format_rank(float(rank))
+    return "not a rank"
