@@ -1,0 +1,61 @@
+"""The recompute pipeline: marking dirty, replaying, notices (ratings/recompute.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.db import transaction
+
+from ratings import recompute
+from ratings.models import Club, Game, HistoryEntry, Player, RecomputeRun, RecordSheet
+from ratings.systems import get_system
+from ratings.systems.base import Game as EngineGame
+from ratings.systems.base import Kind, Start, Winner
+
+pytestmark = pytest.mark.django_db
+
+
+def add_game(club: Club, day: date, white: Player, black: Player, winner: str = "white", **extra: object) -> Game:
+    sheet = RecordSheet.objects.create(club=club, date=day)
+    return Game.objects.create(club=club, sheet=sheet, date=day, white=white, black=black, winner=winner, **extra)
+
+
+def test_it_marks_the_club_dirty_from_the_earliest_date(club):
+    with transaction.atomic():
+        recompute.mark_dirty(club, date(2026, 3, 12))
+        recompute.mark_dirty(club, date(2026, 3, 1))
+        recompute.mark_dirty(club, date(2026, 3, 20))
+        club.refresh_from_db()
+        assert club.dirty_from == date(2026, 3, 1)
+        assert club.dirty_generation == 3
+
+
+def test_it_recomputes_after_commit_without_a_broker(club, make_player, django_capture_on_commit_callbacks, settings):
+    settings.CELERY_BROKER_URL = ""
+    alice, bob = make_player("Alice", rank=-10), make_player("Bob", rank=-10)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with transaction.atomic():
+            add_game(club, date(2026, 3, 12), alice, bob, "white")
+            recompute.mark_dirty(club, date(2026, 3, 12))
+            recompute.mark_dirty(club, date(2026, 3, 12))
+    assert len(callbacks) == 1, "one recompute per club per transaction"
+    club.refresh_from_db()
+    assert club.dirty_from is None
+    rows = HistoryEntry.objects.filter(system="sagc").order_by("colour")
+    assert [r.player_id for r in rows] == [bob.pk, alice.pk]
+    expected = get_system("sagc").rate(
+        [EngineGame(date(2026, 3, 12), alice.pk, bob.pk, Winner.WHITE, komi=6.5, kind=Kind.CLUB, club=club.slug)],
+        starts={alice.pk: Start(rank=-10), bob.pk: Start(rank=-10)},
+    )
+    alice.refresh_from_db()
+    assert alice.rating == expected.state[alice.pk].rating
+    assert alice.games_count == 1
+    assert RecomputeRun.objects.get().status == "done"
+
+
+def test_it_names_the_dirty_clubs_in_a_notice(club):
+    Club.objects.filter(pk=club.pk).update(dirty_from=date(2026, 3, 12))
+    assert recompute.pending_notices() == [
+        "Ratings after 12 March 2026 are being updated for Stellenbosch Go Club."
+    ]
