@@ -1,0 +1,140 @@
+"""What tournament readers return and results writers take.
+
+A :class:`Tournament` is the same object whichever file it came from (EGD
+h9, FFG .tou, AGA results, the CSV game records) or is going to, so that a
+round trip is a comparison of two of them.  Players are referred to by
+``key``: their number in the file when read, the club's player id when the
+club exports.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import date
+
+from ratings.systems.base import Winner
+
+from .errors import ExchangeError
+
+__all__ = ["HANDICAP_KOMI", "Player", "Skipped", "Tournament", "TournamentGame", "Winner", "game_komi"]
+
+#: Komi of a handicap game: half a point to White, so there is no jigo (EGF
+#: convention for handicap games, also OpenGotha's default).  Neither h9 nor
+#: .tou write a game's komi; it is derived from the handicap.
+HANDICAP_KOMI = 0.5
+
+#: Komi when a file gives none (same default as ratings.systems.base.Game).
+DEFAULT_KOMI = 6.5
+
+
+def game_komi(handicap: int, tournament_komi: float | None) -> float:
+    """Even game (handicap 0): the tournament's komi; handicap 1 or more: 0.5."""
+    if handicap > 0:
+        return HANDICAP_KOMI
+    return DEFAULT_KOMI if tournament_komi is None else tournament_komi
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player as a results file names them.
+
+    ``rank`` is on the shared scale of :mod:`ratings.systems.ranks` (whole
+    grades in these files).  ``line`` is the line that introduced the player
+    (None for a player the club exports).
+    """
+
+    key: str
+    name: str
+    surname: str | None = None
+    given_name: str | None = None
+    rank: float | None = None
+    country: str | None = None
+    club: str | None = None
+    egd_pin: str | None = None
+    ffg_licence: str | None = None
+    aga_id: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGame:
+    """One game, once.  ``lines`` are the lines that reported it (both players' lines)."""
+
+    round: int
+    white: str
+    black: str
+    winner: Winner
+    handicap: int = 0
+    komi: float = DEFAULT_KOMI
+    date: date | None = None
+    lines: tuple[int, ...] = ()
+    kind: str = "tournament"
+    board: int = 19
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Something in the file that is not imported as a game, and why."""
+
+    line: int
+    round: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    name: str
+    start: date | None = None
+    end: date | None = None
+    #: EGF class A, B, C or D (FORMATS.md); None when the file has none (.tou).
+    event_class: str | None = None
+    place: str | None = None
+    komi: float | None = None
+    #: N of the EGD rule HA[hN] (handicap = grade difference minus N).
+    handicap_rule: int | None = None
+    minutes: int | None = None
+    players: tuple[Player, ...] = ()
+    games: tuple[TournamentGame, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    #: "h9", "tou", "aga", "csv", "json" when read; "" when built by the club.
+    format: str = ""
+    encoding: str = ""
+    board: int = 19
+    _by_key: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def player(self, key: str) -> Player:
+        if not self._by_key:
+            self._by_key.update((p.key, p) for p in self.players)
+        return self._by_key[key]
+
+    def rounds(self) -> int:
+        return max((g.round for g in self.games), default=0)
+
+    def check(self) -> None:
+        """Raise ExchangeError when games name unknown players or rounds repeat a player.
+
+        Writers call it: a file in which a player plays twice in a round
+        cannot be written as h9 or .tou.
+        """
+        keys = {p.key for p in self.players}
+        if len(keys) != len(self.players):
+            raise ExchangeError(None, "two players share the same key")
+        busy: set[tuple[int, str]] = set()
+        for index, game in enumerate(self.games, start=1):
+            for side in (game.white, game.black):
+                if side not in keys:
+                    raise ExchangeError(None, f"game {index}: player {side!r} is not in the player list")
+                if (game.round, side) in busy:
+                    raise ExchangeError(
+                        None, f"game {index}: player {side!r} plays twice in round {game.round}"
+                    )
+                busy.add((game.round, side))
+            if game.white == game.black:
+                raise ExchangeError(None, f"game {index}: a player cannot play themselves")
+            if game.round < 1:
+                raise ExchangeError(None, f"game {index}: rounds are numbered from 1")
+            if not 0 <= game.handicap <= 9 or not math.isfinite(game.komi):
+                raise ExchangeError(
+                    None, f"game {index}: handicap {game.handicap} or komi {game.komi} is invalid"
+                )

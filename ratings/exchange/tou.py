@@ -1,0 +1,206 @@
+"""FFG ``.tou`` tournament files, read and written.
+
+FORMATS.md, "FFG .tou": ';key=value' header lines (name, date dd/mm/yyyy,
+vill, comm, prog, size, time, ta, komi), then one row per player: number,
+name (fixed width), level ('12K', '3D'), a 7-character licence ('-------'
+or blank when none: juvisy-2019.tou line 29), club, and per round
+``2+w0`` (beat player 2 with White, handicap 0); ``0=`` is no game.
+Opponents are referred to by the number in the first column.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import replace
+from datetime import datetime
+
+from ._pairings import PlayerLine, ResultCell, assemble_games
+from .errors import ExchangeError
+from .h9 import whole_grade
+from .model import Player, Tournament
+from .names import split_first_word_surname
+from .text import decode_text, split_lines
+
+_HEADER = re.compile(r"^;\s*(\w+)\s*=(.*)$")
+_ROW = re.compile(
+    r"^\s*(?P<num>\d+)\s+(?P<name>\S.*?)\s+(?P<level>\d{1,2}[kdpKDP])\s(?P<licence>.{7})(?:\s+(?P<club>\S+))?"
+    r"(?P<rest>.*)$"
+)
+_RESULT = re.compile(r"^(?P<opp>\d+)(?P<outcome>[-+=?])(?:(?P<colour>[wbWB])(?P<handicap>\d)?)?$")
+_LICENCE = re.compile(r"^(?:-------|\s{7}|[0-9A-Za-z]{7})$")
+
+
+def _level_rank(level: str) -> float:
+    number = int(level[:-1])
+    unit = level[-1].lower()
+    if unit == "k":
+        return float(-number)
+    if unit == "p":
+        return 8.0
+    return float(number - 1)
+
+
+def parse_tou(text: str) -> Tournament:
+    header: dict[str, tuple[str, int]] = {}
+    players: list[Player] = []
+    lines: list[PlayerLine] = []
+    numbers: dict[int, int] = {}
+    for number, line in enumerate(split_lines(text), start=1):
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            field = _HEADER.match(line.strip())
+            if field:
+                header.setdefault(field.group(1).lower(), (field.group(2).strip(), number))
+            continue
+        match = _ROW.match(line)
+        if match is None or not _LICENCE.match(match.group("licence")):
+            raise ExchangeError(
+                number,
+                "not a .tou player row (expected 'number Surname Firstname level licence club results', "
+                "e.g. '   1 Dupont Jean   3D 1800014 75Ju    2+w0')",
+            )
+        player_number = int(match.group("num"))
+        if player_number in numbers:
+            raise ExchangeError(
+                number,
+                f"player number {player_number} is used twice (also line {numbers[player_number]})",
+                other_line=numbers[player_number],
+            )
+        numbers[player_number] = number
+        club = match.group("club")
+        rest = match.group("rest")
+        rest_offset = match.start("rest")
+        if club is not None and _RESULT.match(club):  # no club: the first result follows the licence
+            rest_offset = match.start("club")
+            rest = line[rest_offset:]
+            club = None
+        cells: list[ResultCell] = []
+        for token in re.finditer(r"\S+", rest):
+            result = _RESULT.match(token.group())
+            if result is None:
+                raise ExchangeError(
+                    number,
+                    f"{token.group()!r} is not a round result like '2+w0' or '0='",
+                    column=rest_offset + token.start() + 1,
+                )
+            colour = result.group("colour")
+            handicap = result.group("handicap")
+            cells.append(
+                ResultCell(
+                    round=len(cells) + 1,
+                    opponent=int(result.group("opp")),
+                    outcome=result.group("outcome"),
+                    colour=colour.lower() if colour else None,
+                    handicap=int(handicap) if handicap else 0,
+                    text=token.group(),
+                    column=rest_offset + token.start() + 1,
+                )
+            )
+        name = match.group("name").strip()
+        anonymous = not name.strip("? ")
+        key = str(player_number)
+        lines.append(PlayerLine(player_number, key, number, anonymous, tuple(cells)))
+        if anonymous:
+            continue
+        licence = match.group("licence").strip()
+        surname, given = split_first_word_surname(name)
+        players.append(
+            Player(
+                key=key,
+                name=name.replace("_", " "),
+                surname=surname,
+                given_name=given,
+                rank=_level_rank(match.group("level")),
+                club=None if club is None or set(club.lower()) == {"x"} else club,
+                ffg_licence=None if licence in {"", "-------"} else licence,
+                line=number,
+            )
+        )
+    if not lines:
+        raise ExchangeError(None, "no player rows: this is not an FFG .tou file")
+    komi = _number(header, "komi")
+    minutes = _number(header, "ta")
+    start = None
+    if "date" in header:
+        value, at = header["date"]
+        try:
+            start = datetime.strptime(value, "%d/%m/%Y").date()
+        except ValueError:
+            raise ExchangeError(at, f";date={value}: expected dd/mm/yyyy") from None
+    size = _number(header, "size")
+    games, skipped = assemble_games(lines, komi)
+    name = header.get("name", ("", 0))[0]
+    comment = header.get("comm", ("", 0))[0]
+    return Tournament(
+        name=name or comment,
+        start=start,
+        end=start,
+        place=header.get("vill", ("", 0))[0] or None,
+        komi=komi,
+        minutes=None if minutes is None else int(minutes),
+        players=tuple(players),
+        games=tuple(games),
+        skipped=tuple(skipped),
+        format="tou",
+        board=19 if size is None else int(size),
+    )
+
+
+def _number(header: dict[str, tuple[str, int]], key: str) -> float | None:
+    if key not in header or not header[key][0]:
+        return None
+    value, at = header[key]
+    try:
+        number = float(value.replace(",", "."))
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ExchangeError(at, f";{key}={value}: expected a number")
+    return number
+
+
+def read_tou(data: bytes) -> Tournament:
+    decoded = decode_text(data)
+    return replace(parse_tou(decoded.text), encoding=decoded.encoding)
+
+
+def write_tou(tournament: Tournament) -> str:
+    """An FFG .tou file; a round without a game is written '0=' as OpenGotha does (juvisy-2019.tou)."""
+    tournament.check()
+    rounds = tournament.rounds()
+    cells: dict[str, list[str]] = defaultdict(lambda: ["0="] * rounds)
+    position = {p.key: i for i, p in enumerate(tournament.players, start=1)}
+    for game in tournament.games:
+        white_mark = {"white": "+", "black": "-", "jigo": "="}[game.winner.value]
+        black_mark = {"+": "-", "-": "+", "=": "="}[white_mark]
+        cells[game.white][game.round - 1] = f"{position[game.black]}{white_mark}w{game.handicap}"
+        cells[game.black][game.round - 1] = f"{position[game.white]}{black_mark}b{game.handicap}"
+    day = tournament.start.strftime("%d/%m/%Y") if tournament.start else ""
+    komi = "" if tournament.komi is None else f"{tournament.komi:g}"
+    out = [
+        f";name={tournament.name}",
+        f";date={day}",
+        f";vill={tournament.place or ''}",
+        f";comm={tournament.name}",
+        ";prog=clubrating",
+        f";size={tournament.board}",
+        ";time=",
+        f";ta={tournament.minutes if tournament.minutes is not None else ''}",
+        f";komi={komi}",
+        ";Num Nom Prenom               Niv Licence Club",
+    ]
+    for index, player in enumerate(tournament.players, start=1):
+        if player.surname:
+            name = f"{player.surname.replace(' ', '_')} {(player.given_name or '').replace(' ', '_')}".strip()
+        else:
+            name = " ".join(player.name.split()) or "?"
+        licence = player.ffg_licence if player.ffg_licence and len(player.ffg_licence) == 7 else "-------"
+        club = (player.club or "xxxx").replace(" ", "_")[:4]
+        results = " ".join(f"{c:>7}" for c in cells[player.key])
+        out.append(
+            f"{index:4d} {name:<25} {whole_grade(player.rank).upper():>3} {licence} {club:<4} {results}".rstrip()
+        )
+    return "\n".join(out) + "\n"
