@@ -1,0 +1,584 @@
+"""The one place that writes games, record sheets and rank adjustments.
+
+Every function here is atomic (one transaction), writes the log-file of
+seed 001 ("You can then verify that the details are correct by visiting the
+site and checking the log-file") as :class:`~ratings.models.LogEntry` rows,
+keeps :attr:`Player.last_updated` and, inside the same transaction, calls
+:func:`ratings.recompute.mark_dirty` with the earliest date whose ratings the
+change affects.  The recompute pipeline arranges the ratings update after
+commit, so a refused or failed write never triggers one.
+
+Views and forms call these functions; nothing else writes games.  The
+functions check the domain rules themselves (same player twice, handicap,
+komi, dates) so a caller that skips the forms (an import, a shell) cannot
+store a game the forms would refuse; the forms reuse :func:`game_problems`
+to show the same messages next to the row and field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Min
+from django.utils import timezone
+from django.utils.text import slugify
+
+from ratings.models import Club, Game, Kind, LogEntry, Player, RankAdjustment, RecordSheet, Winner
+from ratings.systems import SYSTEM_NAMES
+from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
+
+MAX_HANDICAP = 9
+#: Komi bounds of the data model (Game.komi).  Seed 003 counts one handicap
+#: stone as 10 komi ("One handicap stone is equivalent to 10 komi"), so a
+#: nine-stone handicap given as komi is 90 points; beyond 99.5 it is a typo.
+MAX_KOMI = Decimal("99.5")
+
+#: Komi when the sheet leaves it blank.  Decision: 6.5 to White for an even
+#: game and 0.5 for a handicap game.  Seed 003 gives White 6 komi in an even
+#: game and "For a handicap of 1, either black starts with no komi"; seed 001's
+#: effective handicap ``int(handicap - (komi - 6) / 10)`` reads both 6.5/0 and
+#: 0.5/h as exactly the stones played (int(-0.05) = 0, int(h + 0.55) = h), and
+#: the half point avoids a jigo.
+EVEN_KOMI = Decimal("6.5")
+HANDICAP_KOMI = Decimal("0.5")
+
+
+def default_komi(handicap: int) -> Decimal:
+    """The komi a sheet means when it gives none (see :data:`EVEN_KOMI`)."""
+    return EVEN_KOMI if handicap == 0 else HANDICAP_KOMI
+
+
+Actor = AbstractBaseUser | None
+
+
+class SheetError(ValueError):
+    """Rows of a sheet that cannot be saved: {row number (1-based): {field: message}}.
+
+    Row 0 holds the sheet header's problems.
+    """
+
+    def __init__(self, problems: Mapping[int, Mapping[str, str]]) -> None:
+        self.problems = {row: dict(fields) for row, fields in problems.items()}
+        lines = [
+            f"{'sheet' if row == 0 else f'row {row}'}: {name}: {message}"
+            for row, fields in sorted(self.problems.items())
+            for name, message in fields.items()
+        ]
+        super().__init__("; ".join(lines))
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """A player created by the sheet that first records them (seed 001, "How
+    do I get a SAGC rank?": "play a game, and then record it.  Your name and
+    rank will be added onto the system")."""
+
+    name: str
+    rank: int
+
+
+PlayerRef = Player | NewPlayer
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game row of a record sheet.  ``date`` None = the sheet's date,
+    ``kind`` None = the sheet's kind, ``komi`` None = :func:`default_komi`."""
+
+    white: PlayerRef
+    black: PlayerRef
+    winner: str
+    handicap: int = 0
+    komi: Decimal | None = None
+    date: date | None = None
+    kind: str | None = None
+    board: int = 19
+    minutes: int | None = None
+    forfeit: bool = False
+    comments: str = ""
+
+
+# --- checks shared with the forms ---------------------------------------------
+
+
+def _name(ref: PlayerRef) -> str:
+    return ref.name
+
+
+def _since(ref: PlayerRef) -> date | None:
+    return ref.since if isinstance(ref, Player) else None
+
+
+def game_problems(
+    *,
+    white: PlayerRef | None,
+    black: PlayerRef | None,
+    winner: str | None,
+    handicap: int | None,
+    komi: Decimal | None,
+    game_date: date | None,
+    club: Club | None = None,
+    today: date | None = None,
+) -> dict[str, str]:
+    """What is wrong with one game, by field name; empty when nothing is."""
+    today = today or timezone.localdate()
+    problems: dict[str, str] = {}
+    if white is not None and black is not None and _name(white).casefold() == _name(black).casefold():
+        problems["black"] = f"{_name(black)} cannot play both White and Black in one game"
+    for colour, ref in (("white", white), ("black", black)):
+        if ref is None:
+            continue
+        if club is not None and isinstance(ref, Player) and ref.club_id != club.pk:
+            problems[colour] = f"{ref.name} is a player of {ref.club}, not of {club}"
+        since = _since(ref)
+        if game_date is not None and since is not None and game_date < since and colour not in problems:
+            problems[colour] = (
+                f"{ref.name} joined on {since:%Y-%m-%d}; a game dated {game_date:%Y-%m-%d} is before that"
+            )
+    if winner not in Winner.values:
+        problems["winner"] = "choose the winner: White, Black or jigo"
+    if handicap is None or not 0 <= handicap <= MAX_HANDICAP:
+        problems["handicap"] = f"handicap must be 0 to {MAX_HANDICAP} stones, not {handicap}"
+    if komi is not None:
+        if not -MAX_KOMI <= komi <= MAX_KOMI:
+            problems["komi"] = (
+                f"komi must be between -{MAX_KOMI} and {MAX_KOMI} (negative = to Black), not {komi}"
+            )
+        elif (komi * 2) % 1 != 0:
+            problems["komi"] = f"komi is counted in half points, not {komi}"
+    if game_date is not None and game_date > today:
+        problems["date"] = f"{game_date:%Y-%m-%d} is in the future"
+    return problems
+
+
+def _rank_problem(rank: int) -> str | None:
+    if not MIN_RANK <= rank <= MAX_RANK:
+        return f"a starting rank is between {format_rank(MIN_RANK)} and {format_rank(MAX_RANK)}"
+    return None
+
+
+# --- helpers ------------------------------------------------------------------
+
+
+def _mark_dirty(club: Club, from_date: date) -> None:
+    """Tell the recompute pipeline (inside the caller's transaction)."""
+    from ratings import recompute
+
+    recompute.mark_dirty(club, from_date)
+
+
+def unique_slug(name: str, club: Club) -> str:
+    """A free Player.slug for ``name``: 'jan-de-wet', then with the club, then numbered."""
+    base = slugify(name)[:100] or "player"
+    candidates = [base, f"{base}-{club.slug}"[:110]]
+    for candidate in candidates:
+        if not Player.objects.filter(slug=candidate).exists():
+            return candidate
+    n = 2
+    while Player.objects.filter(slug=f"{base}-{n}").exists():
+        n += 1
+    return f"{base}-{n}"
+
+
+def refresh_last_updated(players: Iterable[Player]) -> None:
+    """Player.last_updated = date of the player's most recently *added* game,
+    not the most recently played (seed 001, "My last updated date has gone
+    backwards": "the last-updated column is actually only the date of the
+    most recently added game")."""
+    for player in {p.pk: p for p in players}.values():
+        latest = (
+            Game.objects.of_player(player)
+            .order_by("-entered_at", "-id")
+            .values_list("date", flat=True)
+            .first()
+        )
+        if player.last_updated != latest:
+            player.last_updated = latest
+            Player.objects.filter(pk=player.pk).update(last_updated=latest)
+
+
+def describe_game(game: Game) -> str:
+    """One line for the log: who played whom, how, and who won."""
+    handicap = f"H{game.handicap}" if game.handicap else "even"
+    winner = {"white": f"{game.white} won", "black": f"{game.black} won", "jigo": "jigo"}[game.winner]
+    return (
+        f"{game.date:%Y-%m-%d} {game.white} (W) v {game.black} (B), {handicap}, komi {game.komi}, "
+        f"{winner}, {game.get_kind_display().lower()}"
+    )
+
+
+def _log(
+    *,
+    club: Club,
+    actor: Actor,
+    action: str,
+    event_date: date,
+    summary: str,
+    players: Sequence[Player],
+    game: Game | None = None,
+    sheet: RecordSheet | None = None,
+    adjustment: RankAdjustment | None = None,
+    changes: dict[str, Any] | None = None,
+) -> LogEntry:
+    entry = LogEntry.objects.create(
+        club=club,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        action=action,
+        event_date=event_date,
+        summary=summary[:300],
+        game=game,
+        sheet=sheet,
+        adjustment=adjustment,
+        changes=changes or {},
+    )
+    entry.players.set(players)
+    return entry
+
+
+# --- record sheets ------------------------------------------------------------
+
+
+def save_sheet(
+    *,
+    club: Club,
+    date: date,
+    rows: Sequence[GameRow],
+    actor: Actor = None,
+    event: str = "",
+    kind: str = Kind.CLUB,
+    comments: str = "",
+    today: date | None = None,
+) -> RecordSheet:
+    """Save a record sheet and its games, all or nothing.
+
+    New players (:class:`NewPlayer`) are created once per name, joining the
+    club on the date of their earliest game on the sheet.  Raises
+    :class:`SheetError` naming every bad row and field; nothing is written then.
+    """
+    today = today or timezone.localdate()
+    problems: dict[int, dict[str, str]] = {}
+    header: dict[str, str] = {}
+    if date > today:
+        header["date"] = f"{date:%Y-%m-%d} is in the future"
+    if kind not in Kind.values:
+        header["kind"] = f"unknown kind of game {kind!r}"
+    if not rows:
+        header["games"] = "a record sheet needs at least one game"
+    if header:
+        problems[0] = header
+
+    new_rank: dict[str, int] = {}
+    first_date: dict[str, date] = {}
+    for number, row in enumerate(rows, start=1):
+        game_date = row.date or date
+        found = game_problems(
+            white=row.white,
+            black=row.black,
+            winner=row.winner,
+            handicap=row.handicap,
+            komi=row.komi,
+            game_date=game_date,
+            club=club,
+            today=today,
+        )
+        if row.kind is not None and row.kind not in Kind.values:
+            found["kind"] = f"unknown kind of game {row.kind!r}"
+        for colour, ref in (("white", row.white), ("black", row.black)):
+            if not isinstance(ref, NewPlayer):
+                continue
+            key = ref.name.strip().casefold()
+            if not ref.name.strip():
+                found[colour] = "give the player's name"
+            elif (problem := _rank_problem(ref.rank)) is not None:
+                found[f"{colour}_rank"] = problem
+            elif new_rank.setdefault(key, ref.rank) != ref.rank:
+                found[f"{colour}_rank"] = (
+                    f"{ref.name} is new with rank {format_rank(new_rank[key])} on an earlier row; "
+                    f"not {format_rank(ref.rank)}"
+                )
+            elif Player.objects.filter(club=club, name__iexact=ref.name.strip()).exists():
+                found[colour] = f"{ref.name} is already a player of {club}"
+            first_date[key] = min(first_date.get(key, game_date), game_date)
+        if found:
+            problems[number] = found
+    if problems:
+        raise SheetError(problems)
+
+    with transaction.atomic():
+        now = timezone.now()
+        sheet = RecordSheet.objects.create(
+            club=club,
+            event=event,
+            date=date,
+            kind=kind,
+            comments=comments,
+            entered_by=_user(actor),
+            entered_at=now,
+        )
+        created: dict[str, Player] = {}
+
+        def resolve(ref: PlayerRef) -> Player:
+            if isinstance(ref, Player):
+                return ref
+            key = ref.name.strip().casefold()
+            if key not in created:
+                name = ref.name.strip()
+                created[key] = Player.objects.create(
+                    name=name,
+                    slug=unique_slug(name, club),
+                    club=club,
+                    start_rank=ref.rank,
+                    rank=ref.rank,
+                    since=first_date[key],
+                )
+            return created[key]
+
+        touched: list[Player] = []
+        earliest = date
+        for row in rows:
+            white, black = resolve(row.white), resolve(row.black)
+            handicap = row.handicap
+            game = Game.objects.create(
+                club=club,
+                sheet=sheet,
+                date=row.date or date,
+                white=white,
+                black=black,
+                handicap=handicap,
+                komi=row.komi if row.komi is not None else default_komi(handicap),
+                winner=row.winner,
+                kind=row.kind or kind,
+                board=row.board,
+                minutes=row.minutes,
+                forfeit=row.forfeit,
+                comments=row.comments,
+                entered_by=_user(actor),
+                entered_at=now,
+            )
+            earliest = min(earliest, game.date)
+            touched += [white, black]
+            _log(
+                club=club,
+                actor=actor,
+                action=LogEntry.Action.ADD,
+                event_date=game.date,
+                summary=describe_game(game),
+                players=[white, black],
+                game=game,
+                sheet=sheet,
+            )
+        refresh_last_updated(touched)
+        _mark_dirty(club, earliest)
+    return sheet
+
+
+def _user(actor: Actor) -> Any:
+    return actor if actor is not None and actor.is_authenticated else None
+
+
+# --- editing and deleting a game ------------------------------------------------
+
+#: Fields a correction may change.
+EDITABLE = (
+    "date",
+    "white",
+    "black",
+    "handicap",
+    "komi",
+    "winner",
+    "kind",
+    "board",
+    "minutes",
+    "forfeit",
+    "comments",
+)
+
+
+def _loggable(value: Any) -> Any:
+    """A value as the log stores it (JSON): players by name, dates ISO."""
+    if isinstance(value, Player):
+        return value.name
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+def edit_game(
+    game: Game, *, actor: Actor = None, today: date | None = None, **changes: Any
+) -> dict[str, list[Any]]:
+    """Correct a game; returns (and logs) {field: [old, new]} of what changed.
+
+    The ratings are marked stale from the earlier of the old and new date: a
+    game moved later still changed everything after its old place.
+    """
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise ValueError(
+            f"cannot edit {', '.join(sorted(unknown))}; editable fields are {', '.join(EDITABLE)}"
+        )
+    if changes.get("komi") is not None:
+        changes["komi"] = Decimal(str(changes["komi"]))
+    with transaction.atomic():
+        current = Game.objects.select_for_update().select_related("white", "black", "club").get(pk=game.pk)
+        diff: dict[str, list[Any]] = {}
+        for name, new in changes.items():
+            old = getattr(current, name)
+            if old != new:
+                diff[name] = [old, new]
+        if not diff:
+            return {}
+        merged = {name: changes.get(name, getattr(current, name)) for name in EDITABLE}
+        found = game_problems(
+            white=merged["white"],
+            black=merged["black"],
+            winner=merged["winner"],
+            handicap=merged["handicap"],
+            komi=merged["komi"],
+            game_date=merged["date"],
+            club=current.club,
+            today=today,
+        )
+        if merged["kind"] not in Kind.values:
+            found["kind"] = f"unknown kind of game {merged['kind']!r}"
+        if found:
+            raise SheetError({1: found})
+        old_date = current.date
+        old_players = [current.white, current.black]
+        for name, (_, new) in diff.items():
+            setattr(current, name, new)
+        current.full_clean(exclude=["sheet", "club", "entered_by"])
+        current.save()
+        logged = {name: [_loggable(old), _loggable(new)] for name, (old, new) in diff.items()}
+        players = list({p.pk: p for p in [*old_players, current.white, current.black]}.values())
+        _log(
+            club=current.club,
+            actor=actor,
+            action=LogEntry.Action.EDIT,
+            event_date=current.date,
+            summary="Corrected " + ", ".join(logged) + ": " + describe_game(current),
+            players=players,
+            game=current,
+            sheet=current.sheet,
+            changes=logged,
+        )
+        refresh_last_updated(players)
+        _mark_dirty(current.club, min(old_date, current.date))
+    game.refresh_from_db()
+    return logged
+
+
+def delete_game(game: Game, *, actor: Actor = None, reason: str = "") -> None:
+    """Delete a game; the log keeps what it was and who deleted it."""
+    with transaction.atomic():
+        current = (
+            Game.objects.select_for_update().select_related("white", "black", "club", "sheet").get(pk=game.pk)
+        )
+        players = [current.white, current.black]
+        summary = "Deleted " + describe_game(current) + (f" ({reason})" if reason else "")
+        snapshot = {name: [_loggable(getattr(current, name)), None] for name in EDITABLE}
+        _log(
+            club=current.club,
+            actor=actor,
+            action=LogEntry.Action.DELETE,
+            event_date=current.date,
+            summary=summary,
+            players=players,
+            sheet=current.sheet,
+            changes=snapshot,
+        )
+        current.delete()
+        refresh_last_updated(players)
+        _mark_dirty(current.club, current.date)
+
+
+# --- rank adjustments and club settings ------------------------------------------
+
+
+def add_adjustment(
+    *,
+    player: Player,
+    date: date,
+    rank: float,
+    rating: float | None = None,
+    reason: str = "",
+    actor: Actor = None,
+    today: date | None = None,
+) -> RankAdjustment:
+    """The committee sets ``player``'s rank (and optionally index) from ``date`` on."""
+    today = today or timezone.localdate()
+    problems: dict[str, str] = {}
+    if not MIN_RANK <= rank <= MAX_RANK:
+        problems["rank"] = f"a rank is between {format_rank(MIN_RANK)} and {format_rank(MAX_RANK)}"
+    if date > today:
+        problems["date"] = f"{date:%Y-%m-%d} is in the future"
+    elif date < player.since:
+        problems["date"] = f"{player.name} joined on {player.since:%Y-%m-%d}; {date:%Y-%m-%d} is before that"
+    if problems:
+        raise SheetError({1: problems})
+    club = player.club
+    with transaction.atomic():
+        adjustment = RankAdjustment.objects.create(
+            club=club,
+            player=player,
+            date=date,
+            rank=rank,
+            rating=rating,
+            reason=reason,
+            entered_by=_user(actor),
+        )
+        index = "" if rating is None else f", index {rating:g}"
+        _log(
+            club=club,
+            actor=actor,
+            action=LogEntry.Action.ADD,
+            event_date=date,
+            summary=f"{date:%Y-%m-%d} {player.name} set to {format_rank(rank)}{index}"
+            + (f": {reason}" if reason else ""),
+            players=[player],
+            adjustment=adjustment,
+        )
+        _mark_dirty(club, date)
+    return adjustment
+
+
+def first_event_date(club: Club) -> date | None:
+    """The date of the club's first game or adjustment."""
+    dates = [
+        Game.objects.filter(club=club).aggregate(first=Min("date"))["first"],
+        RankAdjustment.objects.filter(club=club).aggregate(first=Min("date"))["first"],
+    ]
+    known = [d for d in dates if d is not None]
+    return min(known) if known else None
+
+
+def set_club_systems(club: Club, *, primary: str, compared: Sequence[str], actor: Actor = None) -> bool:
+    """Choose the club's primary and compared rating systems.
+
+    A change replays the club's whole history (dirty from its first event):
+    the cached ranks and record sheets follow the primary system.  Returns
+    whether anything changed.
+    """
+    unknown = [name for name in [primary, *compared] if name not in SYSTEM_NAMES]
+    if unknown:
+        raise ValueError(f"unknown rating system {', '.join(unknown)}; choose from {', '.join(SYSTEM_NAMES)}")
+    wanted = [name for name in dict.fromkeys(compared) if name != primary]
+    with transaction.atomic():
+        current = Club.objects.select_for_update().get(pk=club.pk)
+        if current.primary_system == primary and list(current.compared_systems) == wanted:
+            return False
+        current.primary_system = primary
+        current.compared_systems = wanted
+        current.save(update_fields=["primary_system", "compared_systems"])
+        club.primary_system, club.compared_systems = primary, wanted
+        first = first_event_date(current)
+        if first is not None:
+            _mark_dirty(current, first)
+    return True

@@ -1,0 +1,311 @@
+"""ratings/services.py: the one place that writes games, sheets and adjustments."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.contrib.auth.models import User
+
+from ratings import services
+from ratings.models import Club, Game, LogEntry, Player, RankAdjustment, RecordSheet
+from ratings.services import GameRow, NewPlayer, SheetError
+
+TODAY = date(2024, 6, 15)
+
+
+@pytest.fixture
+def alice(make_player):  # type: ignore[no-untyped-def]
+    return make_player("Alice", rank=-5)
+
+
+@pytest.fixture
+def bob(make_player):  # type: ignore[no-untyped-def]
+    return make_player("Bob", rank=-8)
+
+
+@pytest.fixture
+def actor(db) -> User:  # type: ignore[no-untyped-def]
+    return User.objects.create_user("vol", password="x")
+
+
+def _sheet(club, rows, day=date(2024, 6, 1), actor=None, **extra):  # type: ignore[no-untyped-def]
+    return services.save_sheet(club=club, date=day, rows=rows, actor=actor, today=TODAY, **extra)
+
+
+def test_it_saves_a_sheet_its_games_and_a_log_entry_per_game(club, alice, bob, actor) -> None:
+    sheet = _sheet(
+        club,
+        [
+            GameRow(white=alice, black=bob, winner="white"),
+            GameRow(white=bob, black=alice, winner="black", handicap=2),
+        ],
+        actor=actor,
+        event="Tuesday club night",
+    )
+    games = list(sheet.games.order_by("id"))
+    assert [(g.white.name, g.black.name, g.winner) for g in games] == [
+        ("Alice", "Bob", "white"),
+        ("Bob", "Alice", "black"),
+    ]
+    assert all(g.entered_by == actor and g.date == date(2024, 6, 1) for g in games)
+    log = LogEntry.objects.filter(action="add").order_by("id")
+    assert [entry.game_id for entry in log] == [g.pk for g in games]
+    assert {p.name for p in log[0].players.all()} == {"Alice", "Bob"}
+    assert log[0].actor == actor and log[0].sheet == sheet
+    assert "Alice (W) v Bob (B)" in log[0].summary
+
+
+def test_it_defaults_komi_from_the_handicap(club, alice, bob) -> None:
+    sheet = _sheet(
+        club,
+        [
+            GameRow(white=alice, black=bob, winner="white", handicap=0),
+            GameRow(white=alice, black=bob, winner="white", handicap=1),
+            GameRow(white=alice, black=bob, winner="white", handicap=4),
+            GameRow(white=alice, black=bob, winner="white", handicap=0, komi=Decimal("-3")),
+        ],
+    )
+    assert [g.komi for g in sheet.games.order_by("id")] == [
+        Decimal("6.5"),
+        Decimal("0.5"),
+        Decimal("0.5"),
+        Decimal("-3"),
+    ]
+
+
+def test_default_komi_gives_seed_001_effective_handicap_equal_to_the_stones() -> None:
+    # seed 001, The Handicap Factor: eff_handicap = int(handicap - (komi - 6) / 10)
+    for stones in range(10):
+        komi = float(services.default_komi(stones))
+        assert int(stones - (komi - 6) / 10) == stones
+
+
+def test_it_creates_a_new_player_once_with_their_start_rank_and_first_game_date(club, alice, bob) -> None:
+    newbie = NewPlayer("Carol Nkosi", -11)
+    _sheet(
+        club,
+        [
+            GameRow(white=alice, black=newbie, winner="white", date=date(2024, 5, 20)),
+            GameRow(white=NewPlayer("carol nkosi", -11), black=bob, winner="black", date=date(2024, 5, 10)),
+        ],
+    )
+    carol = Player.objects.get(name="Carol Nkosi")
+    assert (carol.start_rank, carol.rank, carol.club, carol.since) == (-11, -11, club, date(2024, 5, 10))
+    assert carol.slug == "carol-nkosi"
+    assert Game.objects.of_player(carol).count() == 2
+
+
+def test_it_gives_a_new_player_a_free_slug(club, make_player, alice) -> None:
+    other = Club.objects.create(name="Cape Town", slug="cape-town")
+    make_player("Dan Smith", club=other)
+    _sheet(club, [GameRow(white=alice, black=NewPlayer("Dan Smith", -20), winner="black")])
+    assert Player.objects.get(club=club, name="Dan Smith").slug == "dan-smith-stellenbosch"
+
+
+def test_it_saves_nothing_when_one_row_is_bad_and_names_every_bad_row_and_field(club, alice, bob) -> None:
+    rows = [
+        GameRow(white=alice, black=NewPlayer("Eve", -3), winner="white"),
+        GameRow(white=alice, black=alice, winner="white"),
+        GameRow(white=alice, black=bob, winner="", handicap=12, komi=Decimal("150")),
+        GameRow(white=alice, black=bob, winner="white", date=TODAY + timedelta(days=1)),
+    ]
+    with pytest.raises(SheetError) as caught:
+        _sheet(club, rows)
+    problems = caught.value.problems
+    assert set(problems) == {2, 3, 4}
+    assert "both White and Black" in problems[2]["black"]
+    assert set(problems[3]) == {"winner", "handicap", "komi"}
+    assert "future" in problems[4]["date"]
+    assert "row 3: handicap" in str(caught.value)
+    assert not RecordSheet.objects.exists() and not Game.objects.exists() and not LogEntry.objects.exists()
+    assert not Player.objects.filter(name="Eve").exists()
+
+
+def test_it_refuses_a_game_dated_before_the_player_existed(club, make_player, alice) -> None:
+    late = make_player("Late Comer", since=date(2024, 3, 1))
+    with pytest.raises(SheetError) as caught:
+        _sheet(club, [GameRow(white=alice, black=late, winner="white")], day=date(2024, 2, 1))
+    assert "joined on 2024-03-01" in caught.value.problems[1]["black"]
+
+
+def test_it_refuses_a_sheet_dated_in_the_future_and_an_empty_sheet(club) -> None:
+    with pytest.raises(SheetError) as caught:
+        _sheet(club, [], day=TODAY + timedelta(days=2))
+    assert set(caught.value.problems[0]) == {"date", "games"}
+
+
+def test_it_refuses_a_player_of_another_club(club, make_player, alice) -> None:
+    other = Club.objects.create(name="Cape Town", slug="cape-town")
+    stranger = make_player("Stranger", club=other)
+    with pytest.raises(SheetError) as caught:
+        _sheet(club, [GameRow(white=alice, black=stranger, winner="white")])
+    assert "Cape Town" in caught.value.problems[1]["black"]
+
+
+def test_it_refuses_a_new_player_whose_name_is_taken_or_whose_rank_differs(club, alice) -> None:
+    with pytest.raises(SheetError) as caught:
+        _sheet(
+            club,
+            [
+                GameRow(white=alice, black=NewPlayer("alice", -3), winner="white"),
+                GameRow(white=alice, black=NewPlayer("Zed", -3), winner="white"),
+                GameRow(white=alice, black=NewPlayer("Zed", -4), winner="white"),
+                GameRow(white=alice, black=NewPlayer("Yan", -31), winner="white"),
+            ],
+        )
+    problems = caught.value.problems
+    assert "already a player" in problems[1]["black"]
+    assert "earlier row" in problems[3]["black_rank"]
+    assert "between 30k and 9d" in problems[4]["black_rank"]
+
+
+def test_it_marks_the_club_dirty_from_the_earliest_game_of_the_sheet(club, alice, bob) -> None:
+    _sheet(
+        club,
+        [
+            GameRow(white=alice, black=bob, winner="white"),
+            GameRow(white=alice, black=bob, winner="white", date=date(2024, 4, 2)),
+        ],
+    )
+    club.refresh_from_db()
+    assert club.dirty_from == date(2024, 4, 2)
+    assert club.dirty_generation == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_sheet_does_not_mark_the_club_dirty(club, alice) -> None:
+    with pytest.raises(SheetError):
+        _sheet(club, [GameRow(white=alice, black=alice, winner="white")])
+    club.refresh_from_db()
+    assert club.dirty_from is None and club.dirty_generation == 0
+
+
+def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_older(club, alice, bob) -> None:
+    # seed 001, "My last updated date has gone backwards"
+    with time_machine.travel("2024-06-10 12:00 +0000"):
+        _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 6, 8))
+    alice.refresh_from_db()
+    assert alice.last_updated == date(2024, 6, 8)
+    with time_machine.travel("2024-06-11 12:00 +0000"):
+        _sheet(club, [GameRow(white=alice, black=bob, winner="black")], day=date(2024, 1, 5))
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert alice.last_updated == date(2024, 1, 5)
+    assert bob.last_updated == date(2024, 1, 5)
+
+
+# --- edit and delete -------------------------------------------------------------
+
+
+@pytest.fixture
+def game(club, alice, bob):  # type: ignore[no-untyped-def]
+    sheet = _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 5, 1))
+    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    return sheet.games.get()
+
+
+def test_an_edit_logs_each_changed_field_with_old_and_new_value(game, bob, actor, make_player) -> None:
+    carol = make_player("Carol")
+    changed = services.edit_game(
+        game, actor=actor, today=TODAY, winner="black", komi="0.5", black=carol, handicap=0
+    )
+    assert changed == {"winner": ["white", "black"], "komi": ["6.5", "0.5"], "black": ["Bob", "Carol"]}
+    entry = LogEntry.objects.get(action="edit")
+    assert entry.changes == changed and entry.actor == actor and entry.game == game
+    assert {p.name for p in entry.players.all()} == {"Alice", "Bob", "Carol"}
+    game.refresh_from_db()
+    assert (game.winner, game.komi, game.black) == ("black", Decimal("0.5"), carol)
+
+
+def test_an_edit_that_changes_nothing_writes_nothing(game) -> None:
+    assert services.edit_game(game, today=TODAY, winner="white") == {}
+    assert not LogEntry.objects.filter(action="edit").exists()
+    game.club.refresh_from_db()
+    assert game.club.dirty_from is None
+
+
+def test_an_edit_moving_a_game_later_marks_dirty_from_its_old_date(game) -> None:
+    services.edit_game(game, today=TODAY, date=date(2024, 6, 1))
+    game.club.refresh_from_db()
+    assert game.club.dirty_from == date(2024, 5, 1)
+
+
+def test_an_edit_moving_a_game_earlier_marks_dirty_from_its_new_date(game) -> None:
+    services.edit_game(game, today=TODAY, date=date(2024, 3, 1))
+    game.club.refresh_from_db()
+    assert game.club.dirty_from == date(2024, 3, 1)
+
+
+def test_a_bad_edit_changes_nothing(game, alice) -> None:
+    with pytest.raises(SheetError) as caught:
+        services.edit_game(game, today=TODAY, black=alice, handicap=10)
+    assert set(caught.value.problems[1]) == {"black", "handicap"}
+    game.refresh_from_db()
+    assert game.black.name == "Bob" and game.handicap == 0
+    assert not LogEntry.objects.filter(action="edit").exists()
+
+
+def test_a_delete_logs_the_game_and_moves_last_updated_back(club, alice, bob, actor) -> None:
+    with time_machine.travel("2024-06-10 12:00 +0000"):
+        _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 5, 1))
+    with time_machine.travel("2024-06-11 12:00 +0000"):
+        late = _sheet(
+            club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 2, 1)
+        ).games.get()
+    services.delete_game(late, actor=actor, reason="entered twice")
+    assert not Game.objects.filter(pk=late.pk).exists()
+    entry = LogEntry.objects.get(action="delete")
+    assert "entered twice" in entry.summary and entry.actor == actor
+    assert entry.changes["winner"] == ["white", None]
+    assert {p.name for p in entry.players.all()} == {"Alice", "Bob"}
+    alice.refresh_from_db()
+    club.refresh_from_db()
+    assert alice.last_updated == date(2024, 5, 1)
+    assert club.dirty_from == date(2024, 2, 1)
+
+
+# --- adjustments and club settings -------------------------------------------------
+
+
+def test_an_adjustment_is_logged_and_marks_dirty_from_its_date(club, alice, actor) -> None:
+    adjustment = services.add_adjustment(
+        player=alice, date=date(2024, 3, 1), rank=-3, reason="SAGA sync", actor=actor, today=TODAY
+    )
+    assert RankAdjustment.objects.get() == adjustment
+    entry = LogEntry.objects.get(adjustment=adjustment)
+    assert entry.action == "add" and "Alice set to 3k" in entry.summary and "SAGA sync" in entry.summary
+    club.refresh_from_db()
+    assert club.dirty_from == date(2024, 3, 1)
+
+
+def test_an_adjustment_refuses_a_future_date_a_date_before_the_player_and_a_rank_off_the_scale(
+    club, alice
+) -> None:
+    with pytest.raises(SheetError) as caught:
+        services.add_adjustment(player=alice, date=TODAY + timedelta(days=1), rank=9, today=TODAY)
+    assert set(caught.value.problems[1]) == {"date", "rank"}
+    with pytest.raises(SheetError) as caught:
+        services.add_adjustment(player=alice, date=date(2019, 1, 1), rank=-3, today=TODAY)
+    assert "joined on" in caught.value.problems[1]["date"]
+    assert not RankAdjustment.objects.exists()
+
+
+def test_changing_the_club_systems_marks_dirty_from_the_first_game(club, game) -> None:
+    services.add_adjustment(player=game.white, date=date(2024, 5, 3), rank=-4, today=TODAY)
+    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    assert services.set_club_systems(club, primary="egf", compared=["sagc", "egf", "sagc"]) is True
+    club.refresh_from_db()
+    assert (club.primary_system, club.compared_systems) == ("egf", ["sagc"])
+    assert club.dirty_from == date(2024, 5, 1)
+    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    assert services.set_club_systems(club, primary="egf", compared=["sagc"]) is False
+    club.refresh_from_db()
+    assert club.dirty_from is None
+
+
+def test_an_unknown_system_is_refused(club) -> None:
+    with pytest.raises(ValueError, match="unknown rating system nope"):
+        services.set_club_systems(club, primary="nope", compared=[])
