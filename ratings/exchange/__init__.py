@@ -2,5 +2,85 @@
 
 Pure Python, never imports Django (like :mod:`ratings.systems`); the Django
 import/export views and commands call it at the edge and turn
-:class:`ExchangeError` into form errors or command errors.
+:class:`ExchangeError` into form errors or command errors.  Every reader
+takes the uploaded bytes, parses the whole file before returning (so an
+import is all-or-nothing) and raises :class:`ExchangeError` naming the line.
+
+Rank lists::
+
+    read_rank_list(data, format=None, filename=None) -> RankList
+        .format ('ffg'|'aga'|'egd'|'csv'), .encoding, .as_of, .entries: tuple[RankEntry]
+
+Tournaments and game records::
+
+    read_tournament(data, format=None, filename=None) -> Tournament
+        .players: tuple[Player], .games: tuple[TournamentGame], .skipped: tuple[Skipped]
+    club_tournament(name, players, games, start=, end=, event_class="C") -> Tournament
+    write_tournament(tournament, 'h9'|'tou'|'aga'|'csv'|'json') -> str
+    game_record(game, tournament) -> dict   # one JSON API / CSV record, GAME_FIELDS keys
+
+Names::
+
+    name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
 """
+
+from .club import assign_rounds, club_tournament
+from .errors import ExchangeError
+from .model import Player, Skipped, Tournament, TournamentGame, Winner
+from .names import NameIndex, name_key, split_comma_name, split_first_word_surname, split_upper_surname
+from .ranklists import (
+    RANK_FORMATS,
+    RankEntry,
+    RankFormat,
+    RankList,
+    detect_rank_format,
+    parse_rank_list,
+    read_rank_list,
+)
+from .records import GAME_FIELDS, game_record, game_records
+from .text import DecodedText, decode_text, split_lines
+from .tournaments import (
+    FILE_TYPES,
+    GAME_FORMATS,
+    GameFormat,
+    detect_game_format,
+    parse_tournament,
+    read_tournament,
+    write_tournament,
+)
+
+__all__ = [
+    "FILE_TYPES",
+    "GAME_FIELDS",
+    "GAME_FORMATS",
+    "RANK_FORMATS",
+    "DecodedText",
+    "ExchangeError",
+    "GameFormat",
+    "NameIndex",
+    "Player",
+    "RankEntry",
+    "RankFormat",
+    "RankList",
+    "Skipped",
+    "Tournament",
+    "TournamentGame",
+    "Winner",
+    "assign_rounds",
+    "club_tournament",
+    "decode_text",
+    "detect_game_format",
+    "detect_rank_format",
+    "game_record",
+    "game_records",
+    "name_key",
+    "parse_rank_list",
+    "parse_tournament",
+    "read_rank_list",
+    "read_tournament",
+    "split_comma_name",
+    "split_first_word_surname",
+    "split_lines",
+    "split_upper_surname",
+    "write_tournament",
+]

@@ -71,6 +71,8 @@ class TournamentGame:
     lines: tuple[int, ...] = ()
     kind: str = "tournament"
     board: int = 19
+    #: The game's own event when it differs from the file's (club exports).
+    event: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,193 @@
+"""AGA results files (to submit games to the American Go Association).
+
+FORMATS.md, "AGA results file": ``TOURNEY name, place, dates``, then
+``start=`` / ``finish=`` / ``rules=AGA`` lines, ``PLAYERS`` followed by
+``id Last, First rank``, ``GAMES`` followed by
+``whiteID blackID w|b handicap komi``.  '#' starts a comment.
+
+Decisions (docs/_parts/formats.md): dates are written mm/dd/yyyy (the AGA is
+American; the reader also takes yyyy-mm-dd); a player without an AGA id is
+written with ``X`` + the club's id so the ratings coordinator can see who
+needs a temporary id; the AGA has no jigo, so a jigo is left out with a
+comment line saying so; the file has no rounds, so the reader numbers them
+as a club export does (ratings.exchange.club.assign_rounds).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from datetime import date, datetime
+
+from ratings.systems.base import Winner
+from ratings.systems.ranks import RankError, parse_rank
+
+from .club import assign_rounds
+from .errors import ExchangeError
+from .h9 import whole_grade
+from .model import Player, Skipped, Tournament, TournamentGame
+from .names import split_comma_name
+from .text import decode_text, split_lines
+
+_PLAYER = re.compile(r"^\s*(?P<id>\S+)\s+(?P<name>\S.*?)\s+(?P<rank>\d{1,2}(?:\.\d+)?[kdKD])\s*$")
+_GAME = re.compile(
+    r"^\s*(?P<white>\S+)\s+(?P<black>\S+)\s+(?P<winner>[wbWB])\s+(?P<handicap>\d+)\s+(?P<komi>-?\d+(?:\.\d+)?)\s*$"
+)
+_SETTING = re.compile(r"^\s*(start|finish|rules)\s*=\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def _aga_date(line: int, text: str) -> date:
+    for pattern in ("%m/%d/%Y", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(text, pattern).date()
+        except ValueError:
+            continue
+    raise ExchangeError(line, f"{text!r} is not a date (expected mm/dd/yyyy)")
+
+
+def _player_id(player: Player) -> str:
+    return player.aga_id or f"X{player.key}".replace(" ", "_")
+
+
+def write_aga(tournament: Tournament) -> str:
+    tournament.check()
+    ids = {p.key: _player_id(p) for p in tournament.players}
+    if len(set(ids.values())) != len(ids):
+        raise ExchangeError(None, "two players would be written with the same AGA id")
+    header = ", ".join(
+        part
+        for part in (
+            tournament.name,
+            tournament.place or "",
+            " - ".join(d.isoformat() for d in (tournament.start, tournament.end) if d is not None),
+        )
+        if part
+    )
+    out = [f"TOURNEY {header}"]
+    if tournament.start:
+        out.append(f"\tstart={tournament.start.strftime('%m/%d/%Y')}")
+    if tournament.end or tournament.start:
+        finish = tournament.end or tournament.start
+        assert finish is not None
+        out.append(f"\tfinish={finish.strftime('%m/%d/%Y')}")
+    out.append("\trules=AGA")
+    out.append("PLAYERS")
+    for player in tournament.players:
+        name = (
+            f"{player.surname}, {player.given_name}"
+            if player.surname and player.given_name
+            else (player.surname or " ".join(player.name.split()))
+        )
+        note = "" if player.aga_id else "  # no AGA id"
+        out.append(f"{ids[player.key]:>8} {name:<30} {whole_grade(player.rank)}{note}")
+    out.append("GAMES")
+    for game in sorted(tournament.games, key=lambda g: g.round):
+        if game.winner is Winner.JIGO:
+            out.append(f"# jigo {ids[game.white]} {ids[game.black]} left out: the AGA format has no jigo")
+            continue
+        winner = "w" if game.winner is Winner.WHITE else "b"
+        out.append(f"{ids[game.white]} {ids[game.black]} {winner} {game.handicap} {game.komi:g}")
+    return "\n".join(out) + "\n"
+
+
+def parse_aga(text: str) -> Tournament:
+    section = ""
+    name = ""
+    settings: dict[str, str] = {}
+    players: list[Player] = []
+    seen: dict[str, int] = {}
+    raw_games: list[TournamentGame] = []
+    skipped: list[Skipped] = []
+    for number, raw in enumerate(split_lines(text), start=1):
+        line = raw.split("#", 1)[0].rstrip()
+        if raw.lstrip().startswith("# jigo"):
+            skipped.append(Skipped(number, None, raw.strip().lstrip("# ")))
+        if not line.strip():
+            continue
+        word = line.strip().split(None, 1)
+        if word[0].upper() == "TOURNEY":
+            section, name = "tourney", (word[1] if len(word) > 1 else "")
+            continue
+        if word[0].upper() in {"PLAYERS", "GAMES"} and len(word) == 1:
+            section = word[0].lower()
+            continue
+        setting = _SETTING.match(line)
+        if setting and section == "tourney":
+            settings[setting.group(1).lower()] = setting.group(2)
+            settings[setting.group(1).lower() + "_line"] = str(number)
+            continue
+        if section == "players":
+            match = _PLAYER.match(line)
+            if match is None:
+                raise ExchangeError(
+                    number, "expected a player line 'id Last, First rank', e.g. '12345 Doe, John 5k'"
+                )
+            player_id = match.group("id")
+            if player_id in seen:
+                raise ExchangeError(
+                    number, f"player id {player_id} is listed twice", other_line=seen[player_id]
+                )
+            seen[player_id] = number
+            try:
+                rank = parse_rank(match.group("rank"))
+            except RankError as error:
+                raise ExchangeError(number, str(error)) from None
+            full = match.group("name").strip()
+            surname, given = split_comma_name(full)
+            players.append(
+                Player(
+                    key=player_id,
+                    name=f"{given} {surname}" if surname and given else full,
+                    surname=surname,
+                    given_name=given,
+                    rank=rank,
+                    aga_id=None if player_id.startswith("X") else player_id,
+                    line=number,
+                )
+            )
+        elif section == "games":
+            match = _GAME.match(line)
+            if match is None:
+                raise ExchangeError(number, "expected a game line 'whiteID blackID w|b handicap komi'")
+            white, black = match.group("white"), match.group("black")
+            for column, player_id in ((1, white), (2, black)):
+                if player_id not in seen:
+                    raise ExchangeError(number, f"player {player_id} is not in PLAYERS", column=column)
+            if white == black:
+                raise ExchangeError(number, "the same player is on both sides")
+            handicap = int(match.group("handicap"))
+            komi = float(match.group("komi"))
+            if handicap > 9 or not math.isfinite(komi):
+                raise ExchangeError(number, f"handicap {handicap} is out of range (0..9)")
+            raw_games.append(
+                TournamentGame(
+                    round=0,
+                    white=white,
+                    black=black,
+                    winner=Winner.WHITE if match.group("winner").lower() == "w" else Winner.BLACK,
+                    handicap=handicap,
+                    komi=komi,
+                    lines=(number,),
+                )
+            )
+        else:
+            raise ExchangeError(number, "expected TOURNEY, start=, finish=, rules=, PLAYERS or GAMES")
+    if not name and not players:
+        raise ExchangeError(None, "no TOURNEY or PLAYERS section: this is not an AGA results file")
+    start = _aga_date(int(settings["start_line"]), settings["start"]) if "start" in settings else None
+    end = _aga_date(int(settings["finish_line"]), settings["finish"]) if "finish" in settings else start
+    return Tournament(
+        name=name.split(",")[0].strip(),
+        start=start,
+        end=end,
+        players=tuple(players),
+        games=assign_rounds(raw_games),
+        skipped=tuple(skipped),
+        format="aga",
+    )
+
+
+def read_aga(data: bytes) -> Tournament:
+    decoded = decode_text(data)
+    return replace(parse_aga(decoded.text), encoding=decoded.encoding)

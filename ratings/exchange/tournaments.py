@@ -1,0 +1,95 @@
+"""One entry point for tournament and game files: detect the format, read it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Literal, TypeAlias
+
+from .aga import parse_aga, write_aga
+from .errors import ExchangeError
+from .h9 import parse_h9, write_h9
+from .model import Tournament
+from .records import parse_games_csv, parse_games_json, write_games_csv, write_games_json
+from .text import decode_text, split_lines
+from .tou import parse_tou, write_tou
+
+GameFormat: TypeAlias = Literal["h9", "tou", "aga", "csv", "json"]
+GAME_FORMATS: tuple[GameFormat, ...] = ("h9", "tou", "aga", "csv", "json")
+
+_READERS: dict[GameFormat, Callable[[str], Tournament]] = {
+    "h9": parse_h9,
+    "tou": parse_tou,
+    "aga": parse_aga,
+    "csv": parse_games_csv,
+    "json": parse_games_json,
+}
+WRITERS: dict[GameFormat, Callable[[Tournament], str]] = {
+    "h9": write_h9,
+    "tou": write_tou,
+    "aga": write_aga,
+    "csv": write_games_csv,
+    "json": write_games_json,
+}
+#: File name extension and media type of each written format.
+FILE_TYPES: dict[GameFormat, tuple[str, str]] = {
+    "h9": (".h9", "text/plain"),
+    "tou": (".tou", "text/plain"),
+    "aga": (".txt", "text/plain"),
+    "csv": (".csv", "text/csv"),
+    "json": (".json", "application/json"),
+}
+
+
+def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
+    """From content: h9 tags 'CL[..]'/'EV[..]' or results '3+/w0'; .tou ';name='/'2+w0';
+    AGA 'TOURNEY'/'PLAYERS'/'GAMES'; CSV header with white and black; JSON '{' or '['.
+    The file extension is used when the content says nothing."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("{", "[")):
+        return "json"
+    lines = [line for line in split_lines(text[:20000]) if line.strip()][:60]
+    if not lines:
+        raise ExchangeError(None, "the file is empty")
+    first = lines[0].strip()
+    if re.match(r"^;\s*[A-Z]{2}\[", first) or any(re.search(r"\s\d+[-+=?]/[wbWB]\d", line) for line in lines):
+        return "h9"
+    if re.match(r"^;\s*\w+\s*=", first) or any(
+        re.search(r"\s\d+[-+=?][wbWB]\d(\s|$)", line) for line in lines
+    ):
+        return "tou"
+    if first.upper().startswith("TOURNEY") or any(
+        line.strip().upper() in {"PLAYERS", "GAMES"} for line in lines
+    ):
+        return "aga"
+    header = {cell.strip().lower() for cell in first.split(",")}
+    if {"white", "black", "winner"} <= header:
+        return "csv"
+    extension = (filename or "").lower().rsplit(".", 1)[-1]
+    if extension in {"h9", "tou", "csv", "json"}:
+        return extension  # type: ignore[return-value]
+    raise ExchangeError(
+        1,
+        "not a results file this site knows (expected an EGD .h9, an FFG .tou, an AGA results file, "
+        "or the game-record CSV/JSON)",
+    )
+
+
+def parse_tournament(text: str, format: GameFormat | None = None, filename: str | None = None) -> Tournament:
+    chosen = format or detect_game_format(text, filename)
+    if chosen not in _READERS:
+        raise ExchangeError(None, f"unknown format {chosen!r} (expected one of {', '.join(GAME_FORMATS)})")
+    return _READERS[chosen](text)
+
+
+def read_tournament(data: bytes, format: GameFormat | None = None, filename: str | None = None) -> Tournament:
+    """Bytes of an uploaded results file -> Tournament, or ExchangeError naming the line."""
+    decoded = decode_text(data)
+    return replace(parse_tournament(decoded.text, format, filename), encoding=decoded.encoding)
+
+
+def write_tournament(tournament: Tournament, format: GameFormat) -> str:
+    if format not in WRITERS:
+        raise ExchangeError(None, f"unknown format {format!r} (expected one of {', '.join(GAME_FORMATS)})")
+    return WRITERS[format](tournament)
