@@ -1,0 +1,402 @@
+"""What the FFG ladder since 2022 and the older FFG ladder share.
+
+Both French systems (:mod:`ratings.systems.ffg`, :mod:`ratings.systems.ffg_old`)
+keep a *level* per player (seed 000: "100..199 = 2d, 0..99 = 1d, -100..-1 =
+1k"), start new players at their entry level (1d = 50, 1k = -50), never let a
+level fall below -2950, rate a tournament as a whole and then correct the
+start level of every player whose variation over the tournament passes a
+threshold, repeating until the levels settle (seed 000 "Special Cases",
+seed 002 "Ajustements").  This module holds what they share: the player
+state, the rules on which games count and with what coefficient (seed 000
+stages 2 to 4), and the replay driver that cuts the timeline into periods.
+
+Periods.  A period is the set of games sharing :func:`base.period_key`
+(an event, or one club's day) that a player plays without playing a game of
+another period in between.  A period opens with its first game and closes
+as soon as one of its players plays a game of another period or gets a
+committee adjustment, or at the end of the replay.  Its levels are computed
+when it closes, from the levels its players had when they joined it (each
+player is in at most one open period, so these are final).  Two tournaments
+whose games interleave in the timeline therefore do not disturb each other,
+as long as they share no player while both are running.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ratings.systems.base import (
+    Adjustment,
+    Event,
+    Game,
+    InvalidEvent,
+    Kind,
+    Ledger,
+    PlayerId,
+    Result,
+    Start,
+    State,
+    UnknownPlayer,
+    Winner,
+)
+from ratings.systems.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
+
+#: seed 002: "Lorsque le niveau calculé ... descend en dessous de -2950, il est
+#: ramené à -2950"; seed 000 stage 6: "descends beneath -2950 then it remains
+#: at -2950".
+FLOOR = -2950.0
+#: seed 002: "Lorsque le niveau calculé ... monte au-dessus de 850, il est
+#: ramené à 850" (the old ladder has no ceiling).
+CEILING = 850.0
+#: seeds 000 and 002: the special rules "for players whose level is less than
+#: -2000" (seed 002: "de niveau inférieur à -2000").
+BEGINNER = -2000.0
+#: Kinds of game that count by default: every kind but free games (issue 2;
+#: the FFG itself only sees tournament games, a club may count the others).
+COUNTED_KINDS: frozenset[Kind] = frozenset({Kind.INTERNET, Kind.CLUB, Kind.TOURNAMENT})
+#: Komi below which a game without stones is a sen game, H = 1 (seed 000:
+#: "H = 1 for an 'even game' with komi of 0.5"; seed 002: "H=1 pour une
+#: partie à sen").  Half a normal komi: the nearer of the two cases.
+SEN_KOMI = 3.5
+
+
+@dataclass(frozen=True, slots=True)
+class LadderPlayer:
+    """One player's place on a French ladder between periods.
+
+    ``known`` is True once a game of the player has counted on the ladder
+    (seed 002: "joueur connu ayant au moins une partie déjà comptée à
+    l'échelle"), or when the player entered with an established level.
+    """
+
+    level: float
+    known: bool
+
+    @property
+    def rank(self) -> float:
+        """The grade the level falls in: 0..99 = 1d (0), -100..-1 = 1k (-1)."""
+        return float(self.level // 100.0)
+
+    @property
+    def rating(self) -> float:
+        return self.level
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "known": self.known}
+
+
+def ladder_player_from_json(data: Mapping[str, Any]) -> LadderPlayer:
+    """Inverse of :meth:`LadderPlayer.to_json`, with errors naming the field."""
+    try:
+        level = float(data["level"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"FFG state needs a numeric 'level', got {data!r}") from error
+    if not math.isfinite(level):
+        raise ValueError(f"FFG state 'level' must be finite, got {level!r}")
+    known = data.get("known")
+    if not isinstance(known, bool):
+        raise ValueError(f"FFG state needs 'known' true or false, got {known!r}")
+    return LadderPlayer(level, known)
+
+
+def handicap_stones(handicap: int, komi: float) -> int:
+    """H of seeds 000 and 002 from a record sheet's stones and komi.
+
+    H is the number of stones; a game without stones is even (H = 0) when
+    White gets at least :data:`SEN_KOMI` points of komi, and a sen game
+    (H = 1, Black simply moves first) with less komi or with reverse komi.
+    """
+    if handicap > 0:
+        return handicap
+    return 0 if komi >= SEN_KOMI else 1
+
+
+def handicap_bonus(stones: int) -> float:
+    """How much higher Black counts in a handicap game: 100 (H - 0.5).
+
+    Seed 002: "le niveau ... de Noir est remplacé par le niveau fictif
+    Niveau+100*(H-0,5)"; seed 000: "NN + 100*(H - 0.5)" unless the game is
+    even (H = 0), when Black's level is used as it is.
+    """
+    return 100.0 * (stones - 0.5) if stones > 0 else 0.0
+
+
+def game_coefficient(stones: int, board: int, minutes: int | None) -> tuple[float, float]:
+    """Seed 000 stages 2 to 4: (coefficient, time coefficient) of a game.
+
+    The coefficient multiplies both players' changes: 1 - H/10 for the
+    handicap (stage 2), 0.2 for 13x13 and 0.1 for 9x9 (stage 3), 0.5 for a
+    game with 30 to 59 minutes per player (stage 4).  The second value is
+    stage 4's alone, the part that still applies to players below -2000 in
+    the old ladder.  (0.0, 0.0) means the game does not count: "Games with
+    handicap above 9 stones do not count", "Games other than 19x19, 13x13 or
+    9x9 do not count", "Games faster than 30 minutes for each player do not
+    count".  Unknown time (None) counts as a normal game.
+    """
+    if stones > 9:
+        return 0.0, 0.0
+    if board == 19:
+        size = 1.0
+    elif board == 13:
+        size = 0.2
+    elif board == 9:
+        size = 0.1
+    else:
+        return 0.0, 0.0
+    if minutes is None or minutes >= 60:
+        timing = 1.0
+    elif minutes >= 30:
+        timing = 0.5
+    else:
+        return 0.0, 0.0
+    return (1.0 - stones / 10.0) * size * timing, timing
+
+
+def check_game(index: int, game: Game) -> None:
+    """Refuse a game no French ladder can read, naming the field."""
+    if game.white == game.black:
+        raise InvalidEvent(index, "black", f"player {game.white!r} cannot play themselves")
+    handicap = game.handicap
+    if handicap.__class__ is not int or handicap < 0:
+        raise InvalidEvent(
+            index, "handicap", f"must be a whole number of stones, 0 or more, got {handicap!r}"
+        )
+    komi = game.komi
+    if not isinstance(komi, int | float) or not math.isfinite(komi):
+        raise InvalidEvent(index, "komi", f"must be a finite number, got {komi!r}")
+    board = game.board
+    if board.__class__ is not int or board < 2:
+        raise InvalidEvent(index, "board", f"must be a board size such as 19, 13 or 9, got {board!r}")
+    minutes = game.minutes
+    if minutes is not None and (minutes.__class__ is not int or minutes < 0):
+        raise InvalidEvent(index, "minutes", f"must be a whole number of minutes, 0 or more, got {minutes!r}")
+    if not isinstance(game.winner, Winner):
+        raise InvalidEvent(index, "winner", f"must be white, black or jigo, got {game.winner!r}")
+    if not isinstance(game.kind, Kind):
+        raise InvalidEvent(index, "kind", f"must be free, internet, club or tournament, got {game.kind!r}")
+
+
+def clamp_start(level: float, ceiling: float | None) -> float:
+    """A start level kept inside the ladder's bounds (seeds 000 stage 6, 002).
+
+    Real FFG lists hold levels such as -3000 (data/ech_ffg_V3.txt); they enter
+    the ladder at its floor rather than being refused.
+    """
+    if level < FLOOR:
+        return FLOOR
+    if ceiling is not None and level > ceiling:
+        return ceiling
+    return level
+
+
+class LadderBase:
+    """Settings and the replay driver of both French ladders."""
+
+    name: str
+    unit: str = "level"
+    #: Highest level (None: no ceiling, the old ladder).
+    _ceiling: float | None
+
+    def __init__(
+        self,
+        *,
+        counted_kinds: Collection[Kind] = COUNTED_KINDS,
+        adjust: bool = True,
+        round_levels: bool = True,
+        max_iterations: int = 100,
+    ) -> None:
+        kinds = frozenset(counted_kinds)
+        for kind in kinds:
+            if not isinstance(kind, Kind):
+                raise ValueError(f"counted_kinds holds {kind!r}, not a game kind")
+        if max_iterations < 1:
+            raise ValueError(f"max_iterations must be at least 1, got {max_iterations!r}")
+        self.counted_kinds = kinds
+        self.adjust = adjust
+        self.round_levels = round_levels
+        self.max_iterations = max_iterations
+
+    def state_from_json(self, data: Mapping[str, Any]) -> LadderPlayer:
+        return ladder_player_from_json(data)
+
+    def _enter(self, index: int, player: PlayerId, start: Start | None) -> tuple[float, bool]:
+        """Level and known flag of a player first seen at event ``index``.
+
+        seed 000: "Their initial level is their entry level in the tournament
+        (1D = 50, 1k=-50)"; a Start with a rating is an established level,
+        so the player counts as known.
+        """
+        if start is None:
+            raise UnknownPlayer(index, player)
+        if start.rating is not None:
+            level = float(start.rating)
+            known = True
+        else:
+            assert start.rank is not None  # Start holds exactly one of the two
+            level = rank_to_ffg(start.rank)
+            known = False
+        if not math.isfinite(level):
+            raise InvalidEvent(index, "start", f"player {player!r}: level {level!r} is not a number")
+        return clamp_start(level, self._ceiling), known
+
+    def _rate_period(
+        self,
+        events: Sequence[Event],
+        games: list[int],
+        white: list[int],
+        black: list[int],
+        levels: list[float],
+        known: list[bool],
+        ledger: Ledger,
+    ) -> None:
+        raise NotImplementedError
+
+    def _settled(self, level: float) -> float:
+        """A period's final level as the ladder publishes it.
+
+        The FFG publishes whole levels (data/ech_ffg_V3.txt); we round at the
+        end of every period, half away from zero, when ``round_levels``.
+        """
+        if not self.round_levels:
+            return level
+        return float(math.floor(level + 0.5)) if level >= 0.0 else -float(math.floor(-level + 0.5))
+
+    def rate(
+        self,
+        events: Sequence[Event],
+        state: State | None = None,
+        starts: Mapping[PlayerId, Start] | None = None,
+    ) -> Result:
+        state = {} if state is None else state
+        starts = {} if starts is None else starts
+        n = len(events)
+        ledger = Ledger.sized(n)
+        rate_period = self._rate_period
+
+        ids: list[PlayerId] = []
+        number: dict[PlayerId, int] = {}
+        levels: list[float] = []
+        known: list[bool] = []
+        white = [0] * n
+        black = [0] * n
+        # The open periods: by key, and each player's (by player number).
+        open_by_key: dict[Hashable, list[int]] = {}
+        open_of: list[list[int] | None] = []
+        members: dict[int, list[int]] = {}  # id(period list) -> its players
+
+        def add(player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
+            held = state.get(player)
+            if held is not None:
+                level = float(held.rating)
+                is_known = bool(getattr(held, "known", True))
+            elif entry is not None and player not in starts:
+                level, is_known = entry
+            else:
+                level, is_known = self._enter(at, player, starts.get(player))
+            i = len(ids)
+            ids.append(player)
+            number[player] = i
+            levels.append(level)
+            known.append(is_known)
+            open_of.append(None)
+            return i
+
+        def close(period: list[int], key: Hashable) -> None:
+            del open_by_key[key]
+            for p in members.pop(id(period)):
+                open_of[p] = None
+            rate_period(events, period, white, black, levels, known, ledger)
+
+        keys: dict[int, Hashable] = {}  # id(period list) -> its key
+        game_type = Game
+        for k, event in enumerate(events):
+            if type(event) is not game_type:
+                if not isinstance(event, Adjustment):
+                    raise InvalidEvent(k, "event", f"not a Game or Adjustment: {type(event).__name__}")
+                p = number.get(event.player)
+                if p is not None and open_of[p] is not None:
+                    period = open_of[p]
+                    assert period is not None
+                    close(period, keys.pop(id(period)))
+                self._adjust_player(k, event, number, add, levels, ledger)
+                continue
+            g: Game = event
+            check_game(k, g)
+            w = number.get(g.white)
+            if w is None:
+                w = add(g.white, k)
+            b = number.get(g.black)
+            if b is None:
+                b = add(g.black, k)
+            white[k] = w
+            black[k] = b
+            # seed 002 / base.period_key: an event, else the club's day.
+            ev = g.event
+            key: Hashable = ("event", ev) if ev else ("club-day", g.club, g.date)
+            current = open_by_key.get(key)
+            for p in (w, b):
+                mine = open_of[p]
+                if mine is not None and mine is not current:
+                    close(mine, keys.pop(id(mine)))
+            if current is None:
+                current = []
+                open_by_key[key] = current
+                keys[id(current)] = key
+                members[id(current)] = []
+            current.append(k)
+            for p in (w, b):
+                if open_of[p] is None:
+                    open_of[p] = current
+                    members[id(current)].append(p)
+        for key, period in list(open_by_key.items()):
+            keys.pop(id(period))
+            close(period, key)
+
+        final: dict[PlayerId, Any] = dict(state)
+        for i, player in enumerate(ids):
+            final[player] = LadderPlayer(levels[i], known[i])
+        return Result(ledger, final)
+
+    def _adjust_player(
+        self,
+        index: int,
+        event: Adjustment,
+        number: dict[PlayerId, int],
+        add: Callable[[PlayerId, int, tuple[float, bool] | None], int],
+        levels: list[float],
+        ledger: Ledger,
+    ) -> None:
+        """A committee sets a player's level from a date.
+
+        The new level is the adjustment's rating if given, else the entry
+        level of its rank (1d = 50, 1k = -50) as for a new player, kept
+        within the ladder's bounds.  The row's change is the new level minus
+        the old one.  A player's known flag is kept; a player first seen in
+        an adjustment (with no Start) is known only when it gives a rating
+        (an established level, as for a Start) and their row's change is 0.
+        """
+        rank = event.rank
+        if not isinstance(rank, int | float) or not MIN_RANK - 10 <= rank <= MAX_RANK + 1:
+            raise InvalidEvent(index, "rank", f"not a rank on the shared scale: {rank!r}")
+        rating = event.rating
+        if rating is not None:
+            if not isinstance(rating, int | float) or not math.isfinite(rating):
+                raise InvalidEvent(index, "rating", f"must be a finite level, got {rating!r}")
+            level = float(rating)
+        else:
+            level = rank_to_ffg(rank)
+        level = clamp_start(level, self._ceiling)
+        p = number.get(event.player)
+        if p is None:
+            p = add(event.player, index, (level, rating is not None))
+        before = levels[p]
+        levels[p] = level
+        slot = 2 * index
+        ledger.rank_before[slot] = before // 100.0
+        ledger.rating_before[slot] = before
+        ledger.change[slot] = level - before
+        ledger.rank_after[slot] = level // 100.0
+        ledger.rating_after[slot] = level

@@ -1,0 +1,259 @@
+"""The French federation's older ladder (seed 000, Sensei's Library).
+
+Games are rated one after the other, each from the levels the players have
+after their previous games ("used for the next round of the tournament"):
+
+* stage 1, basic change: 15 + (NFP - NFG) / 15 for the winner within 1..40
+  (0..40 above level 400), the opposite for the loser within -15..-1
+  (-1..0 below -2000), and within -1..1 for a player of -2000 or more against
+  a player below -2000;
+* stage 2, handicap: times 1 - H/10 (not counted above 9 stones);
+* stage 3, board: times 0.2 on 13x13, 0.1 on 9x9 (other sizes not counted);
+* stages 2 and 3 do not apply to a player below -2000;
+* stage 4, time: times 0.5 for 30 to 59 minutes a player (faster: not
+  counted);
+* stage 5, weight: times 1 - N/1000 within 0.1..2.5, N the player's level;
+* stage 6, barrier: never below -2950.
+
+Then, for the whole period, the start level of every player whose variation
+passes 50 (unknown player) or 100 (known player) is corrected by delta -
+threshold and the period is rated again, until the levels move less than 10.
+
+docs/_parts/ffg-old.md explains every rule and every decision to a committee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from ratings.systems._ffg_common import (
+    BEGINNER,
+    COUNTED_KINDS,
+    FLOOR,
+    LadderBase,
+    game_coefficient,
+    handicap_bonus,
+    handicap_stones,
+)
+from ratings.systems.base import Event, Game, Kind, Ledger, Winner
+
+#: seed 000, "Special Cases": "above 50 points in absolute terms" for players
+#: unknown to the ladder, "the threshold is fixed at 100" for known ones.
+UNKNOWN_THRESHOLD = 50.0
+KNOWN_THRESHOLD = 100.0
+
+
+def basic_change(
+    winner: float, loser: float, winner_counts: float, loser_counts: float
+) -> tuple[float, float]:
+    """Stage 1: the basic changes (winner's, loser's).
+
+    ``winner`` and ``loser`` are the players' levels, ``winner_counts`` and
+    ``loser_counts`` their effective levels NFG and NFP (Black's raised by
+    100 (H - 0.5) in a handicap game).
+    """
+    # "15 + (NFP-NFG)/15 limited to an interval of (1 .. 40)"; "If the winner
+    # has a level above 400, ... limited to the interval (0 .. 40)".
+    gain = 15.0 + (loser_counts - winner_counts) / 15.0
+    low = 0.0 if winner > 400.0 else 1.0
+    gain = low if gain < low else 40.0 if gain > 40.0 else gain
+    # "The basic change of the loser is opposite to that of the winner, but
+    # limited to the interval (-15 .. -1)"; "If the loser has a level below
+    # -2000, ... limited to the interval (-1 .. 0)".
+    loss = -gain
+    if loser < BEGINNER:
+        loss = -1.0 if loss < -1.0 else loss
+    else:
+        loss = -15.0 if loss < -15.0 else -1.0 if loss > -1.0 else loss
+    # "a player whose level is above or equal to -2000 against a player whose
+    # level is below -2000 is limited to the interval (-1 .. 1)".
+    if winner >= BEGINNER > loser:
+        gain = 1.0 if gain > 1.0 else gain
+    if loser >= BEGINNER > winner:
+        loss = -1.0 if loss < -1.0 else loss
+    return gain, loss
+
+
+def weight(level: float) -> float:
+    """Stage 5: 1 - N/1000 "limited to an interval (0,1 .. 2,5)"."""
+    x = 1.0 - level / 1000.0
+    return 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+
+
+class OldFFG(LadderBase):
+    """The FFG ladder before 2022 (seed 000); settings in the constructor.
+
+    ``counted_kinds``: the kinds of game that count (free games never do by
+    default).  ``adjust``: run the adjustment of start levels.
+    ``round_levels``: publish whole levels at the end of each period.
+    ``tolerance`` and ``max_iterations``: when the adjustment stops ("until
+    convergence where the change is less than 10"; the cap of 100 iterations
+    is seed 002's, the seed 000 names none).
+    """
+
+    name = "ffg-old"
+    unit = "level"
+    _ceiling = None  # seed 000 has a barrier at -2950 only
+
+    def __init__(
+        self,
+        *,
+        counted_kinds: Collection[Kind] = COUNTED_KINDS,
+        adjust: bool = True,
+        round_levels: bool = True,
+        tolerance: float = 10.0,
+        max_iterations: int = 100,
+    ) -> None:
+        super().__init__(
+            counted_kinds=counted_kinds,
+            adjust=adjust,
+            round_levels=round_levels,
+            max_iterations=max_iterations,
+        )
+        if not tolerance > 0.0:
+            raise ValueError(f"tolerance must be above 0, got {tolerance!r}")
+        self.tolerance = float(tolerance)
+
+    def _rate_period(
+        self,
+        events: Sequence[Event],
+        games: list[int],
+        white: list[int],
+        black: list[int],
+        levels: list[float],
+        known: list[bool],
+        ledger: Ledger,
+    ) -> None:
+        counted_kinds = self.counted_kinds
+        white_wins = Winner.WHITE
+        black_wins = Winner.BLACK
+        floor = FLOOR
+        beginner = BEGINNER
+
+        start: dict[int, float] = {}
+        # One entry per game: (w, b, counted, Black's bonus, coefficient of
+        # stages 2-4, coefficient of stage 4 alone, White won).
+        plays: list[tuple[int, int, bool, float, float, float, bool]] = []
+        for k in games:
+            g = events[k]
+            assert isinstance(g, Game)
+            w = white[k]
+            b = black[k]
+            if w not in start:
+                start[w] = levels[w]
+            if b not in start:
+                start[b] = levels[b]
+            winner = g.winner
+            stones = handicap_stones(g.handicap, g.komi)
+            coefficient, timing = game_coefficient(stones, g.board, g.minutes)
+            # Forfeits and free games are never rated; seed 000 knows only a
+            # winner and a loser, so a jigo does not count either.
+            decided = winner is white_wins or winner is black_wins
+            if g.forfeit or g.kind not in counted_kinds or coefficient == 0.0 or not decided:
+                plays.append((w, b, False, 0.0, 0.0, 0.0, False))
+                continue
+            plays.append((w, b, True, handicap_bonus(stones), coefficient, timing, winner is white_wins))
+
+        n = len(plays)
+        cws = [0.0] * n
+        cbs = [0.0] * n
+        bws = [0.0] * n  # levels before each game, from the last iteration
+        bbs = [0.0] * n
+
+        def run() -> dict[int, float]:
+            cur = dict(start)
+            for i in range(n):
+                w, b, counted, bonus, coefficient, timing, white_won = plays[i]
+                lw = cur[w]
+                lb = cur[b]
+                bws[i] = lw
+                bbs[i] = lb
+                if not counted:
+                    continue
+                # Stage 1 on the effective levels NFB = NB, NFN = NN + 100 (H - 0.5).
+                if white_won:
+                    cw, cb = basic_change(lw, lb, lw, lb + bonus)
+                else:
+                    cb, cw = basic_change(lb, lw, lb + bonus, lw)
+                # Stages 2-4; "For players whose level is less than -2000,
+                # conversion rate is 1 with no regard to the handicap" (stage 2)
+                # "... with no regard to the Goban size" (stage 3).
+                cw *= timing if lw < beginner else coefficient
+                cb *= timing if lb < beginner else coefficient
+                # Stage 5: weight 1 - N/1000 within 0.1..2.5.
+                x = 1.0 - lw / 1000.0
+                cw *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+                x = 1.0 - lb / 1000.0
+                cb *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+                cws[i] = cw
+                cbs[i] = cb
+                # Stage 6: the barrier at -2950.
+                lw += cw
+                lb += cb
+                cur[w] = floor if lw < floor else lw
+                cur[b] = floor if lb < floor else lb
+            return cur
+
+        final = run()
+        if self.adjust:
+            # "for all the players in the change who exceed the threshold (50 or
+            # 100), the level is corrected by delta-threshold.  The algorithm is
+            # repeated until convergence where the change is less than 10."
+            limit = {p: KNOWN_THRESHOLD if known[p] else UNKNOWN_THRESHOLD for p in start}
+            tolerance = self.tolerance
+            iterations = 1
+            while iterations < self.max_iterations:
+                changed = False
+                for p, s in start.items():
+                    delta = final[p] - s
+                    t = limit[p]
+                    if delta > t:
+                        start[p] = s + delta - t
+                    elif delta < -t:
+                        start[p] = s + delta + t
+                    else:
+                        continue
+                    changed = True
+                if not changed:
+                    break
+                iterations += 1
+                again = run()
+                moved = max(abs(again[p] - final[p]) for p in start)
+                final = again
+                if moved < tolerance:
+                    break
+
+        # Ledger rows follow the levels game by game; a player's last row in
+        # the period shows the level the period ends with, as published.
+        settled = {p: self._settled(x) for p, x in final.items()}
+        last: dict[int, int] = {}
+        for i, entry in enumerate(plays):
+            last[entry[0]] = i
+            last[entry[1]] = i
+        rank_before = ledger.rank_before
+        rating_before = ledger.rating_before
+        change_col = ledger.change
+        rank_after = ledger.rank_after
+        rating_after = ledger.rating_after
+        for i, k in enumerate(games):
+            entry = plays[i]
+            for slot, p, before, c in (
+                (2 * k, entry[0], bws[i], cws[i]),
+                (2 * k + 1, entry[1], bbs[i], cbs[i]),
+            ):
+                if last[p] == i:
+                    after = settled[p]
+                else:
+                    after = before + c
+                    after = floor if after < floor else after
+                rank_before[slot] = before // 100.0
+                rating_before[slot] = before
+                change_col[slot] = c
+                rank_after[slot] = after // 100.0
+                rating_after[slot] = after
+        for p, x in settled.items():
+            levels[p] = x
+        for entry in plays:
+            if entry[2]:
+                known[entry[0]] = True
+                known[entry[1]] = True
