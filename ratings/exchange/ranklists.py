@@ -446,7 +446,27 @@ def parse_rank_list(text: str, format: RankFormat | None = None, filename: str |
     result = _PARSERS[chosen](text)
     if not result.entries:
         raise ExchangeError(None, f"no players found in this {chosen.upper()} list")
+    _refuse_duplicate_ids(result.entries)
     return result
+
+
+def _refuse_duplicate_ids(entries: tuple[RankEntry, ...]) -> None:
+    """Two rows with one national id contradict each other (which rank is right?): refused.
+
+    None of the real lists (ech_ffg_V3.txt, tdlista.txt) has one.
+    """
+    first: dict[str, RankEntry] = {}
+    for entry in entries:
+        if entry.national_id is None:
+            continue
+        earlier = first.setdefault(entry.national_id, entry)
+        if earlier is not entry:
+            raise ExchangeError(
+                entry.line,
+                f"national id {entry.national_id} is also on line {earlier.line} "
+                f"({earlier.name!r} and {entry.name!r})",
+                other_line=earlier.line,
+            )
 
 
 def read_rank_list(data: bytes, format: RankFormat | None = None, filename: str | None = None) -> RankList:

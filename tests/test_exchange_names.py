@@ -1,0 +1,52 @@
+"""Name keys: accent-, case- and order-insensitive matching (issue 5)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratings.exchange import (
+    NameIndex,
+    name_key,
+    split_comma_name,
+    split_first_word_surname,
+    split_upper_surname,
+)
+
+
+def test_the_issue_examples_have_one_key() -> None:
+    # Issue 5: "DUPONT Jean" = "Jean Dupont"; brief: = "dupont, jean"; "Léa" = "Lea".
+    assert name_key("DUPONT Jean") == name_key("Jean Dupont") == name_key("dupont, jean")
+    assert name_key("Léa") == name_key("Lea")
+
+
+def test_different_people_have_different_keys() -> None:
+    assert name_key("Jean Dupont") != name_key("Jean Dupond")
+    assert name_key("Jean Dupont") != name_key("Jeanne Dupont")
+
+
+def test_egd_underscores_and_hyphens_separate_words() -> None:
+    assert name_key("Aarle Barbara_van") == name_key("Barbara van Aarle")
+    assert name_key("ABILIO-BRANCO Eric") == name_key("Eric Abilio Branco")
+
+
+@given(st.lists(st.text(alphabet="abcdefghéèëïüçABCDEÉ", min_size=1, max_size=8), min_size=1, max_size=4))
+def test_word_order_and_case_never_change_the_key(words: list[str]) -> None:
+    assert name_key(" ".join(words)) == name_key(" ".join(reversed(words)).upper())
+
+
+def test_the_index_returns_every_player_with_the_name_so_ambiguity_shows() -> None:
+    index = NameIndex([(1, "Jean Dupont"), (2, "Léa Martin"), (3, "DUPONT Jean")])
+    assert index.lookup("dupont, jean") == [1, 3]
+    assert index.lookup("LEA MARTIN") == [2]
+    assert index.lookup("Nobody Here") == []
+
+
+def test_surname_splits() -> None:
+    assert split_upper_surname("ABILIO-BRANCO Eric") == ("ABILIO-BRANCO", "Eric")
+    assert split_upper_surname("ANGLES_D'AURIAC Jean-Christian") == ("ANGLES D'AURIAC", "Jean-Christian")
+    assert split_upper_surname("DE LA TOUR Jean") == ("DE LA TOUR", "Jean")
+    assert split_upper_surname("Akiya Tatsushi") == ("Akiya", "Tatsushi")
+    assert split_first_word_surname("Aarle Barbara_van") == ("Aarle", "Barbara van")
+    assert split_comma_name("Guzmán Camacho, Gabriel") == ("Guzmán Camacho", "Gabriel")
+    assert split_comma_name("Colima Go Center") == (None, None)
