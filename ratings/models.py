@@ -396,3 +396,31 @@ class RecomputeRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} from {self.from_date or 'start'}: {self.status}"
+
+
+class RatingCheckpoint(models.Model):
+    """Every player's engine state in one system just before ``date``.
+
+    The recompute (ratings/recompute.py) resumes from the latest checkpoint
+    at or before the dirty date instead of replaying the whole history; it
+    stores one every few thousand events, always on a date that no rating
+    period (a multi-day tournament) straddles.  ``seq`` is the timeline
+    position of the first event on ``date``.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
+    date = models.DateField()
+    seq = models.PositiveBigIntegerField()
+    #: {player id: the system's state JSON}.
+    states = models.JSONField(default=dict)
+    #: {player id: number of games so far}, for Player.games_count.
+    games = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "system", "date"], name="checkpoint_unique_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.system} before {self.date}"

@@ -13,16 +13,22 @@ The process (docs/recompute.md):
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
+import os
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
+from itertools import islice
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, Count, F, Min, Value, When
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -103,13 +109,20 @@ def enqueue(club_id: int, trigger: str = "commit") -> None:
 def pending_notices() -> list[str]:
     """One sentence per club whose ratings are being updated (one query)."""
     rows = m.Club.objects.filter(dirty_from__isnull=False).values_list("name", "dirty_from")
-    return [
-        f"Ratings after {date_format(day, 'j F Y')} are being updated for {name}."
-        for name, day in rows
-    ]
+    return [f"Ratings after {date_format(day, 'j F Y')} are being updated for {name}." for name, day in rows]
 
 
 # --- 2. the recompute --------------------------------------------------------
+
+#: Events between two checkpoints: a late game replays at most about this
+#: many events before its date (a few hundredths of a second of engine time).
+CHECKPOINT_EVERY = 10_000
+#: Rounds one locked call runs while more work keeps arriving.
+MAX_ROUNDS = 10
+#: Namespace of the PostgreSQL advisory locks ("RATE").
+LOCK_NAMESPACE = 0x52415445
+#: Rows per executemany batch on SQLite.
+SQLITE_BATCH = 5_000
 
 
 @dataclass
@@ -119,46 +132,80 @@ class Timeline:
     events: list[base.Event] = field(default_factory=list)
     #: Per event: ("g", game id) or ("a", adjustment id).
     refs: list[tuple[str, int]] = field(default_factory=list)
-    starts: dict[int, base.Start] = field(default_factory=dict)
+    starts: dict[Any, base.Start] = field(default_factory=dict)
+
+    def games(self) -> int:
+        return sum(1 for tag, _ in self.refs if tag == "g")
 
 
 def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
-    """Games and adjustments of ``club`` (from ``from_date``) in timeline
-    order: date, then entry order (entered_at, id); on one date and instant
-    a game comes before an adjustment."""
+    """Games and adjustments of ``club`` dated ``from_date`` or later, in
+    timeline order: date, then entry order (entered_at, id); a game and an
+    adjustment entered at the same instant: the game first."""
     games = m.Game.objects.filter(club=club)
     adjustments = m.RankAdjustment.objects.filter(club=club)
     if from_date is not None:
         games = games.filter(date__gte=from_date)
         adjustments = adjustments.filter(date__gte=from_date)
-    merged: list[tuple[Any, ...]] = []
-    for row in games.values_list(
+    game_fields = (
         "date", "entered_at", "id", "white_id", "black_id", "winner", "handicap", "komi",
         "kind", "board", "minutes", "forfeit", "sheet__event", "sheet__kind",
-    ).order_by():
-        merged.append((row[0], row[1], 0, row[2], row))
-    for row in adjustments.values_list("date", "entered_at", "id", "player_id", "rank", "rating").order_by():
-        merged.append((row[0], row[1], 1, row[2], row))
+    )  # fmt: skip
+    merged: list[tuple[Any, ...]] = [
+        (row[0], row[1], 0, row[2], row) for row in games.values_list(*game_fields).order_by()
+    ]
+    merged.extend(
+        (row[0], row[1], 1, row[2], row)
+        for row in adjustments.values_list(
+            "date", "entered_at", "id", "player_id", "rank", "rating"
+        ).order_by()
+    )
     merged.sort(key=lambda item: item[:4])
     timeline = Timeline()
     events, refs = timeline.events, timeline.refs
     winners = {w.value: w for w in base.Winner}
     kinds = {k.value: k for k in base.Kind}
     slug = club.slug
+    new_game, new_adjustment = base.Game, base.Adjustment
     for _day, _at, tag, pk, row in merged:
         if tag == 0:
-            (day, _, _, white, black, winner, handicap, komi, kind, board, minutes, forfeit, event, sheet_kind) = row
+            (
+                day,
+                _,
+                _,
+                white,
+                black,
+                winner,
+                handicap,
+                komi,
+                kind,
+                board,
+                minutes,
+                forfeit,
+                event,
+                sheet_kind,
+            ) = row
             events.append(
-                base.Game(
-                    date=day, white=white, black=black, winner=winners[winner], handicap=handicap,
-                    komi=float(komi), kind=kinds[kind], board=board, minutes=minutes,
-                    event=_event_key(event, sheet_kind, day), club=slug, forfeit=forfeit,
+                new_game(
+                    day,
+                    white,
+                    black,
+                    winners[winner],
+                    handicap,
+                    float(komi),
+                    kinds[kind],
+                    board,
+                    minutes,
+                    _event_key(event, sheet_kind, day),
+                    None,
+                    slug,
+                    forfeit,
                 )
             )
             refs.append(("g", pk))
         else:
-            (day, _, _, player, rank, rating) = row
-            events.append(base.Adjustment(date=day, player=player, rank=rank, rating=rating))
+            day, _, _, player, rank, rating = row
+            events.append(new_adjustment(day, player, rank, rating))
             refs.append(("a", pk))
     for pk, start_rank in m.Player.objects.filter(club=club).values_list("id", "start_rank"):
         timeline.starts[pk] = base.Start(rank=start_rank)
@@ -167,16 +214,72 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
 
 def _event_key(event: str, sheet_kind: str, day: date) -> str | None:
     """The rating period of a game (base.period_key): a tournament sheet's
-    event, per year so that next year's edition is another period; other
-    games form their club's day."""
+    event, one period per year so that next year's edition is another
+    period; every other game belongs to its club's day."""
     if event and sheet_kind == m.Kind.TOURNAMENT:
         return f"{event} ({day.year})"
     return None
 
 
+def period_start(club: m.Club, day: date) -> date:
+    """``day`` moved back to the first date of any multi-day rating period
+    (a tournament) that it would split: EGF and FFG rate a period at once
+    (seed 004; seed 002 "Chaque itération se fait sur l'ensemble des rondes
+    du tournoi"), so a recompute may only start on a period boundary."""
+    pairs = (
+        m.Game.objects.filter(club=club, sheet__kind=m.Kind.TOURNAMENT, date__lt=day)
+        .filter(date__gte=date(day.year, 1, 1))
+        .exclude(sheet__event="")
+        .values_list("sheet__event")
+        .annotate(first=Min("date"))
+        .order_by()
+    )
+    firsts = dict(pairs)
+    if not firsts:
+        return day
+    later = set(
+        m.Game.objects.filter(
+            club=club, sheet__kind=m.Kind.TOURNAMENT, date__gte=day, sheet__event__in=list(firsts)
+        )
+        .filter(date__lte=date(day.year, 12, 31))
+        .values_list("sheet__event", flat=True)
+        .distinct()
+        .order_by()
+    )
+    split = [first for event, first in firsts.items() if event in later]
+    return min(split, default=day)
+
+
+def _boundaries(events: Sequence[base.Event], write_from: int) -> list[int]:
+    """Where to cut the replay and store a checkpoint: every CHECKPOINT_EVERY
+    events or so, on the first event of a date that no multi-day period
+    straddles, and only at or after ``write_from``."""
+    spans: dict[str, list[date]] = {}
+    for event in events:
+        if isinstance(event, base.Game) and event.event:
+            span = spans.setdefault(event.event, [event.date, event.date])
+            span[1] = event.date
+    inside: set[date] = set()
+    for first, last in spans.values():
+        day = first
+        while day < last:
+            day += timedelta(days=1)
+            inside.add(day)
+    cuts: list[int] = []
+    last_cut = 0
+    for i in range(max(write_from, 1), len(events)):
+        if i - last_cut < CHECKPOINT_EVERY:
+            continue
+        day = events[i].date
+        if day != events[i - 1].date and day not in inside:
+            cuts.append(i)
+            last_cut = i
+    return cuts
+
+
 def _systems(club: m.Club) -> list[tuple[str, base.RatingSystem]]:
-    """The club's systems, primary first; a system whose module is not there
-    yet is skipped with a warning."""
+    """The club's systems, primary first; a system whose module is missing
+    (a colleague is still writing it) is skipped with a warning."""
     found = []
     for name in club.systems:
         try:
@@ -186,106 +289,389 @@ def _systems(club: m.Club) -> list[tuple[str, base.RatingSystem]]:
     return found
 
 
-_HISTORY_FIELDS = (
+_HISTORY_COLUMNS = (
     "club_id", "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",
-    "rank_before", "rating_before", "change", "rank_after", "rating_after", "state",
-)
+    "rank_before", "rating_before", "change", "rank_after", "rating_after",
+)  # fmt: skip
 
 
 def history_rows(
-    club_id: int, system: str, timeline: Timeline, result: base.Result, first_seq: int
-) -> Iterable[tuple[Any, ...]]:
-    """The HistoryEntry rows of one system's ledger, as tuples in the order
-    of _HISTORY_FIELDS (state left None here)."""
-    ledger = result.ledger
-    rb, gb, ch, ra, ga = ledger.rank_before, ledger.rating_before, ledger.change, ledger.rank_after, ledger.rating_after
-    for i, (event, (tag, pk)) in enumerate(zip(timeline.events, timeline.refs, strict=True)):
-        seq = first_seq + i
+    club_id: int,
+    system: str,
+    timeline: Timeline,
+    ledger: base.Ledger,
+    offset: int,
+    first_seq: int,
+    iso_dates: bool = False,
+) -> Iterator[tuple[Any, ...]]:
+    """The HistoryEntry rows of one system's ledger (whose event 0 is
+    ``timeline.events[offset]``), as tuples in the order of _HISTORY_COLUMNS.
+    An empty (NaN) slot gives no row."""
+    rb, gb, ch, ra, ga = (
+        ledger.rank_before,
+        ledger.rating_before,
+        ledger.change,
+        ledger.rank_after,
+        ledger.rating_after,
+    )
+    events, refs = timeline.events, timeline.refs
+    for i in range(len(ledger)):
+        event = events[offset + i]
+        tag, pk = refs[offset + i]
+        seq = first_seq + offset + i
+        day: Any = event.date.isoformat() if iso_dates else event.date
+        s = 2 * i
         if tag == "g":
-            assert isinstance(event, base.Game)
-            s = 2 * i
+            white, black = event.white, event.black  # type: ignore[union-attr]
             if ch[s] == ch[s]:  # not NaN
-                yield (club_id, system, seq, event.date, event.white, pk, None, "w", event.black,
-                       rb[s], gb[s], ch[s], ra[s], ga[s], None)
+                yield (
+                    club_id,
+                    system,
+                    seq,
+                    day,
+                    white,
+                    pk,
+                    None,
+                    "w",
+                    black,
+                    rb[s],
+                    gb[s],
+                    ch[s],
+                    ra[s],
+                    ga[s],
+                )
             s += 1
             if ch[s] == ch[s]:
-                yield (club_id, system, seq, event.date, event.black, pk, None, "b", event.white,
-                       rb[s], gb[s], ch[s], ra[s], ga[s], None)
+                yield (
+                    club_id,
+                    system,
+                    seq,
+                    day,
+                    black,
+                    pk,
+                    None,
+                    "b",
+                    white,
+                    rb[s],
+                    gb[s],
+                    ch[s],
+                    ra[s],
+                    ga[s],
+                )
+        elif ch[s] == ch[s]:
+            player = event.player  # type: ignore[union-attr]
+            yield (club_id, system, seq, day, player, None, pk, "", None, rb[s], gb[s], ch[s], ra[s], ga[s])
+
+
+def write_history(rows: Iterable[tuple[Any, ...]]) -> int:
+    """Insert rows in bulk: COPY on PostgreSQL, batched executemany
+    elsewhere (SQLite).  Returns how many were written."""
+    conn = transaction.get_connection()
+    quote = conn.ops.quote_name
+    table = quote(m.HistoryEntry._meta.db_table)
+    columns = ", ".join(quote(c) for c in _HISTORY_COLUMNS)
+    written = 0
+    with conn.cursor() as cursor:
+        if conn.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                write_row = copy.write_row
+                for row in rows:
+                    write_row(row)
+                    written += 1
         else:
-            assert isinstance(event, base.Adjustment)
-            s = 2 * i
-            if ch[s] == ch[s]:
-                yield (club_id, system, seq, event.date, event.player, None, pk, "", None,
-                       rb[s], gb[s], ch[s], ra[s], ga[s], None)
+            sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(_HISTORY_COLUMNS))})"
+            iterator = iter(rows)
+            while batch := list(islice(iterator, SQLITE_BATCH)):
+                cursor.executemany(sql, batch)
+                written += len(batch)
+    return written
+
+
+# --- the lock ------------------------------------------------------------------
+
+_memory_locks: dict[tuple[str, int], threading.Lock] = {}
+_memory_locks_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def club_lock(club_id: int) -> Iterator[bool]:
+    """Try to take the club's recompute lock; yields whether it was taken.
+
+    PostgreSQL: a session advisory lock (released by the server if the
+    process dies).  SQLite: an flock on a file beside the database (released
+    by the kernel if the process dies); an in-memory database (tests) is
+    private to its process, so a process-wide lock is enough there.
+    """
+    conn = transaction.get_connection()
+    if conn.vendor == "postgresql":
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_NAMESPACE, club_id])
+            taken = bool(cursor.fetchone()[0])
+        try:
+            yield taken
+        finally:
+            if taken:
+                with contextlib.suppress(Exception), conn.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, club_id])
+        return
+    name = str(conn.settings_dict["NAME"])
+    if name == ":memory:" or "mode=memory" in name or not name:
+        with _memory_locks_guard:
+            lock = _memory_locks.setdefault((name, club_id), threading.Lock())
+        taken = lock.acquire(blocking=False)
+        try:
+            yield taken
+        finally:
+            if taken:
+                lock.release()
+        return
+    fd = os.open(f"{name}.recompute-{club_id}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+        else:
+            yield True
+    finally:
+        os.close(fd)  # closing the descriptor releases the flock
+
+
+# --- the run -------------------------------------------------------------------
 
 
 def recompute_club(
     club_id: int,
     *,
     full: bool = False,
+    from_date: date | None = None,
     trigger: str = "call",
     progress: Callable[[int], None] | None = None,
 ) -> m.RecomputeRun | None:
-    """Recompute ``club_id`` now; returns the recorded run (None when the
-    club had nothing to do)."""
+    """Bring ``club_id``'s history up to date now, under the club's lock.
+
+    Without ``full`` or ``from_date`` it replays from the club's dirty date
+    (nothing to do when clean).  If more work arrives while it runs, it runs
+    again (up to MAX_ROUNDS).  Returns the last recorded run, or None when
+    there was nothing to do or another process holds the lock (that process
+    sees the new generation and runs again).  An error is recorded on the
+    run and raised; the club stays dirty.
+    """
+    last: m.RecomputeRun | None = None
+    for _round in range(MAX_ROUNDS):
+        with club_lock(club_id) as taken:
+            if not taken:
+                log.info("club %s: a recompute is already running; it will pick up the new work", club_id)
+                return last
+            run = _recompute_locked(
+                club_id, full=full, from_date=from_date, trigger=trigger, progress=progress
+            )
+        last = run or last
+        full, from_date = False, None
+        # Re-read after releasing the lock: a run enqueued while we held it
+        # gave up, so its work is ours (no lost wake-up).
+        if m.Club.objects.filter(pk=club_id, dirty_from__isnull=False).exists() is False:
+            return last
+    return last
+
+
+def _recompute_locked(
+    club_id: int,
+    *,
+    full: bool,
+    from_date: date | None,
+    trigger: str,
+    progress: Callable[[int], None] | None,
+) -> m.RecomputeRun | None:
     club = m.Club.objects.get(pk=club_id)
-    if not full and club.dirty_from is None:
-        if m.HistoryEntry.objects.filter(club=club).exists() or not m.Game.objects.filter(club=club).exists():
-            return None
-        full = True  # never computed: e.g. a club filled by a script
-    generation = club.dirty_generation
-    run = m.RecomputeRun.objects.create(
-        club=club, from_date=None, full=True, trigger=trigger, generation=generation
+    # We hold the lock, so a run still marked running died with its process.
+    m.RecomputeRun.objects.filter(club=club, status=m.RecomputeRun.Status.RUNNING).update(
+        status=m.RecomputeRun.Status.ABANDONED,
+        finished_at=timezone.now(),
+        error="The process running it died.",
     )
-    started = time.perf_counter()
+    generation = club.dirty_generation
+    start: date | None = None
+    if not full:
+        candidates = [d for d in (club.dirty_from, from_date) if d is not None]
+        if candidates:
+            start = period_start(club, min(candidates))
+        elif m.HistoryEntry.objects.filter(club=club).exists() or not (
+            m.Game.objects.filter(club=club).exists() or m.RankAdjustment.objects.filter(club=club).exists()
+        ):
+            return None
+        # else: never computed (a club filled by a script): replay it all.
+    systems = _systems(club)
+    names = [name for name, _ in systems]
+    # Resume from the latest date at or before ``start`` where every system
+    # has a checkpoint; none (a small club, a newly added system): replay
+    # and rewrite everything.
+    resume: date | None = None
+    if start is not None and names:
+        resume = (
+            m.RatingCheckpoint.objects.filter(club=club, system__in=names, date__lte=start)
+            .values("date")
+            .annotate(n=Count("id"))
+            .filter(n=len(names))
+            .order_by("-date")
+            .values_list("date", flat=True)
+            .first()
+        )
+        if resume is None:
+            start = None
+    run = m.RecomputeRun.objects.create(
+        club=club, from_date=start, full=start is None, trigger=trigger, generation=generation
+    )
+    began = time.perf_counter()
     try:
-        timeline = load_timeline(club)
-        written = 0
-        results: list[tuple[str, base.Result]] = []
-        for name, system in _systems(club):
-            results.append((name, system.rate(timeline.events, starts=timeline.starts)))
-        with transaction.atomic():
-            m.HistoryEntry.objects.filter(club=club).delete()
-            for name, result in results:
-                rows = [m.HistoryEntry(**dict(zip(_HISTORY_FIELDS, row, strict=True)))
-                        for row in history_rows(club.pk, name, timeline, result, 0)]
-                m.HistoryEntry.objects.bulk_create(rows, batch_size=2000)
-                written += len(rows)
-            if results:
-                _update_players(club, timeline, results[0][1])
-            _mark_clean(club.pk, generation)
+        _replay_and_write(club, systems, start, resume, run, progress)
+        _mark_clean_outside(club.pk, generation)
         run.status = m.RecomputeRun.Status.DONE
-        run.games_replayed = sum(1 for tag, _ in timeline.refs if tag == "g")
-        run.rows_written = written
     except Exception as error:
         run.status = m.RecomputeRun.Status.FAILED
         run.error = f"{type(error).__name__}: {error}"
         raise
     finally:
-        run.duration = time.perf_counter() - started
+        run.duration = time.perf_counter() - began
         run.finished_at = timezone.now()
-        run.save(update_fields=["status", "games_replayed", "rows_written", "error", "duration", "finished_at"])
+        run.save(
+            update_fields=["status", "games_replayed", "rows_written", "error", "duration", "finished_at"]
+        )
     return run
 
 
-def _update_players(club: m.Club, timeline: Timeline, result: base.Result) -> None:
-    """Cache rank, rating and games count from the primary system."""
-    counts: dict[int, int] = {}
-    for event in timeline.events:
-        if isinstance(event, base.Game):
-            counts[event.white] = counts.get(event.white, 0) + 1  # type: ignore[call-overload]
-            counts[event.black] = counts.get(event.black, 0) + 1  # type: ignore[call-overload]
-    players = list(m.Player.objects.filter(club=club).only("id", "start_rank", "rank", "rating", "games_count"))
-    for player in players:
-        state = result.state.get(player.pk)
-        player.rank = float(state.rank) if state is not None else float(player.start_rank)
-        player.rating = float(state.rating) if state is not None else 0.0
-        player.games_count = counts.get(player.pk, 0)
-    m.Player.objects.bulk_update(players, ["rank", "rating", "games_count"], batch_size=1000)
+def _replay_and_write(
+    club: m.Club,
+    systems: list[tuple[str, base.RatingSystem]],
+    start: date | None,
+    resume: date | None,
+    run: m.RecomputeRun,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Replay from ``resume`` (a checkpoint date, or the beginning), then
+    rewrite the history from ``start`` in one transaction."""
+    timeline = load_timeline(club, resume)
+    events = timeline.events
+    write_from = 0 if start is None else bisect_left([e.date for e in events], start)
+    cuts = _boundaries(events, write_from)
+    checkpoints = {
+        cp.system: cp for cp in m.RatingCheckpoint.objects.filter(club=club, date=resume, system__in=[n for n, _ in systems])
+    } if resume is not None else {}  # fmt: skip
+    first_seq = next(iter(checkpoints.values())).seq if checkpoints else 0
+    games0 = {int(k): v for k, v in next(iter(checkpoints.values())).games.items()} if checkpoints else {}
+    # Games counted per player at each cut (the same for every system).
+    games_at_cut, final_games = _count_games(events, cuts, games0)
+    iso = transaction.get_connection().vendor != "postgresql"
+    ledgers: list[tuple[str, list[tuple[int, base.Ledger]]]] = []
+    new_checkpoints: list[m.RatingCheckpoint] = []
+    final_state: Mapping[Any, Any] = {}
+    for number, (name, system) in enumerate(systems):
+        cp = checkpoints.get(name)
+        state: Mapping[Any, Any] | None = (
+            {int(k): system.state_from_json(v) for k, v in cp.states.items()} if cp is not None else None
+        )
+        chunks: list[tuple[int, base.Ledger]] = []
+        for lo, hi in zip([0, *cuts], [*cuts, len(events)], strict=True):
+            try:
+                result = system.rate(events[lo:hi], state=state, starts=timeline.starts)
+            except base.RatingError as error:
+                raise RecomputeError(_describe_error(error, timeline, lo)) from error
+            state = result.state
+            chunks.append((lo, result.ledger))
+            if hi < len(events):
+                new_checkpoints.append(
+                    m.RatingCheckpoint(
+                        club=club,
+                        system=name,
+                        date=events[hi].date,
+                        seq=first_seq + hi,
+                        states={str(k): v.to_json() for k, v in state.items()},
+                        games=games_at_cut[hi],
+                    )
+                )
+            if progress is not None:
+                progress(hi - lo)
+        ledgers.append((name, chunks))
+        if number == 0:
+            final_state = state or {}
+    run.games_replayed = timeline.games()
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        for name, chunks in ledgers:
+            for lo, ledger in chunks:
+                if lo + len(ledger) <= write_from:
+                    continue
+                for row in history_rows(club.pk, name, timeline, ledger, lo, first_seq, iso):
+                    if row[2] >= first_seq + write_from:
+                        yield row
+
+    with transaction.atomic():
+        history = m.HistoryEntry.objects.filter(club=club)
+        stale_checkpoints = m.RatingCheckpoint.objects.filter(club=club)
+        if start is not None:
+            history = history.filter(date__gte=start)
+        if resume is not None:
+            stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
+        history._raw_delete(history.db)  # no signals or cascades hang off history rows
+        stale_checkpoints.delete()
+        run.rows_written = write_history(rows())
+        m.RatingCheckpoint.objects.bulk_create(new_checkpoints, batch_size=50)
+        if systems:
+            _update_players(club, final_state, final_games)
 
 
-def _mark_clean(club_id: int, generation: int) -> None:
-    """Clean the club unless more work arrived while the run ran."""
+class RecomputeError(Exception):
+    """An event the engine refused, named by its game or adjustment."""
+
+
+def _describe_error(error: base.RatingError, timeline: Timeline, offset: int) -> str:
+    index = getattr(error, "index", None)
+    if index is None or not 0 <= offset + index < len(timeline.refs):
+        return str(error)
+    tag, pk = timeline.refs[offset + index]
+    what = "game" if tag == "g" else "adjustment"
+    detail = f"{error.field}: {error.message}" if isinstance(error, base.InvalidEvent) else str(error)
+    return f"{what} {pk} of {timeline.events[offset + index].date}: {detail}"
+
+
+def _count_games(
+    events: Sequence[base.Event], cuts: Sequence[int], games0: Mapping[int, int]
+) -> tuple[dict[int, dict[str, int]], dict[int, int]]:
+    """Games per player (forfeits not counted) at each cut and at the end."""
+    counts: dict[Any, int] = dict(games0)
+    at_cut: dict[int, dict[str, int]] = {}
+    cut_set = set(cuts)
+    get = counts.get
+    for i, event in enumerate(events):
+        if i in cut_set:
+            at_cut[i] = {str(k): v for k, v in counts.items()}
+        if isinstance(event, base.Game) and not event.forfeit:
+            counts[event.white] = get(event.white, 0) + 1
+            counts[event.black] = get(event.black, 0) + 1
+    return at_cut, counts
+
+
+def _update_players(club: m.Club, state: Mapping[Any, Any], games: Mapping[int, int]) -> None:
+    """Cache rank, rating and games count from the primary system, writing
+    only the players whose values changed."""
+    changed = []
+    for player in m.Player.objects.filter(club=club).only(
+        "id", "start_rank", "rank", "rating", "games_count"
+    ):
+        own = state.get(player.pk)
+        rank = float(own.rank) if own is not None else float(player.start_rank)
+        rating = float(own.rating) if own is not None else 0.0
+        count = games.get(player.pk, 0)
+        if (player.rank, player.rating, player.games_count) != (rank, rating, count):
+            player.rank, player.rating, player.games_count = rank, rating, count
+            changed.append(player)
+    if changed:
+        m.Player.objects.bulk_update(changed, ["rank", "rating", "games_count"], batch_size=500)
+
+
+def _mark_clean_outside(club_id: int, generation: int) -> None:
+    """Clean the club unless more work arrived while the run ran (then it
+    stays dirty from its date and the loop in recompute_club runs again)."""
     updated = m.Club.objects.filter(pk=club_id, dirty_generation=generation).update(
         dirty_from=None, clean_generation=generation
     )
@@ -294,11 +680,9 @@ def _mark_clean(club_id: int, generation: int) -> None:
 
 
 def sweep() -> list[int]:
-    """Recompute every dirty club (the periodic sweeper)."""
+    """Recompute (or enqueue) every club still dirty: the periodic sweeper
+    that finishes the job after a crash or a lost task."""
     dirty = list(m.Club.objects.filter(dirty_from__isnull=False).values_list("id", flat=True))
     for club_id in dirty:
         enqueue(club_id, trigger="sweeper")
     return dirty
-
-
-__all__: Sequence[str] = ("mark_dirty", "recompute_club", "pending_notices", "sweep", "enqueue")

@@ -16,9 +16,13 @@ from ratings.systems.base import Kind, Start, Winner
 pytestmark = pytest.mark.django_db
 
 
-def add_game(club: Club, day: date, white: Player, black: Player, winner: str = "white", **extra: object) -> Game:
+def add_game(
+    club: Club, day: date, white: Player, black: Player, winner: str = "white", **extra: object
+) -> Game:
     sheet = RecordSheet.objects.create(club=club, date=day)
-    return Game.objects.create(club=club, sheet=sheet, date=day, white=white, black=black, winner=winner, **extra)
+    return Game.objects.create(
+        club=club, sheet=sheet, date=day, white=white, black=black, winner=winner, **extra
+    )
 
 
 def test_it_marks_the_club_dirty_from_the_earliest_date(club):
@@ -31,7 +35,9 @@ def test_it_marks_the_club_dirty_from_the_earliest_date(club):
         assert club.dirty_generation == 3
 
 
-def test_it_recomputes_after_commit_without_a_broker(club, make_player, django_capture_on_commit_callbacks, settings):
+def test_it_recomputes_after_commit_without_a_broker(
+    club, make_player, django_capture_on_commit_callbacks, settings
+):
     settings.CELERY_BROKER_URL = ""
     alice, bob = make_player("Alice", rank=-10), make_player("Bob", rank=-10)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -45,7 +51,11 @@ def test_it_recomputes_after_commit_without_a_broker(club, make_player, django_c
     rows = HistoryEntry.objects.filter(system="sagc").order_by("colour")
     assert [r.player_id for r in rows] == [bob.pk, alice.pk]
     expected = get_system("sagc").rate(
-        [EngineGame(date(2026, 3, 12), alice.pk, bob.pk, Winner.WHITE, komi=6.5, kind=Kind.CLUB, club=club.slug)],
+        [
+            EngineGame(
+                date(2026, 3, 12), alice.pk, bob.pk, Winner.WHITE, komi=6.5, kind=Kind.CLUB, club=club.slug
+            )
+        ],
         starts={alice.pk: Start(rank=-10), bob.pk: Start(rank=-10)},
     )
     alice.refresh_from_db()
@@ -59,3 +69,49 @@ def test_it_names_the_dirty_clubs_in_a_notice(club):
     assert recompute.pending_notices() == [
         "Ratings after 12 March 2026 are being updated for Stellenbosch Go Club."
     ]
+
+
+def history(club: Club) -> list[tuple[object, ...]]:
+    return list(
+        HistoryEntry.objects.filter(club=club)
+        .order_by("system", "seq", "colour")
+        .values_list(
+            "system",
+            "seq",
+            "date",
+            "player_id",
+            "game_id",
+            "adjustment_id",
+            "colour",
+            "opponent_id",
+            "rank_before",
+            "rating_before",
+            "change",
+            "rank_after",
+            "rating_after",
+        )  # fmt: skip
+    )
+
+
+def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club, make_player, monkeypatch):
+    monkeypatch.setattr(recompute, "CHECKPOINT_EVERY", 5)
+    players = [make_player(f"P{i}", rank=-15 + i) for i in range(6)]
+    for n in range(60):
+        day = date(2025, 1, 1 + n // 3)
+        add_game(
+            club,
+            day,
+            players[n % 6],
+            players[(n * 5 + 1) % 6] if n % 6 != (n * 5 + 1) % 6 else players[(n + 1) % 6],
+            "white" if n % 3 else "black",
+            handicap=n % 3,
+        )
+    recompute.recompute_club(club.pk, full=True)
+    assert recompute.m.RatingCheckpoint.objects.filter(club=club).count() > 3
+    add_game(club, date(2025, 1, 15), players[0], players[3], "black")
+    recompute.mark_dirty(club, date(2025, 1, 15))
+    run = recompute.recompute_club(club.pk)
+    incremental = history(club)
+    assert run is not None and run.from_date == date(2025, 1, 15) and not run.full
+    recompute.recompute_club(club.pk, full=True)
+    assert history(club) == incremental
