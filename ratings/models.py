@@ -248,6 +248,10 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
             .order_by("-seq")
         )
 
+    def for_chart(self, player: Player, system: str) -> models.QuerySet[HistoryEntry, tuple[date, float, float]]:
+        """(date, rank after, rating after) of each row, oldest first."""
+        return self.filter(player=player, system=system).order_by("seq").values_list("date", "rank_after", "rating_after")
+
     def with_opponent_rank(self) -> HistoryQuerySet:
         """Annotate ``opponent_rank``: the opponent's rank at the time of the
         game (seed 001, record sheet column 2), read from the opponent's own

@@ -1,0 +1,102 @@
+"""A small rating-history chart drawn server-side as inline SVG.
+
+No JavaScript library: the record sheet computes the points here and the
+template draws one ``<polyline>`` with a few axis labels.  The x axis is
+real time (a month without games is a visible gap), the y axis the value
+the system rates on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+WIDTH = 600
+HEIGHT = 180
+PAD_LEFT = 44
+PAD_RIGHT = 8
+PAD_TOP = 8
+PAD_BOTTOM = 22
+MAX_POINTS = 400  # a long sheet keeps the last value of each date, thinned to this
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    x: float
+    y: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    width: int
+    height: int
+    points: str  # "x,y x,y ..." for <polyline points="...">
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    first: date
+    last: date
+    count: int
+
+
+def thin(points: Sequence[tuple[date, float]], limit: int = MAX_POINTS) -> list[tuple[date, float]]:
+    """Keep the last value of each date, then at most ``limit`` evenly picked
+    points (always the first and the last)."""
+    by_date: dict[date, float] = {}
+    for day, value in points:
+        by_date[day] = value
+    kept = sorted(by_date.items())
+    if len(kept) <= limit:
+        return kept
+    step = (len(kept) - 1) / (limit - 1)
+    return [kept[round(i * step)] for i in range(limit)]
+
+
+def history_chart(
+    points: Sequence[tuple[date, float]],
+    label: Callable[[float], str] = lambda v: f"{v:g}",
+    *,
+    width: int = WIDTH,
+    height: int = HEIGHT,
+) -> Chart | None:
+    """The chart of ``points`` (date, value) in date order; None when empty.
+
+    ``label`` formats a y value for the axis (e.g. a rank label).
+    """
+    kept = thin(points)
+    if not kept:
+        return None
+    first, last = kept[0][0], kept[-1][0]
+    span_days = max((last - first).days, 1)
+    values = [v for _, v in kept]
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    inner_w = width - PAD_LEFT - PAD_RIGHT
+    inner_h = height - PAD_TOP - PAD_BOTTOM
+
+    def x_of(day: date) -> float:
+        return round(PAD_LEFT + inner_w * (day - first).days / span_days, 1)
+
+    def y_of(value: float) -> float:
+        return round(PAD_TOP + inner_h * (high - value) / (high - low), 1)
+
+    coords = " ".join(f"{x_of(d)},{y_of(v)}" for d, v in kept)
+    x_ticks = tuple(Tick(x_of(d), height - 6, d.strftime("%b %Y")) for d in _date_ticks(first, last))
+    y_ticks = tuple(Tick(PAD_LEFT - 4, y_of(v), label(v)) for v in (high, (high + low) / 2, low))
+    return Chart(width, height, coords, x_ticks, y_ticks, first, last, len(kept))
+
+
+def _date_ticks(first: date, last: date, most: int = 4) -> list[date]:
+    """Up to ``most`` first-of-month dates spread over [first, last]."""
+    months: list[date] = []
+    day = date(first.year, first.month, 1)
+    while day <= last:
+        if day >= first:
+            months.append(day)
+        day = date(day.year + (day.month == 12), day.month % 12 + 1, 1)
+    if not months:
+        return [first]
+    step = max(1, -(-len(months) // most))
+    return months[::step]

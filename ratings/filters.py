@@ -1,0 +1,30 @@
+"""Filter forms of the read pages (plain Django forms over GET)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from ratings.models import Club
+
+
+class PlayerFilterForm(forms.Form):
+    q = forms.CharField(label="Name", required=False, max_length=100)
+    club = forms.ModelChoiceField(
+        Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs"
+    )
+
+
+class LogFilterForm(forms.Form):
+    club = forms.ModelChoiceField(
+        Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs"
+    )
+    player = forms.CharField(label="Player", required=False, max_length=120, help_text="Name or part of it")
+    start = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        start, end = data.get("start"), data.get("end")
+        if start and end and start > end:
+            raise forms.ValidationError("The 'From' date is after the 'To' date.")
+        return data

@@ -1,0 +1,189 @@
+"""Tables of the read pages: the players list (django-tables2) and the
+rows of a player's record sheet (seed 001's 12 columns)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import django_tables2 as tables
+
+from ratings.models import HistoryEntry, Kind, Player, Winner
+from ratings.systems import get_system
+from ratings.systems.ranks import format_rank
+
+
+class PlayerTable(tables.Table):
+    name = tables.Column(linkify=True, attrs={"td": {"class": "name"}})
+    club = tables.Column(accessor="club__name", verbose_name="Club")
+    rank = tables.Column(verbose_name="Rank", attrs={"td": {"class": "num"}})
+    rating = tables.Column(verbose_name="Index", attrs={"td": {"class": "num"}})
+    games_count = tables.Column(verbose_name="Games", attrs={"td": {"class": "num"}})
+    last_updated = tables.DateColumn(verbose_name="Last updated", format="Y-m-d")
+
+    class Meta:
+        model = Player
+        fields = ("name", "club", "rank", "rating", "games_count", "last_updated")
+        order_by = ("-rank", "-rating")
+        template_name = "django_tables2/table.html"
+        attrs = {"class": "data players"}
+        empty_text = "No players match."
+
+    def render_rank(self, value: float) -> str:
+        return format_rank(value)
+
+    def value_rank(self, value: float) -> str:
+        return format_rank(value)
+
+    def render_rating(self, value: float) -> str:
+        return number(value)
+
+    def value_rating(self, value: float) -> str:
+        return number(value)
+
+    def order_rank(self, queryset: Any, is_descending: bool) -> tuple[Any, bool]:
+        """Rank, then index within the rank (an 11k at +900 is above one at 0)."""
+        prefix = "-" if is_descending else ""
+        return queryset.order_by(f"{prefix}rank", f"{prefix}rating", "name"), True
+
+
+def number(value: float | None) -> str:
+    """A rating as written on the sheet: whole numbers without a decimal point."""
+    if value is None:
+        return ""
+    if abs(value - round(value)) < 1e-9:
+        return str(int(round(value)))
+    return f"{value:.1f}"
+
+
+def signed(value: float | None) -> str:
+    text = number(value)
+    return f"+{text}" if value is not None and value > 0 else text
+
+
+# seed 001, "The Game Status Factor": free 0, internet 0.5, club 1,
+# tournament 1.5 (tests/test_record_sheet_page.py checks this agrees with
+# ratings.systems.sagc.STATUS_FACTOR).
+STATUS_FACTOR: dict[str, float] = {Kind.FREE: 0.0, Kind.INTERNET: 0.5, Kind.CLUB: 1.0, Kind.TOURNAMENT: 1.5}
+
+COLOURS = {"w": "White", "b": "Black"}
+WINNER_COLOURS = {Winner.WHITE: "White", Winner.BLACK: "Black", Winner.JIGO: "Jigo"}
+
+#: seed 001, "What are the columns in my record sheet?", in its order.
+SHEET_HEADERS: tuple[str, ...] = (
+    "Opponent",
+    "Opponent's rank",
+    "Colour",
+    "Handicap",
+    "Komi",
+    "Winner's colour",
+    "Game status factor",
+    "Change in index",
+    "New index",
+    "New rank",
+    "Date",
+    "Comments",
+)
+
+
+def unit_of(system: str) -> str:
+    """The name of a system's rating column ("index", "GoR", "level")."""
+    try:
+        return str(get_system(system).unit)
+    except (ImportError, AttributeError, ValueError):
+        return "rating"
+
+
+def sheet_headers(system: str) -> tuple[str, ...]:
+    """The 12 headers, "index" named after the system's unit."""
+    unit = unit_of(system)
+    if unit == "index":
+        return SHEET_HEADERS
+    return tuple(h.replace("index", unit) for h in SHEET_HEADERS)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of a record sheet (seed 001's columns 1-12, in order)."""
+
+    opponent: Player
+    opponent_rank: float | None
+    colour: str
+    handicap: int | None
+    komi: Decimal | None
+    winner: str
+    status_factor: float | None
+    change: float
+    new_index: float
+    new_rank: float
+    date: date
+    comments: str
+    adjustment: bool
+
+    def cells(self) -> tuple[str, ...]:
+        """The 12 columns as text, for the page and the CSV export."""
+        return (
+            self.opponent.name,
+            format_rank(self.opponent_rank) if self.opponent_rank is not None else "",
+            self.colour,
+            "" if self.handicap is None else str(self.handicap),
+            "" if self.komi is None else format(self.komi.normalize(), "f"),
+            self.winner,
+            "" if self.status_factor is None else f"{self.status_factor:g}",
+            signed(self.change),
+            number(self.new_index),
+            format_rank(self.new_rank),
+            self.date.isoformat(),
+            self.comments,
+        )
+
+
+def sheet_row(entry: HistoryEntry, player: Player) -> SheetRow:
+    """A HistoryEntry (with ``opponent_rank`` annotated, see
+    HistoryQuerySet.with_opponent_rank) as a record-sheet line.
+
+    An adjustment shows the player's own name as opponent (seed 001, column
+    1: "same name indicates an adjustment") and, as that "opponent's" rank,
+    the rank the player had before it.
+    """
+    game = entry.game
+    if game is None:
+        adjustment = entry.adjustment
+        return SheetRow(
+            opponent=player,
+            opponent_rank=entry.rank_before,
+            colour="",
+            handicap=None,
+            komi=None,
+            winner="",
+            status_factor=None,
+            change=entry.change,
+            new_index=entry.rating_after,
+            new_rank=entry.rank_after,
+            date=entry.date,
+            comments=adjustment.reason if adjustment is not None else "",
+            adjustment=True,
+        )
+    opponent = entry.opponent or (game.black if entry.colour == "w" else game.white)
+    return SheetRow(
+        opponent=opponent,
+        opponent_rank=getattr(entry, "opponent_rank", None),
+        colour=COLOURS.get(entry.colour, entry.colour),
+        handicap=game.handicap,
+        komi=game.komi,
+        winner=WINNER_COLOURS.get(game.winner, game.winner),
+        status_factor=STATUS_FACTOR.get(game.kind),
+        change=entry.change,
+        new_index=entry.rating_after,
+        new_rank=entry.rank_after,
+        date=game.date,
+        comments=game.comments,
+        adjustment=False,
+    )
+
+
+def sheet_rows(entries: Iterable[HistoryEntry], player: Player) -> Iterator[SheetRow]:
+    return (sheet_row(entry, player) for entry in entries)

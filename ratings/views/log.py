@@ -1,0 +1,26 @@
+"""The log-file (seed 001, "How are games entered into the system?"): every
+game and adjustment as entered, and every later change, newest first, so a
+player can check their games."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from ratings.filters import LogFilterForm
+from ratings.models import LogEntry
+
+ENTRIES_PER_PAGE = 50
+
+
+def log(request: HttpRequest) -> HttpResponse:
+    form = LogFilterForm(request.GET or None)
+    entries = LogEntry.objects.for_page()
+    if form.is_valid():
+        data = form.cleaned_data
+        entries = entries.in_club(data["club"]).about(data["player"]).between(data["start"], data["end"])
+    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "ratings/log.html", {"form": form, "page": page, "query": query.urlencode()})

@@ -1,0 +1,103 @@
+"""Public pages: the players list and a player's record sheet; "my sheet"."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django_tables2 import RequestConfig
+
+from ratings.charts import history_chart
+from ratings.filters import PlayerFilterForm
+from ratings.models import Club, HistoryEntry, Player
+from ratings.systems import SYSTEM_LABELS
+from ratings.systems.ranks import format_rank
+from ratings.tables import PlayerTable, sheet_headers, sheet_rows
+
+PLAYERS_PER_PAGE = 50
+SHEET_ROWS_PER_PAGE = 50
+
+
+def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for row in rows:
+        writer.writerow(row)
+    return response
+
+
+def get_player(slug: str) -> Player:
+    """The player of a public page (record sheets are public: no check)."""
+    return get_object_or_404(Player.objects.select_related("club"), slug=slug)
+
+
+def get_system_of(club: Club, requested: str | None) -> str:
+    """The system whose history to show: the club's primary one unless
+    ``?system=`` names another system the club computes (404 otherwise)."""
+    if not requested:
+        return club.primary_system
+    if requested not in club.systems:
+        raise Http404(f"{club} does not compute {requested!r}")
+    return requested
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    form = PlayerFilterForm(request.GET or None)
+    players = Player.objects.for_table()
+    if form.is_valid():
+        players = players.in_club(form.cleaned_data["club"]).search(form.cleaned_data["q"])
+    table = PlayerTable(players)
+    RequestConfig(request, paginate={"per_page": PLAYERS_PER_PAGE}).configure(table)
+    if request.GET.get("export") == "csv":
+        return csv_response("players.csv", table.as_values())
+    return render(request, "ratings/player_list.html", {"table": table, "form": form})
+
+
+def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    player = get_player(slug)
+    system = get_system_of(player.club, request.GET.get("system"))
+    entries = HistoryEntry.objects.for_sheet(player, system).with_opponent_rank()
+    headers = sheet_headers(system)
+    if request.GET.get("export") == "csv":
+        rows = (row.cells() for row in sheet_rows(entries, player))
+        return csv_response(f"{player.slug}-{system}.csv", [headers, *rows])
+    page = Paginator(entries, SHEET_ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "ratings/player_detail.html",
+        {
+            "player": player,
+            "system": system,
+            "system_label": SYSTEM_LABELS.get(system, system),
+            "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in player.club.systems],
+            "headers": headers,
+            "page": page,
+            "rows": list(sheet_rows(page.object_list, player)),
+            "chart": rating_chart(player, system),
+        },
+    )
+
+
+def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
+    """The history chart: SAGC plots rank + index / 2000 (the index runs
+    from -999 to +999 inside a rank, so a rank's band is one unit tall and
+    a promotion does not look like a fall to 0); other systems plot their
+    own rating (GoR, level)."""
+    points = HistoryEntry.objects.for_chart(player, system)
+    if system == "sagc":
+        values = [(day, rank + index / 2000) for day, rank, index in points]
+        return history_chart(values, label=lambda v: format_rank(round(v)))
+    return history_chart([(day, rating) for day, _, rating in points])
+
+
+@login_required
+def my_sheet(request: HttpRequest) -> HttpResponse:
+    player = Player.objects.filter(user=request.user).first()
+    if player is None:
+        return render(request, "ratings/not_linked.html", status=404)
+    return redirect(player)
