@@ -155,8 +155,16 @@ def game_coefficient(stones: int, board: int, minutes: int | None) -> tuple[floa
     return (1.0 - stones / 10.0) * size * timing, timing
 
 
+_WHITE, _BLACK, _JIGO = Winner.WHITE, Winner.BLACK, Winner.JIGO
+_KINDS = tuple(Kind)
+
+
 def check_game(index: int, game: Game) -> None:
-    """Refuse a game no French ladder can read, naming the field."""
+    """Refuse a game no French ladder can read, naming the field.
+
+    Written with identity and class tests rather than isinstance on enums and
+    unions: it runs once for each of a million games.
+    """
     if game.white == game.black:
         raise InvalidEvent(index, "black", f"player {game.white!r} cannot play themselves")
     handicap = game.handicap
@@ -165,7 +173,7 @@ def check_game(index: int, game: Game) -> None:
             index, "handicap", f"must be a whole number of stones, 0 or more, got {handicap!r}"
         )
     komi = game.komi
-    if not isinstance(komi, int | float) or not math.isfinite(komi):
+    if (komi.__class__ is not float and komi.__class__ is not int) or not -1000.0 < komi < 1000.0:
         raise InvalidEvent(index, "komi", f"must be a finite number, got {komi!r}")
     board = game.board
     if board.__class__ is not int or board < 2:
@@ -173,9 +181,10 @@ def check_game(index: int, game: Game) -> None:
     minutes = game.minutes
     if minutes is not None and (minutes.__class__ is not int or minutes < 0):
         raise InvalidEvent(index, "minutes", f"must be a whole number of minutes, 0 or more, got {minutes!r}")
-    if not isinstance(game.winner, Winner):
-        raise InvalidEvent(index, "winner", f"must be white, black or jigo, got {game.winner!r}")
-    if not isinstance(game.kind, Kind):
+    winner = game.winner
+    if winner is not _WHITE and winner is not _BLACK and winner is not _JIGO:
+        raise InvalidEvent(index, "winner", f"must be white, black or jigo, got {winner!r}")
+    if game.kind not in _KINDS:
         raise InvalidEvent(index, "kind", f"must be free, internet, club or tournament, got {game.kind!r}")
 
 
@@ -190,6 +199,17 @@ def clamp_start(level: float, ceiling: float | None) -> float:
     if ceiling is not None and level > ceiling:
         return ceiling
     return level
+
+
+class _Period:
+    """An open period: its key, its games (event indices) and its players."""
+
+    __slots__ = ("games", "key", "players")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self.games: list[int] = []
+        self.players: list[int] = []
 
 
 class LadderBase:
@@ -215,6 +235,8 @@ class LadderBase:
         if max_iterations < 1:
             raise ValueError(f"max_iterations must be at least 1, got {max_iterations!r}")
         self.counted_kinds = kinds
+        # A tuple: membership by identity, without Enum's Python-level hash.
+        self.counted_tuple: tuple[Kind, ...] = tuple(kinds)
         self.adjust = adjust
         self.round_levels = round_levels
         self.max_iterations = max_iterations
@@ -282,10 +304,8 @@ class LadderBase:
         known: list[bool] = []
         white = [0] * n
         black = [0] * n
-        # The open periods: by key, and each player's (by player number).
-        open_by_key: dict[Hashable, list[int]] = {}
-        open_of: list[list[int] | None] = []
-        members: dict[int, list[int]] = {}  # id(period list) -> its players
+        open_by_key: dict[Hashable, _Period] = {}  # the open periods by key
+        open_of: list[_Period | None] = []  # each player's open period
 
         def add(player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
             held = state.get(player)
@@ -304,23 +324,22 @@ class LadderBase:
             open_of.append(None)
             return i
 
-        def close(period: list[int], key: Hashable) -> None:
-            del open_by_key[key]
-            for p in members.pop(id(period)):
+        def close(period: _Period) -> None:
+            del open_by_key[period.key]
+            for p in period.players:
                 open_of[p] = None
-            rate_period(events, period, white, black, levels, known, ledger)
+            rate_period(events, period.games, white, black, levels, known, ledger)
 
-        keys: dict[int, Hashable] = {}  # id(period list) -> its key
         game_type = Game
         for k, event in enumerate(events):
             if type(event) is not game_type:
                 if not isinstance(event, Adjustment):
                     raise InvalidEvent(k, "event", f"not a Game or Adjustment: {type(event).__name__}")
                 p = number.get(event.player)
-                if p is not None and open_of[p] is not None:
-                    period = open_of[p]
-                    assert period is not None
-                    close(period, keys.pop(id(period)))
+                if p is not None:
+                    mine = open_of[p]
+                    if mine is not None:
+                        close(mine)
                 self._adjust_player(k, event, number, add, levels, ledger)
                 continue
             g: Game = event
@@ -333,27 +352,28 @@ class LadderBase:
                 b = add(g.black, k)
             white[k] = w
             black[k] = b
-            # seed 002 / base.period_key: an event, else the club's day.
+            # base.period_key: the event, else the club's day (an event name is
+            # a str and never equals a club-day tuple).
             ev = g.event
-            key: Hashable = ("event", ev) if ev else ("club-day", g.club, g.date)
+            key: Hashable = ev if ev else (g.club, g.date)
             current = open_by_key.get(key)
-            for p in (w, b):
-                mine = open_of[p]
-                if mine is not None and mine is not current:
-                    close(mine, keys.pop(id(mine)))
+            mine = open_of[w]
+            if mine is not current and mine is not None:
+                close(mine)
+            mine = open_of[b]
+            if mine is not current and mine is not None:
+                close(mine)
             if current is None:
-                current = []
-                open_by_key[key] = current
-                keys[id(current)] = key
-                members[id(current)] = []
-            current.append(k)
-            for p in (w, b):
-                if open_of[p] is None:
-                    open_of[p] = current
-                    members[id(current)].append(p)
-        for key, period in list(open_by_key.items()):
-            keys.pop(id(period))
-            close(period, key)
+                current = open_by_key[key] = _Period(key)
+            current.games.append(k)
+            if open_of[w] is None:
+                open_of[w] = current
+                current.players.append(w)
+            if open_of[b] is None:
+                open_of[b] = current
+                current.players.append(b)
+        for period in list(open_by_key.values()):
+            close(period)
 
         final: dict[PlayerId, Any] = dict(state)
         for i, player in enumerate(ids):

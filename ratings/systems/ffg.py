@@ -25,13 +25,14 @@ docs/_parts/ffg.md explains every rule and every decision to a committee.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ratings.systems._ffg_common import (
     BEGINNER,
     CEILING,
     COUNTED_KINDS,
     FLOOR,
+    SEN_KOMI,
     LadderBase,
     game_coefficient,
     handicap_bonus,
@@ -149,6 +150,8 @@ class FFG(LadderBase):
             raise ValueError(f"tolerance must be above 0, got {tolerance!r}")
         self.coefficients = coefficients
         self.tolerance = float(tolerance)
+        #: Tests only: send every period through the adjusted path.
+        self._always_adjusted = False
 
     def _rate_period(
         self,
@@ -160,8 +163,141 @@ class FFG(LadderBase):
         known: list[bool],
         ledger: Ledger,
     ) -> None:
+        """Rate one period: a single pass when no player passes the threshold.
+
+        The pass rates every game from the start levels and writes the rows
+        as it goes.  If then some player's variation passes their threshold,
+        :meth:`_rate_adjusted` rates the period again with the adjustment and
+        rewrites its rows.  Both paths apply the same formulas (a test runs
+        every period through both and compares the rows).
+        """
         exp = math.exp
-        counted_kinds = self.counted_kinds
+        counted_kinds = self.counted_tuple
+        use_coefficients = self.coefficients
+        white_wins = Winner.WHITE
+        black_wins = Winner.BLACK
+        floor = FLOOR
+        ceiling = CEILING
+        beginner = BEGINNER
+        rank_before = ledger.rank_before
+        rating_before = ledger.rating_before
+        change_col = ledger.change
+        rank_after = ledger.rank_after
+        rating_after = ledger.rating_after
+
+        start: dict[int, float] = {}  # player number -> level at the period's start
+        kf: dict[int, float] = {}  # K at that level
+        run: dict[int, float] = {}  # start level plus the changes so far
+        last: dict[int, int] = {}  # the player's last slot in the period
+        counted_by: list[int] = []  # players of the counted games
+        for k in games:
+            g = events[k]
+            assert isinstance(g, Game)
+            w = white[k]
+            b = black[k]
+            lw = start.get(w)
+            if lw is None:
+                lw = start[w] = run[w] = levels[w]
+                kf[w] = k_factor(lw)
+            lb = start.get(b)
+            if lb is None:
+                lb = start[b] = run[b] = levels[b]
+                kf[b] = k_factor(lb)
+            slot = 2 * k
+            last[w] = slot
+            last[b] = slot + 1
+            cw = cb = 0.0
+            # "Les résultats par forfait ne comptent pas"; free games never count.
+            if not g.forfeit and g.kind in counted_kinds:
+                handicap = g.handicap
+                if handicap == 0 and g.board == 19 and g.minutes is None and g.komi >= SEN_KOMI:
+                    bonus = 0.0
+                    coefficient = 1.0
+                    stones = 0
+                else:
+                    stones = handicap_stones(handicap, g.komi)
+                    bonus = handicap_bonus(stones)
+                    coefficient = game_coefficient(stones, g.board, g.minutes)[0] if use_coefficients else 1.0
+                if coefficient > 0.0:
+                    counted_by.append(w)
+                    counted_by.append(b)
+                    winner = g.winner
+                    rw = 1.0 if winner is white_wins else 0.0 if winner is black_wins else 0.5
+                    fb = lb + bonus
+                    if fb < lw:
+                        pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - fb)) + 1.0)
+                    else:
+                        pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - lw)) + 1.0)
+                    strong = lw if lw > lb else lb
+                    if strong >= 400.0:
+                        half = 0.0
+                    elif strong >= 0.0:
+                        half = 0.005
+                    elif strong >= -1000.0:
+                        half = 0.025
+                    elif strong >= -2000.0:
+                        half = 0.05
+                    else:
+                        half = 0.075
+                    if lw < beginner:
+                        cw = kf[w] * (rw - pw + half)
+                        if rw == 0.0 and stones > 0 and g.board == 19:
+                            cw *= coefficient
+                    else:
+                        cw = coefficient * kf[w] * (rw - pw + half)
+                    cb = (1.0 if lb < beginner else coefficient) * kf[b] * (pw - rw + half)
+            x = run[w]
+            before = floor if x < floor else ceiling if x > ceiling else x
+            x += cw
+            run[w] = x
+            after = floor if x < floor else ceiling if x > ceiling else x
+            rank_before[slot] = before // 100.0
+            rating_before[slot] = before
+            change_col[slot] = cw
+            rank_after[slot] = after // 100.0
+            rating_after[slot] = after
+            slot += 1
+            x = run[b]
+            before = floor if x < floor else ceiling if x > ceiling else x
+            x += cb
+            run[b] = x
+            after = floor if x < floor else ceiling if x > ceiling else x
+            rank_before[slot] = before // 100.0
+            rating_before[slot] = before
+            change_col[slot] = cb
+            rank_after[slot] = after // 100.0
+            rating_after[slot] = after
+
+        if counted_by and (self.adjust or self._always_adjusted):
+            for p, s in start.items():
+                x = run[p]
+                x = floor if x < floor else ceiling if x > ceiling else x
+                delta = x - s
+                if self._always_adjusted or (delta if delta > 0.0 else -delta) > threshold(s, known[p]):
+                    self._rate_adjusted(events, games, white, black, levels, known, ledger)
+                    return
+        settled = self._settled
+        for p, slot in last.items():
+            x = run[p]
+            x = settled(floor if x < floor else ceiling if x > ceiling else x)
+            rank_after[slot] = x // 100.0
+            rating_after[slot] = x
+            levels[p] = x
+        for p in counted_by:
+            known[p] = True
+
+    def _rate_adjusted(
+        self,
+        events: Sequence[Event],
+        games: list[int],
+        white: list[int],
+        black: list[int],
+        levels: list[float],
+        known: list[bool],
+        ledger: Ledger,
+    ) -> None:
+        exp = math.exp
+        counted_kinds = self.counted_tuple
         use_coefficients = self.coefficients
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
@@ -169,157 +305,130 @@ class FFG(LadderBase):
         ceiling = CEILING
         beginner = BEGINNER
 
-        start: dict[int, float] = {}  # start level of the period, corrected by the adjustment
-        kf: dict[int, float] = {}  # K at the start level
-        acc: dict[int, float] = {}  # sum of the changes in the period
-        # One entry per game: [w, b, counted, bonus, coefficient, white's
-        # coefficient below -2000, R of White]; changes in cws / cbs.
-        plays: list[tuple[int, int, bool, float, float, float, float]] = []
-        cws: list[float] = []
-        cbs: list[float] = []
+        # The period's players get local numbers 0..m-1.
+        local: dict[int, int] = {}
+        player: list[int] = []  # local -> player number
+        start: list[float] = []  # start level, corrected by the adjustment
+        kf: list[float] = []  # K at the start level
+        # Per game of the period: local white, local black, and for a counted
+        # game its index among the counted ones (-1: not counted).
+        lw_of: list[int] = []
+        lb_of: list[int] = []
+        counted_at: list[int] = []
+        # Counted games: players, Black's handicap bonus, coefficient,
+        # White's coefficient below -2000, White's result, changes.
+        gw: list[int] = []
+        gb: list[int] = []
+        gbonus: list[float] = []
+        gcoef: list[float] = []
+        gbeg: list[float] = []
+        grw: list[float] = []
         for k in games:
             g = events[k]
             assert isinstance(g, Game)
-            w = white[k]
-            b = black[k]
-            if w not in start:
-                start[w] = s = levels[w]
-                kf[w] = k_factor(s)
-                acc[w] = 0.0
-            if b not in start:
-                start[b] = s = levels[b]
-                kf[b] = k_factor(s)
-                acc[b] = 0.0
+            w = local.get(white[k])
+            if w is None:
+                w = local[white[k]] = len(player)
+                player.append(white[k])
+                start.append(levels[white[k]])
+            b = local.get(black[k])
+            if b is None:
+                b = local[black[k]] = len(player)
+                player.append(black[k])
+                start.append(levels[black[k]])
+            lw_of.append(w)
+            lb_of.append(b)
             # "Les résultats par forfait ne comptent pas"; free games never count.
             if g.forfeit or g.kind not in counted_kinds:
-                plays.append((w, b, False, 0.0, 0.0, 0.0, 0.0))
-                cws.append(0.0)
-                cbs.append(0.0)
+                counted_at.append(-1)
                 continue
             stones = handicap_stones(g.handicap, g.komi)
             if use_coefficients:
                 coefficient, _ = game_coefficient(stones, g.board, g.minutes)
                 if coefficient == 0.0:
-                    plays.append((w, b, False, 0.0, 0.0, 0.0, 0.0))
-                    cws.append(0.0)
-                    cbs.append(0.0)
+                    counted_at.append(-1)
                     continue
             else:
                 coefficient = 1.0
             winner = g.winner
             rw = 1.0 if winner is white_wins else 0.0 if winner is black_wins else 0.5
+            counted_at.append(len(gw))
+            gw.append(w)
+            gb.append(b)
+            gbonus.append(handicap_bonus(stones))
+            gcoef.append(coefficient)
             # Note of seed 002: below -2000 "le coefficient est 1 quels que soient
             # le handicap, la taille du goban ou le temps de réflexion, sauf quand
             # Blanc perd une partie 19x19 à handicap" -- then White keeps the
             # game's coefficient.
-            beginner_white = coefficient if (rw == 0.0 and stones > 0 and g.board == 19) else 1.0
-            plays.append((w, b, True, handicap_bonus(stones), coefficient, beginner_white, rw))
-            cws.append(0.0)
-            cbs.append(0.0)
+            gbeg.append(coefficient if (rw == 0.0 and stones > 0 and g.board == 19) else 1.0)
+            grw.append(rw)
+        m = len(player)
+        count = len(gw)
+        cws = [0.0] * count
+        cbs = [0.0] * count
+        acc = [0.0] * m  # sum of each player's changes in the period
+        kf = [k_factor(x) for x in start]
 
-        def play(i: int) -> None:
-            w, b, counted, bonus, coefficient, beginner_white, rw = plays[i]
-            if not counted:
-                return
-            lw = start[w]
-            lb = start[b]
-            fb = lb + bonus  # Black's fictitious level
-            weak = fb if fb < lw else lw
-            pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - weak)) + 1.0)
-            strong = lw if lw > lb else lb
-            half = (
-                0.0
-                if strong >= 400.0
-                else 0.005
-                if strong >= 0.0
-                else 0.025
-                if strong >= -1000.0
-                else 0.05
-                if strong >= -2000.0
-                else 0.075
-            )  # ε / 2, seed 002's table of ε
-            cw = (beginner_white if lw < beginner else coefficient) * kf[w] * (rw - pw + half)
-            cb = (1.0 if lb < beginner else coefficient) * kf[b] * (pw - rw + half)
-            acc[w] += cw - cws[i]
-            acc[b] += cb - cbs[i]
-            cws[i] = cw
-            cbs[i] = cb
+        def replay(which: Iterable[int]) -> None:
+            """Rate the counted games ``which`` from the current start levels."""
+            for j in which:
+                w = gw[j]
+                b = gb[j]
+                lw = start[w]
+                lb = start[b]
+                fb = lb + gbonus[j]  # Black's fictitious level
+                # P = 1 / (e^(D/a) + 1), a = (1250 - weaker fictitious level) / 7
+                if fb < lw:
+                    pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - fb)) + 1.0)
+                else:
+                    pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - lw)) + 1.0)
+                strong = lw if lw > lb else lb
+                # ε / 2 from the table of ε, at the stronger player's level
+                if strong >= 400.0:
+                    half = 0.0
+                elif strong >= 0.0:
+                    half = 0.005
+                elif strong >= -1000.0:
+                    half = 0.025
+                elif strong >= -2000.0:
+                    half = 0.05
+                else:
+                    half = 0.075
+                rw = grw[j]
+                # K (R - P + ε/2), times the game's coefficient
+                cw = (gbeg[j] if lw < beginner else gcoef[j]) * kf[w] * (rw - pw + half)
+                cb = (1.0 if lb < beginner else gcoef[j]) * kf[b] * (pw - rw + half)
+                acc[w] += cw - cws[j]
+                acc[b] += cb - cbs[j]
+                cws[j] = cw
+                cbs[j] = cb
 
-        for i in range(len(plays)):
-            play(i)
-
-        def level_of(p: int) -> float:
-            x = start[p] + acc[p]
-            # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
-            return floor if x < floor else ceiling if x > ceiling else x
-
-        final = {p: level_of(p) for p in start}
-        iterations = 1
-        if self.adjust:
-            # seed 002, "L'algorithme d'ajustement": thresholds from each
-            # player's level and known flag at the start of the period.
-            limit = {p: threshold(s, known[p]) for p, s in start.items()}
-            involved: dict[int, list[int]] | None = None
-            tolerance = self.tolerance
-            while iterations < self.max_iterations:
-                corrected = []
-                for p, s in start.items():
-                    delta = final[p] - s
-                    t = limit[p]
-                    if delta > t:
-                        s += delta - t
-                    elif delta < -t:
-                        s += delta + t
-                    else:
-                        continue
-                    start[p] = s
-                    kf[p] = k_factor(s)
-                    corrected.append(p)
-                if not corrected:
-                    break  # nothing moves: the next iteration would repeat this one
-                iterations += 1
-                if involved is None:
-                    involved = {p: [] for p in start}
-                    for i, entry in enumerate(plays):
-                        if entry[2]:
-                            involved[entry[0]].append(i)
-                            involved[entry[1]].append(i)
-                redo = sorted({i for p in corrected for i in involved[p]})
-                for i in redo:
-                    play(i)
-                touched = set(corrected)
-                for i in redo:
-                    touched.add(plays[i][0])
-                    touched.add(plays[i][1])
-                moved = 0.0
-                for p in touched:
-                    x = level_of(p)
-                    d = abs(x - final[p])
-                    if d > moved:
-                        moved = d
-                    final[p] = x
-                # "réputée atteinte lorsque les variations entre deux itérations
-                # successives des niveaux calculés restent en deça de 0,1"
-                if moved < tolerance:
-                    break
+        replay(range(count))
+        # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
+        final = [start[p] + acc[p] for p in range(m)]
+        final = [floor if x < floor else ceiling if x > ceiling else x for x in final]
+        if self.adjust and count:
+            self._settle(start, kf, acc, final, gw, gb, replay, [known[q] for q in player])
 
         # Ledger rows: a player's rows chain from the (corrected) start level
         # through the changes of their games in the period; the last one shows
         # the level the period ends with, as published.
-        settled = {p: self._settled(x) for p, x in final.items()}
-        last: dict[int, int] = {}
-        for i, entry in enumerate(plays):
-            last[entry[0]] = i
-            last[entry[1]] = i
-        run = dict(start)
+        settled = [self._settled(x) for x in final]
+        last = [0] * m
+        for i in range(len(games)):
+            last[lw_of[i]] = i
+            last[lb_of[i]] = i
+        run = list(start)
         rank_before = ledger.rank_before
         rating_before = ledger.rating_before
         change_col = ledger.change
         rank_after = ledger.rank_after
         rating_after = ledger.rating_after
         for i, k in enumerate(games):
-            entry = plays[i]
-            for slot, p, c in ((2 * k, entry[0], cws[i]), (2 * k + 1, entry[1], cbs[i])):
+            j = counted_at[i]
+            slot = 2 * k
+            for p, c in ((lw_of[i], cws[j] if j >= 0 else 0.0), (lb_of[i], cbs[j] if j >= 0 else 0.0)):
                 before = run[p]
                 before = floor if before < floor else ceiling if before > ceiling else before
                 if last[p] == i:
@@ -333,9 +442,86 @@ class FFG(LadderBase):
                 change_col[slot] = c
                 rank_after[slot] = after // 100.0
                 rating_after[slot] = after
-        for p, x in settled.items():
-            levels[p] = x
-        for entry in plays:
-            if entry[2]:
-                known[entry[0]] = True
-                known[entry[1]] = True
+                slot += 1
+        for p in range(m):
+            levels[player[p]] = settled[p]
+        for j in range(count):
+            known[player[gw[j]]] = True
+            known[player[gb[j]]] = True
+
+    def _settle(
+        self,
+        start: list[float],
+        kf: list[float],
+        acc: list[float],
+        final: list[float],
+        gw: list[int],
+        gb: list[int],
+        replay: Callable[[Iterable[int]], None],
+        was_known: list[bool],
+    ) -> None:
+        """seed 002, "L'algorithme d'ajustement", on one period.
+
+        "pour tous les joueurs dont la variation delta dépasse le seuil, le
+        niveau de départ est corrigé de delta-seuil.  Cet algorithme est
+        éventuellement répété jusqu'à convergence ... lorsque les variations
+        entre deux itérations successives des niveaux calculés restent en deça
+        de 0,1 (ou après 100 itérations)."  The threshold is read at each
+        player's level and known flag at the start of the period.  Only the
+        games of corrected players are rated again: the others' changes depend
+        on levels that did not move.  ``start``, ``kf``, ``acc`` and ``final``
+        are updated in place.
+        """
+        floor = FLOOR
+        ceiling = CEILING
+        m = len(start)
+        limit = [threshold(start[p], was_known[p]) for p in range(m)]
+        games_of: list[list[int]] | None = None
+        tolerance = self.tolerance
+        iterations = 1
+        while iterations < self.max_iterations:
+            corrected = []
+            for p in range(m):
+                s = start[p]
+                delta = final[p] - s
+                t = limit[p]
+                if delta > t:
+                    s += delta - t
+                elif delta < -t:
+                    s += delta + t
+                else:
+                    continue
+                start[p] = s
+                kf[p] = k_factor(s)
+                corrected.append(p)
+            if not corrected:
+                return  # nothing moves: another iteration would repeat this one
+            iterations += 1
+            if games_of is None:
+                games_of = [[] for _ in range(m)]
+                for j in range(len(gw)):
+                    games_of[gw[j]].append(j)
+                    games_of[gb[j]].append(j)
+            if 2 * len(corrected) >= m:
+                touched: Iterable[int] = range(m)
+                replay(range(len(gw)))
+            else:
+                redo = sorted({j for p in corrected for j in games_of[p]})
+                replay(redo)
+                touched_set = set(corrected)
+                for j in redo:
+                    touched_set.add(gw[j])
+                    touched_set.add(gb[j])
+                touched = touched_set
+            moved = 0.0
+            for p in touched:
+                x = start[p] + acc[p]
+                x = floor if x < floor else ceiling if x > ceiling else x
+                d = x - final[p]
+                if d < 0.0:
+                    d = -d
+                if d > moved:
+                    moved = d
+                final[p] = x
+            if moved < tolerance:
+                return

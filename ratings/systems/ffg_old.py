@@ -124,7 +124,7 @@ class OldFFG(LadderBase):
         known: list[bool],
         ledger: Ledger,
     ) -> None:
-        counted_kinds = self.counted_kinds
+        counted_kinds = self.counted_tuple
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         floor = FLOOR
