@@ -119,6 +119,10 @@ class Tournament:
         Writers call it: a file in which a player plays twice in a round
         cannot be written as h9 or .tou.
         """
+        if not self.players:
+            raise ExchangeError(
+                None, "no players and no games to write (an empty file could not be read back)"
+            )
         keys = {p.key for p in self.players}
         if len(keys) != len(self.players):
             raise ExchangeError(None, "two players share the same key")
