@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -165,3 +166,17 @@ def test_impossible_arguments_are_refused(arguments: dict[str, int], words: str)
 def test_it_never_imports_django() -> None:
     code = "import sys, ratings.synthetic; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
+
+
+def test_the_benchmark_ends_with_its_figure_line() -> None:
+    # bench/engine.py's contract with `make bench` and the note.
+    process = subprocess.run(
+        [sys.executable, "bench/engine.py", "--system", "sagc", "--games", "300", "--players", "50"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert process.returncode == 0, process.stderr
+    last = process.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"sagc: 300 games in \d+\.\d\d s \(\d+ games/s\), peak \d+ MB", last), last
