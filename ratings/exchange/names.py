@@ -33,8 +33,8 @@ def name_key(name: str) -> str:
 
 
 def _is_upper_word(word: str) -> bool:
-    letters = [c for c in word if c.isalpha()]
-    return bool(letters) and all(c.isupper() for c in letters)
+    # str.isupper: at least one cased letter and no lower-case one ("D'AURIAC", "Z1000").
+    return word.isupper()
 
 
 def split_upper_surname(name: str) -> tuple[str | None, str | None]:

@@ -78,7 +78,7 @@ def _clamp(rank: int) -> float:
 def _none_if_placeholder(value: str) -> str | None:
     """'xxxx', 'XXXX', 'xxx', '' -> None: the placeholders lists use for 'no club/country'."""
     stripped = value.strip()
-    if not stripped or set(stripped.lower()) == {"x"} or stripped in {"-", "--", "-------"}:
+    if not stripped.strip("xX") or stripped in {"-", "--", "-------"}:
         return None
     return stripped
 
