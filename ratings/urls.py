@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import home
+from ratings.views import adjustments, home, sheets
 from ratings.views import log, players
 
 urlpatterns = [
@@ -13,6 +13,16 @@ urlpatterns = [
     path("me/", players.my_sheet, name="my_sheet"),
     path("log/", log.log, name="log"),
     # --- record-sheet entry, game edit/delete (ratings/views/sheets.py) ---
+    path("sheets/new/", sheets.sheet_new, name="sheet_new"),
+    path("sheets/new/row/", sheets.sheet_row, name="sheet_row"),
+    path("sheets/new/players/", sheets.sheet_players, name="sheet_players"),
+    path("sheets/new/player-check/", sheets.sheet_player_check, name="sheet_player_check"),
+    path("sheets/<int:pk>/", sheets.sheet_detail, name="sheet"),
+    path("games/<int:pk>/edit/", sheets.game_edit, name="game_edit"),
+    path("games/<int:pk>/delete/", sheets.game_delete, name="game_delete"),
+    path("adjustments/", adjustments.adjustment_list, name="adjustments"),
+    path("adjustments/new/", adjustments.adjustment_new, name="adjustment_new"),
+    path("clubs/<slug:slug>/settings/", adjustments.club_settings, name="club_settings"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
     # --- committee: adjustments, rank sync, import/export (ratings/views/committee.py) ---
 ]

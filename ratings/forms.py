@@ -1,0 +1,278 @@
+"""Forms of record-sheet entry, game corrections, rank adjustments and club settings.
+
+Forms turn what a volunteer typed into domain values (players, ranks on the
+engine's scale, komi) and put every problem next to the field it concerns;
+the domain rules themselves live in :mod:`ratings.services` and are checked
+again there when saving.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from ratings.models import Club, Game, Kind, Player, Winner
+from ratings.services import GameRow, NewPlayer, PlayerRef, default_komi, game_problems
+from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
+from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
+
+DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
+
+
+def read_rank(text: str, *, whole: bool = False) -> float:
+    """'11k' -> -11.0 with a message a volunteer can act on, or ValidationError."""
+    try:
+        value = parse_rank(text)
+    except RankError as error:
+        raise forms.ValidationError(f"{error}") from None
+    if not MIN_RANK <= value <= MAX_RANK:
+        raise forms.ValidationError(
+            f"{text.strip()} is off the scale: ranks go from {format_rank(MIN_RANK)} to {format_rank(MAX_RANK)}"
+        )
+    if whole and value != int(value):
+        raise forms.ValidationError(f"give a whole rank such as '11k' or '2d', not {text.strip()!r}")
+    return value
+
+
+class SheetHeaderForm(forms.Form):
+    """The top of a paper record sheet."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
+    event = forms.CharField(max_length=200, required=False, help_text="e.g. Tuesday club night")
+    date = forms.DateField(widget=DATE_INPUT)
+    kind = forms.ChoiceField(
+        choices=Kind.choices,
+        initial=Kind.CLUB,
+        label="Kind of games",
+        help_text="Seed 001: all games on a sheet are normal club games unless noted.",
+    )
+    comments = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate
+        first = Club.objects.order_by("name").first()
+        if first is not None:
+            self.fields["club"].initial = first.pk
+
+    def clean_date(self) -> date:
+        value: date = self.cleaned_data["date"]
+        if value > timezone.localdate():
+            raise forms.ValidationError(f"{value:%Y-%m-%d} is in the future")
+        return value
+
+
+class GameRowForm(forms.Form):
+    """One game row.  Players are typed by name (with autocomplete); a name
+    the club does not know needs a starting rank, which adds the player."""
+
+    white = forms.CharField(max_length=100, required=False)
+    white_rank = forms.CharField(max_length=8, required=False, label="White's starting rank")
+    black = forms.CharField(max_length=100, required=False)
+    black_rank = forms.CharField(max_length=8, required=False, label="Black's starting rank")
+    handicap = forms.IntegerField(initial=0, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    komi = forms.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        initial=Decimal("6.5"),
+        help_text="To White; negative = to Black. Blank: 6.5 even, 0.5 with handicap.",
+        widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
+    )
+    winner = forms.ChoiceField(
+        choices=Winner.choices,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    date = forms.DateField(required=False, widget=DATE_INPUT, help_text="Blank: the sheet's date")
+    comments = forms.CharField(max_length=200, required=False)
+
+    def __init__(
+        self, *args: Any, club: Club | None = None, sheet_date: date | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.sheet_date = sheet_date
+        self.players: dict[str, PlayerRef] = {}
+        #: Which colours need a starting rank (an unknown name): the template shows those fields.
+        self.new_player: dict[str, bool] = {"white": False, "black": False}
+
+    def is_blank(self) -> bool:
+        """A row left empty (the trailing row of a phone form): ignored."""
+        if not self.is_bound:
+            return True
+        data = {
+            name: self.data.get(self.add_prefix(name), "").strip() for name in ("white", "black", "winner")
+        }
+        return not any(data.values())
+
+    def _player(self, colour: str) -> PlayerRef | None:
+        name: str = self.cleaned_data.get(colour, "").strip()
+        rank_text: str = self.cleaned_data.get(f"{colour}_rank", "").strip()
+        if not name:
+            self.add_error(colour, f"give {colour.title()}'s name")
+            return None
+        found = Player.objects.filter(club=self.club, name__iexact=name).first() if self.club else None
+        if found is not None:
+            return found
+        self.new_player[colour] = True
+        if not rank_text:
+            club = self.club.name if self.club else "the club"
+            self.add_error(
+                colour,
+                f"unknown player: {name} is not a player of {club}; "
+                "give their starting rank (e.g. 11k) to add them, or pick a name from the list",
+            )
+            return None
+        try:
+            rank = read_rank(rank_text, whole=True)
+        except forms.ValidationError as error:
+            self.add_error(f"{colour}_rank", error)
+            return None
+        return NewPlayer(name, int(rank))
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        white = self._player("white")
+        black = self._player("black")
+        if not cleaned.get("winner"):
+            self.add_error("winner", "choose the winner: White, Black or jigo")
+        handicap = cleaned.get("handicap")
+        komi = cleaned.get("komi")
+        if komi is None and handicap is not None:
+            cleaned["komi"] = komi = default_komi(handicap)
+        problems = game_problems(
+            white=white,
+            black=black,
+            winner=cleaned.get("winner") or Winner.WHITE,  # missing winner reported above
+            handicap=handicap if "handicap" in cleaned else 0,
+            komi=komi,
+            game_date=cleaned.get("date") or self.sheet_date,
+            club=self.club,
+        )
+        if not cleaned.get("date") and "date" in problems:
+            problems.pop("date")  # the header's date error says it already
+        for name, message in problems.items():
+            if name not in self.errors:
+                self.add_error(name, message)
+        cleaned["white_player"], cleaned["black_player"] = white, black
+        return cleaned
+
+    def to_row(self, kind: str | None = None) -> GameRow:
+        data = self.cleaned_data
+        return GameRow(
+            white=data["white_player"],
+            black=data["black_player"],
+            winner=data["winner"],
+            handicap=data["handicap"],
+            komi=data["komi"],
+            date=data.get("date"),
+            kind=kind,
+            comments=data.get("comments", ""),
+        )
+
+
+class GameEditForm(forms.Form):
+    """A correction to one saved game."""
+
+    date = forms.DateField(widget=DATE_INPUT)
+    white = forms.ModelChoiceField(queryset=Player.objects.none())
+    black = forms.ModelChoiceField(queryset=Player.objects.none())
+    handicap = forms.IntegerField(widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    komi = forms.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        help_text="To White; negative = to Black.",
+        widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
+    )
+    winner = forms.ChoiceField(choices=Winner.choices, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(choices=Kind.choices)
+    board = forms.TypedChoiceField(choices=Game._meta.get_field("board").choices, coerce=int)
+    minutes = forms.IntegerField(
+        required=False, min_value=0, max_value=32767, help_text="Main time per player"
+    )
+    forfeit = forms.BooleanField(required=False)
+    comments = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        initial = {name: getattr(game, name) for name in self.base_fields}
+        super().__init__(*args, initial=initial, **kwargs)
+        self.game = game
+        players = Player.objects.filter(club=game.club_id).order_by("name")
+        self.fields["white"].queryset = players  # type: ignore[attr-defined]
+        self.fields["black"].queryset = players  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        problems = game_problems(
+            white=cleaned.get("white"),
+            black=cleaned.get("black"),
+            winner=cleaned.get("winner"),
+            handicap=cleaned.get("handicap"),
+            komi=cleaned.get("komi"),
+            game_date=cleaned.get("date"),
+            club=self.game.club,
+        )
+        for name, message in problems.items():
+            self.add_error(name, message)
+        return cleaned
+
+
+class AdjustmentForm(forms.Form):
+    """The committee sets a player's rank from a date (seed 001: a record-sheet
+    row with the player's own name as opponent)."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.select_related("club").order_by("name"))
+    date = forms.DateField(widget=DATE_INPUT)
+    rank = forms.CharField(max_length=8, help_text="e.g. 11k, 2d")
+    rating = forms.FloatField(
+        required=False,
+        label="New index (optional)",
+        help_text="In the club's primary system's unit (SAGC index -999..999). Blank: the start of the rank.",
+    )
+    reason = forms.CharField(max_length=200, required=False, help_text="e.g. SAGA rank list of 2024-06")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate
+        self.fields["player"].label_from_instance = (  # type: ignore[attr-defined]
+            lambda p: f"{p.name} ({format_rank(p.rank)}, {p.club})"
+        )
+
+    def clean_rank(self) -> float:
+        return read_rank(self.cleaned_data["rank"])
+
+    def clean_date(self) -> date:
+        value: date = self.cleaned_data["date"]
+        if value > timezone.localdate():
+            raise forms.ValidationError(f"{value:%Y-%m-%d} is in the future")
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        player, day, rating = cleaned.get("player"), cleaned.get("date"), cleaned.get("rating")
+        if player is not None and day is not None and day < player.since:
+            self.add_error("date", f"{player.name} joined on {player.since:%Y-%m-%d}; this is before that")
+        sagc = player is not None and player.club.primary_system == "sagc"
+        if sagc and rating is not None and (not -999 <= rating <= 999 or rating != int(rating)):
+            self.add_error("rating", "a SAGC index is a whole number from -999 to 999")
+        return cleaned
+
+
+class ClubSettingsForm(forms.Form):
+    primary_system = forms.ChoiceField(
+        choices=SYSTEM_CHOICES, help_text="Shown on the players list and record sheets."
+    )
+    compared_systems = forms.MultipleChoiceField(
+        choices=SYSTEM_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Also computed on the same games, for comparison.",
+    )

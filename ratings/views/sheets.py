@@ -1,0 +1,245 @@
+"""Record-sheet entry, the saved sheet, and corrections to a game.
+
+Entering a sheet: the header (club, event, date, kind) and game rows; each
+"Add a game" fetches one more row (htmx), player names autocomplete from a
+<datalist> of the club's players, and a name the club does not know reveals
+a starting-rank field that adds the player.  Saving is all or nothing
+(:func:`ratings.services.save_sheet`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.roles import is_volunteer, volunteer_required
+from ratings import services
+from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
+from ratings.models import Club, Game, HistoryEntry, Player, RecordSheet
+from ratings.services import SheetError
+from ratings.systems import SYSTEM_LABELS, get_system
+
+ROW_KEY = re.compile(r"^row-(\d+)-(?:white|black|winner)$")
+#: Rows a new sheet starts with.
+START_ROWS = 3
+MAX_ROWS = 200
+
+
+def _row_form(n: int, data: Any = None, **kwargs: Any) -> GameRowForm:
+    return GameRowForm(data, prefix=f"row-{n}", **kwargs)
+
+
+def _posted_rows(data: Any) -> list[int]:
+    """The row numbers present in a POST, in page order (rows only ever get
+    higher numbers as they are added)."""
+    numbers = {int(m.group(1)) for key in data if (m := ROW_KEY.match(key))}
+    return sorted(n for n in numbers if n < 10_000)[:MAX_ROWS]
+
+
+def _club_of(request: HttpRequest) -> Club | None:
+    raw = request.GET.get("club", "")
+    club = Club.objects.filter(pk=raw).first() if raw.isdigit() else None
+    return club or Club.objects.order_by("name").first()
+
+
+@volunteer_required
+@require_http_methods(["GET", "POST"])
+def sheet_new(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        header = SheetHeaderForm()
+        rows = [_row_form(n) for n in range(START_ROWS)]
+        return _render_sheet_form(request, header, rows)
+
+    header = SheetHeaderForm(request.POST)
+    club = date = None
+    if header.is_valid():
+        club, date = header.cleaned_data["club"], header.cleaned_data["date"]
+    elif "club" in header.cleaned_data:
+        club = header.cleaned_data["club"]
+    rows = [_row_form(n, request.POST, club=club, sheet_date=date) for n in _posted_rows(request.POST)]
+    filled = [form for form in rows if not form.is_blank()]
+    rows_valid = all(
+        [form.is_valid() for form in filled]
+    )  # validate every row, not just up to the first bad one
+    if not filled:
+        header.add_error(None, "enter at least one game")
+    if not (header.is_valid() and rows_valid and filled):
+        return _render_sheet_form(request, header, rows, status=400)
+    assert club is not None and date is not None
+    try:
+        sheet = services.save_sheet(
+            club=club,
+            date=date,
+            event=header.cleaned_data["event"],
+            kind=header.cleaned_data["kind"],
+            comments=header.cleaned_data["comments"],
+            rows=[form.to_row() for form in filled],
+            actor=request.user,  # type: ignore[arg-type]
+        )
+    except SheetError as error:
+        for number, fields in error.problems.items():
+            target: Any = header if number == 0 else filled[number - 1]
+            for name, message in fields.items():
+                target.add_error(name if name in target.fields else None, message)
+        return _render_sheet_form(request, header, rows, status=400)
+    count = len(filled)
+    messages.success(
+        request, f"Saved {count} game{'s' if count != 1 else ''}. The ratings are being updated."
+    )
+    return redirect(sheet)
+
+
+def _render_sheet_form(
+    request: HttpRequest, header: SheetHeaderForm, rows: list[GameRowForm], status: int = 200
+) -> HttpResponse:
+    club = header.cleaned_data.get("club") if header.is_bound else None
+    if club is None:
+        raw = str(header["club"].value() or "")
+        club = (Club.objects.filter(pk=raw).first() if raw.isdigit() else None) or Club.objects.order_by(
+            "name"
+        ).first()
+    problems: list[tuple[str, str, str]] = []
+    if header.is_bound:
+        for name, errs in header.errors.items():
+            label = header[name].label if name in header.fields else ""
+            problems += [("Sheet", label, e) for e in errs]
+        for position, form in enumerate(rows, start=1):
+            for name, errs in form.errors.items():
+                label = form[name].label if name in form.fields else ""
+                problems += [(f"Game {position}", label, e) for e in errs]
+    context = {
+        "header": header,
+        "rows": rows,
+        "next_row": max((int(f.prefix.split("-")[1]) for f in rows), default=-1) + 1,  # type: ignore[union-attr]
+        "club": club,
+        "players": _player_options(club),
+        "problems": problems,
+    }
+    return render(request, "ratings/sheet_new.html", context, status=status)
+
+
+def _player_options(club: Club | None) -> list[tuple[str, str]]:
+    if club is None:
+        return []
+    return [
+        (p.name, p.rank_label) for p in Player.objects.filter(club=club).only("name", "rank").order_by("name")
+    ]
+
+
+@volunteer_required
+@require_GET
+def sheet_row(request: HttpRequest) -> HttpResponse:
+    """One more empty game row (htmx), numbered ``n``."""
+    raw = request.GET.get("n", "")
+    n = int(raw) if raw.isdigit() and int(raw) < 10_000 else 0
+    return render(request, "ratings/partials/game_row.html", {"form": _row_form(n)})
+
+
+@volunteer_required
+@require_GET
+def sheet_players(request: HttpRequest) -> HttpResponse:
+    """The <option>s of the player-name <datalist> for one club (htmx)."""
+    return render(
+        request, "ratings/partials/player_options.html", {"players": _player_options(_club_of(request))}
+    )
+
+
+@volunteer_required
+@require_GET
+def sheet_player_check(request: HttpRequest) -> HttpResponse:
+    """Is the name typed in a row's White/Black field a player of the club?
+
+    Answers with the player's rank, or with the starting-rank field that
+    adds a new player (htmx swaps it in beside the name).
+    """
+    field = request.GET.get("field", "")
+    match = re.fullmatch(r"row-(\d+)-(white|black)", field)
+    if match is None:
+        return HttpResponse(status=400)
+    name = request.GET.get(field, "").strip()
+    club = _club_of(request)
+    player = Player.objects.filter(club=club, name__iexact=name).first() if name and club else None
+    form = _row_form(int(match.group(1)))
+    context = {"name": name, "player": player, "rank_field": form[f"{match.group(2)}_rank"], "club": club}
+    return render(request, "ratings/partials/player_status.html", context)
+
+
+def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A saved record sheet: its games and, once computed, the rating changes."""
+    sheet = get_object_or_404(RecordSheet.objects.select_related("club", "entered_by"), pk=pk)
+    games = list(sheet.games.select_related("white", "black").order_by("date", "entered_at", "id"))
+    system = sheet.club.primary_system
+    history = {
+        (h.game_id, h.player_id): h
+        for h in HistoryEntry.objects.filter(system=system, game__in=games).only(
+            "game_id", "player_id", "rank_before", "change", "rank_after", "rating_after"
+        )
+    }
+    rows = [
+        {"game": g, "white": history.get((g.pk, g.white_id)), "black": history.get((g.pk, g.black_id))}
+        for g in games
+    ]
+    pending = sheet.club.dirty_from is not None and any(g.date >= sheet.club.dirty_from for g in games)
+    context = {
+        "sheet": sheet,
+        "rows": rows,
+        "system": SYSTEM_LABELS.get(system, system),
+        "unit": _unit(system),
+        "pending": pending or any(r["white"] is None for r in rows),
+        "can_edit": is_volunteer(request.user),
+    }
+    return render(request, "ratings/sheet_detail.html", context)
+
+
+def _unit(system: str) -> str:
+    """The name of a system's rating column ("index" for SAGC)."""
+    try:
+        return get_system(system).unit
+    except (ImportError, ValueError):  # a system still being written
+        return "rating"
+
+
+# --- corrections ---------------------------------------------------------------
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("club", "sheet", "white", "black"), pk=pk)
+
+
+@volunteer_required
+@require_http_methods(["GET", "POST"])
+def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    form = GameEditForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        changes = {name: form.cleaned_data[name] for name in form.changed_data}
+        try:
+            changed = services.edit_game(game, actor=request.user, **changes)  # type: ignore[arg-type]
+        except SheetError as error:
+            for name, message in error.problems.get(1, {}).items():
+                form.add_error(name if name in form.fields else None, message)
+        else:
+            if changed:
+                messages.success(request, f"Corrected {', '.join(changed)}. The ratings are being updated.")
+            else:
+                messages.info(request, "Nothing changed.")
+            return redirect(game.sheet)
+    status = 400 if form.is_bound else 200
+    return render(request, "ratings/game_edit.html", {"form": form, "game": game}, status=status)
+
+
+@volunteer_required
+@require_http_methods(["GET", "POST"])
+def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    if request.method == "POST":
+        sheet = game.sheet
+        services.delete_game(game, actor=request.user, reason=request.POST.get("reason", "").strip()[:100])  # type: ignore[arg-type]
+        messages.success(request, "Game deleted. The ratings are being updated.")
+        return redirect(sheet)
+    return render(request, "ratings/game_delete.html", {"game": game})

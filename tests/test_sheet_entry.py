@@ -1,0 +1,275 @@
+"""Record-sheet entry: /sheets/new/ and its htmx helpers, and the saved sheet."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from ratings.models import Game, LogEntry, Player, RecordSheet
+
+URL = "/sheets/new/"
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+    """The personas' passwords: a fast hasher (PBKDF2 takes a second a user on a busy machine)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def players(make_player):  # type: ignore[no-untyped-def]
+    return {
+        "alice": make_player("Alice Mokoena", rank=-5),
+        "bob": make_player("Bob Smit", rank=-8),
+        "late": make_player("Late Comer", rank=-12, since=date(2024, 3, 1)),
+    }
+
+
+def sheet_data(club, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    data = {
+        "club": str(club.pk),
+        "event": "Tuesday club night",
+        "date": (timezone.localdate() - timedelta(days=1)).isoformat(),
+        "kind": "club",
+        "comments": "",
+        **header,
+    }
+    for n, row in enumerate(rows):
+        values = {"white": "", "black": "", "handicap": "0", "komi": "", "winner": "", "date": "", **row}
+        data.update({f"row-{n}-{name}": str(value) for name, value in values.items()})
+    return data
+
+
+def test_it_shows_an_empty_sheet_with_todays_date_three_rows_and_the_club_players(
+    client_for, club, players
+) -> None:
+    response = client_for("volunteer").get(URL)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'value="{timezone.localdate().isoformat()}"' in html
+    assert html.count('class="game-row') == 3
+    assert '<option value="Alice Mokoena">5k</option>' in html
+    assert 'hx-get="/sheets/new/row/"' in html
+
+
+def test_it_saves_the_games_and_lands_on_the_saved_sheet(client_for, club, players) -> None:
+    data = sheet_data(
+        club,
+        [
+            {"white": "alice mokoena", "black": "Bob Smit", "winner": "white"},
+            {
+                "white": "Bob Smit",
+                "black": "Alice Mokoena",
+                "handicap": "3",
+                "winner": "black",
+                "comments": "close",
+            },
+            {},  # an untouched row is ignored
+        ],
+    )
+    response = client_for("volunteer").post(URL, data)
+    sheet = RecordSheet.objects.get()
+    assert response.status_code == 302 and response.url == f"/sheets/{sheet.pk}/"
+    games = list(sheet.games.order_by("id"))
+    assert [(g.white, g.black, g.handicap, g.komi, g.winner) for g in games] == [
+        (players["alice"], players["bob"], 0, Decimal("6.5"), "white"),
+        (players["bob"], players["alice"], 3, Decimal("0.5"), "black"),
+    ]
+    assert games[1].comments == "close"
+    assert sheet.event == "Tuesday club night" and sheet.entered_by.username == "volunteer"
+    assert LogEntry.objects.filter(action="add").count() == 2
+
+
+def test_it_creates_a_new_player_typed_with_a_starting_rank(client_for, club, players) -> None:
+    data = sheet_data(
+        club, [{"white": "Alice Mokoena", "black": "Thabo New", "black_rank": "18k", "winner": "black"}]
+    )
+    response = client_for("volunteer").post(URL, data)
+    assert response.status_code == 302
+    thabo = Player.objects.get(name="Thabo New")
+    assert (thabo.start_rank, thabo.club, thabo.since) == (
+        -18,
+        club,
+        timezone.localdate() - timedelta(days=1),
+    )
+
+
+def test_an_unknown_name_without_a_rank_is_refused_and_reveals_the_rank_field(
+    client_for, club, players
+) -> None:
+    data = sheet_data(club, [{"white": "Alice Mokoena", "black": "Nobody Known", "winner": "black"}])
+    response = client_for("volunteer").post(URL, data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert (
+        "Game 1, Black:</strong> unknown player: Nobody Known is not a player of Stellenbosch Go Club" in html
+    )
+    assert 'name="row-0-black_rank"' in html
+    assert not Player.objects.filter(name="Nobody Known").exists()
+
+
+def test_a_bad_starting_rank_is_named(client_for, club, players) -> None:
+    data = sheet_data(
+        club, [{"white": "Alice Mokoena", "black": "Nobody", "black_rank": "11x", "winner": "black"}]
+    )
+    html = client_for("volunteer").post(URL, data).content.decode()
+    assert "Game 1, Black&#x27;s starting rank:</strong> not a rank: &#x27;11x&#x27;" in html
+
+
+@pytest.mark.parametrize(
+    ("row", "where", "message"),
+    [
+        (
+            {"white": "Alice Mokoena", "black": "alice mokoena", "winner": "white"},
+            "Black",
+            "cannot play both",
+        ),
+        (
+            {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white", "handicap": "10"},
+            "Handicap",
+            "0 to 9",
+        ),
+        (
+            {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white", "handicap": "-1"},
+            "Handicap",
+            "0 to 9",
+        ),
+        (
+            {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white", "komi": "150"},
+            "Komi",
+            "komi must be",
+        ),
+        (
+            {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white", "komi": "6.3"},
+            "Komi",
+            "half points",
+        ),
+        ({"white": "Alice Mokoena", "black": "Bob Smit", "winner": ""}, "Winner", "choose the winner"),
+        (
+            {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white", "date": "2099-01-01"},
+            "Date",
+            "in the future",
+        ),
+        (
+            {"white": "Late Comer", "black": "Bob Smit", "winner": "white", "date": "2024-02-01"},
+            "White",
+            "joined on 2024-03-01",
+        ),
+        ({"white": "", "black": "Bob Smit", "winner": "white"}, "White", "give White"),
+    ],
+)
+def test_a_bad_row_is_named_by_row_and_field_and_nothing_is_saved(
+    client_for, club, players, row, where, message
+) -> None:
+    good = {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}
+    data = sheet_data(club, [good, row])
+    response = client_for("volunteer").post(URL, data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert f"<strong>Game 2, {where}:</strong>" in html
+    assert message in html
+    assert not Game.objects.exists() and not RecordSheet.objects.exists() and not LogEntry.objects.exists()
+
+
+def test_a_sheet_dated_in_the_future_or_without_games_is_refused(client_for, club, players) -> None:
+    future = (timezone.localdate() + timedelta(days=3)).isoformat()
+    html = client_for("volunteer").post(URL, sheet_data(club, [{}], date=future)).content.decode()
+    assert "<strong>Sheet, Date:</strong>" in html and "in the future" in html
+    assert "enter at least one game" in html
+    assert not RecordSheet.objects.exists()
+
+
+def test_two_rows_disagreeing_on_a_new_players_rank_are_refused(client_for, club, players) -> None:
+    data = sheet_data(
+        club,
+        [
+            {"white": "Alice Mokoena", "black": "Zed", "black_rank": "10k", "winner": "white"},
+            {"white": "Bob Smit", "black": "Zed", "black_rank": "12k", "winner": "white"},
+        ],
+    )
+    response = client_for("volunteer").post(URL, data)
+    assert response.status_code == 400
+    assert (
+        "Game 2, Black&#x27;s starting rank:</strong> Zed is new with rank 10k" in response.content.decode()
+    )
+    assert not Player.objects.filter(name="Zed").exists()
+
+
+def test_the_entered_values_survive_a_refused_save(client_for, club, players) -> None:
+    data = sheet_data(
+        club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "black", "komi": "150"}]
+    )
+    html = client_for("volunteer").post(URL, data).content.decode()
+    assert 'value="Alice Mokoena"' in html and 'value="150"' in html
+    assert 'value="black" id="id_row-0-winner_1" checked' in html or 'value="black" checked' in html
+
+
+def test_the_add_a_game_button_fetches_one_numbered_row(client_for, club) -> None:
+    response = client_for("volunteer").get(reverse("sheet_row"), {"n": "7"})
+    html = response.content.decode()
+    assert html.count('class="game-row') == 1
+    assert 'name="row-7-white"' in html and 'name="row-7-winner"' in html
+    assert "<html" not in html
+
+
+def test_the_player_check_confirms_a_known_name_and_asks_a_rank_for_a_new_one(
+    client_for, club, players
+) -> None:
+    client = client_for("volunteer")
+    url = reverse("sheet_player_check")
+    known = client.get(
+        url, {"field": "row-2-white", "row-2-white": "bob smit", "club": club.pk}
+    ).content.decode()
+    assert "✓ 8k" in known and "black_rank" not in known and "white_rank" not in known
+    new = client.get(
+        url, {"field": "row-2-black", "row-2-black": "Someone New", "club": club.pk}
+    ).content.decode()
+    assert 'name="row-2-black_rank"' in new
+    assert client.get(url, {"field": "nonsense"}).status_code == 400
+
+
+def test_the_player_list_follows_the_chosen_club(client_for, club, players, make_player) -> None:
+    from ratings.models import Club
+
+    other = Club.objects.create(name="Cape Town", slug="cape-town")
+    make_player("Cape Player", club=other)
+    html = client_for("volunteer").get(reverse("sheet_players"), {"club": other.pk}).content.decode()
+    assert "Cape Player" in html and "Alice" not in html
+
+
+def test_the_saved_sheet_shows_its_games_and_the_rating_changes_once_computed(
+    client_for, club, players
+) -> None:
+    pytest.importorskip("ratings.systems.sagc")
+    from ratings.recompute import recompute_club
+
+    client = client_for("volunteer")
+    data = sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "black"}])
+    response = client.post(URL, data, follow=True)
+    html = response.content.decode()
+    assert "Alice Mokoena" in html and "Bob Smit" in html and "Saved 1 game" in html
+    recompute_club(club.pk, full=True)
+    sheet = RecordSheet.objects.get()
+    html = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    from ratings.models import HistoryEntry
+
+    black = HistoryEntry.objects.get(system="sagc", player=players["bob"])
+    assert black.change > 0
+    assert f"+{black.change:g}" in html
+    assert "being computed" not in html
+
+
+def test_anyone_may_read_a_saved_sheet_but_only_volunteers_see_edit_links(client_for, club, players) -> None:
+    client_for("volunteer").post(
+        URL, sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}])
+    )
+    sheet = RecordSheet.objects.get()
+    anonymous = client_for("anonymous").get(f"/sheets/{sheet.pk}/")
+    assert anonymous.status_code == 200 and "Alice Mokoena" in anonymous.content.decode()
+    assert "/edit/" not in anonymous.content.decode()
+    assert "/edit/" in client_for("committee").get(f"/sheets/{sheet.pk}/").content.decode()
