@@ -44,6 +44,9 @@ class PlayerTable(tables.Table):
     def value_rating(self, value: float) -> str:
         return number(value)
 
+    def value_last_updated(self, value: date | None) -> str:
+        return value.isoformat() if value else ""
+
     def order_rank(self, queryset: Any, is_descending: bool) -> tuple[Any, bool]:
         """Rank, then index within the rank (an 11k at +900 is above one at 0)."""
         prefix = "-" if is_descending else ""

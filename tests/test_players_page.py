@@ -1,0 +1,118 @@
+"""The players list /players/: public, sortable, paginated, searchable by
+name, filterable by club, exportable as CSV, in a fixed number of queries."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Club
+
+
+def names_on(html: str) -> list[str]:
+    return re.findall(r'<td class="name">\s*<a href="/players/[^"]+/">([^<]+)</a>', html)
+
+
+def headers_on(html: str) -> list[str]:
+    return re.findall(r'<th[^>]*>\s*<a href="\?[^"]*sort=[^"]*">([^<]+)</a>', html)
+
+
+@pytest.fixture
+def players(club, make_player):  # type: ignore[no-untyped-def]
+    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    return {
+        "ann": make_player("Ann Botha", rank=-3, rating=450, games_count=12, last_updated=date(2024, 5, 1)),
+        "bob": make_player("Bob Nel", rank=-3, rating=-20, games_count=3),
+        "cat": make_player("Cat Smit", rank=1, rating=0, games_count=40),
+        "dan": make_player("Dan Venter", rank=-20, rating=900, club=other),
+    }
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
+def test_it_is_public(client_for, players, role):  # type: ignore[no-untyped-def]
+    response = client_for(role).get(reverse("players"))
+    assert response.status_code == 200
+    assert "Ann Botha" in response.content.decode()
+
+
+def test_it_shows_name_club_rank_index_games_and_last_updated(client, players):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("players")).content.decode()
+    assert headers_on(html) == ["Name", "Club", "Rank", "Index", "Games", "Last updated"]
+    row = html[html.index(">Ann Botha<") :].split("</tr>")[0]
+    cells = [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    assert cells == ["Stellenbosch Go Club", "3k", "450", "12", "2024-05-01"]
+
+
+def test_it_lists_the_strongest_first_and_the_index_breaks_ties(client, players):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("players")).content.decode()
+    assert names_on(html) == ["Cat Smit", "Ann Botha", "Bob Nel", "Dan Venter"]
+
+
+def test_it_sorts_by_a_column_on_request(client, players):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("players"), {"sort": "name"}).content.decode()
+    assert names_on(html) == ["Ann Botha", "Bob Nel", "Cat Smit", "Dan Venter"]
+    html = client.get(reverse("players"), {"sort": "-games_count"}).content.decode()
+    assert names_on(html)[0] == "Cat Smit"
+
+
+def test_it_searches_by_name(client, players):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("players"), {"q": "ven"}).content.decode()
+    assert names_on(html) == ["Dan Venter"]
+
+
+def test_it_filters_by_club(client, players):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
+    assert names_on(html) == ["Dan Venter"]
+
+
+def test_an_unknown_club_filter_is_ignored_not_an_error(client, players):  # type: ignore[no-untyped-def]
+    response = client.get(reverse("players"), {"club": "atlantis"})
+    assert response.status_code == 200
+    assert len(names_on(response.content.decode())) == 4
+
+
+def test_it_paginates_fifty_a_page(client, club, make_player):  # type: ignore[no-untyped-def]
+    for i in range(55):
+        make_player(f"Player {i:02d}")
+    first = names_on(client.get(reverse("players"), {"sort": "name"}).content.decode())
+    second = names_on(client.get(reverse("players"), {"sort": "name", "page": 2}).content.decode())
+    assert len(first) == 50 and len(second) == 5
+    assert second[-1] == "Player 54"
+
+
+def test_it_exports_the_filtered_list_as_csv(client, players):  # type: ignore[no-untyped-def]
+    response = client.get(reverse("players"), {"club": "stellenbosch", "export": "csv"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["Name", "Club", "Rank", "Index", "Games", "Last updated"]
+    assert rows[1:] == [
+        ["Cat Smit", "Stellenbosch Go Club", "2d", "0", "40", ""],
+        ["Ann Botha", "Stellenbosch Go Club", "3k", "450", "12", "2024-05-01"],
+        ["Bob Nel", "Stellenbosch Go Club", "3k", "-20", "3", ""],
+    ]
+
+
+def test_the_csv_export_is_not_paginated(client, club, make_player):  # type: ignore[no-untyped-def]
+    for i in range(60):
+        make_player(f"Player {i:02d}")
+    response = client.get(reverse("players"), {"export": "csv"})
+    assert len(response.content.decode().strip().splitlines()) == 61
+
+
+def test_it_takes_the_same_number_of_queries_for_many_players(client, club, make_player, django_assert_num_queries):  # type: ignore[no-untyped-def]
+    make_player("Only One")
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("players"))
+    for i in range(40):
+        make_player(f"Player {i:02d}")
+    with django_assert_num_queries(len(few.captured_queries)):
+        client.get(reverse("players"))
