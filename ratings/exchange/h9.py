@@ -5,7 +5,7 @@ line per player: place, 'Surname Firstname', grade, country, club, some
 tie-break columns, one result per round ``<opp><+|-|=|?>/<w|b><h>``, and an
 optional ``|PIN``.  Opponents are referred to by the position of their line
 (1 = first player line), not by the place column: places repeat on ties and
-are then left blank (tournoi-chinois.h9, lines 10 and 12 to 17).
+are then left blank (tournoi-chinois.h9, players 10, 12 to 17 and 19 to 24).
 """
 
 from __future__ import annotations
