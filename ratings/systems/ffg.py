@@ -479,9 +479,13 @@ class FFG(LadderBase):
         games_of: list[list[int]] | None = None
         tolerance = self.tolerance
         iterations = 1
+        # Only a player whose computed level moved can newly pass the
+        # threshold: the first time every player is a candidate, then only
+        # those the last iteration touched.
+        candidates: Iterable[int] = range(m)
         while iterations < self.max_iterations:
             corrected = []
-            for p in range(m):
+            for p in candidates:
                 s = start[p]
                 delta = final[p] - s
                 t = limit[p]
@@ -502,17 +506,13 @@ class FFG(LadderBase):
                 for j in range(len(gw)):
                     games_of[gw[j]].append(j)
                     games_of[gb[j]].append(j)
-            if 2 * len(corrected) >= m:
-                touched: Iterable[int] = range(m)
-                replay(range(len(gw)))
-            else:
-                redo = sorted({j for p in corrected for j in games_of[p]})
-                replay(redo)
-                touched_set = set(corrected)
-                for j in redo:
-                    touched_set.add(gw[j])
-                    touched_set.add(gb[j])
-                touched = touched_set
+            redo = sorted({j for p in corrected for j in games_of[p]})
+            replay(redo)
+            touched = set(corrected)
+            for j in redo:
+                touched.add(gw[j])
+                touched.add(gb[j])
+            candidates = touched
             moved = 0.0
             for p in touched:
                 x = start[p] + acc[p]
