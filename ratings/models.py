@@ -272,15 +272,22 @@ class HistoryEntry(models.Model):
     player in one system sort by it.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # Only the indexes the pages and the recompute use (every index costs
+    # time on a full rewrite of millions of rows): club and player are
+    # covered by the composite indexes below, opponent is never searched.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     seq = models.PositiveBigIntegerField()
     date = models.DateField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="history")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="history", db_index=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    adjustment = models.ForeignKey(RankAdjustment, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    adjustment = models.ForeignKey(
+        RankAdjustment, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False
+    )
     colour = models.CharField(max_length=1, blank=True)  # "w", "b", "" for an adjustment
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    opponent = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False
+    )
     rank_before = models.FloatField()
     rating_before = models.FloatField()
     change = models.FloatField()
@@ -293,10 +300,11 @@ class HistoryEntry(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["system", "player", "seq"], name="history_unique_row"),
+            models.UniqueConstraint(fields=["player", "system", "seq"], name="history_unique_row"),
         ]
         indexes = [
             models.Index(fields=["club", "system", "date"], name="history_club_date"),
+            models.Index(fields=["adjustment"], condition=Q(adjustment__isnull=False), name="history_adjustment"),
         ]
 
     @property
