@@ -1,0 +1,118 @@
+"""The log-file page /log/ (seed 001: "You can then verify that the details
+are correct by visiting the site and checking the log-file"): every entry,
+newest first, who and when, filters by club, player and date, pagination,
+and what an edit changed."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from datetime import timezone as tz
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from ratings.models import Club, LogEntry
+
+
+def summaries(html: str) -> list[str]:
+    return re.findall(r"<td>(Entry [^<\n]+)", html)
+
+
+@pytest.fixture
+def log(club, make_player):  # type: ignore[no-untyped-def]
+    volunteer = User.objects.create_user("vera", password="x")
+    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    ann, bob = make_player("Ann Botha"), make_player("Bob Nel")
+    zed = make_player("Zed Zulu", club=other)
+
+    def entry(summary, at, event_date, players, *, club=club, action="add", changes=None):  # type: ignore[no-untyped-def]
+        e = LogEntry.objects.create(
+            club=club, at=at, actor=volunteer, action=action, event_date=event_date, summary=summary,
+            changes=changes or {},
+        )
+        e.players.set(players)
+        return e
+
+    entry("Entry A: Ann v Bob", datetime(2024, 3, 6, 20, tzinfo=tz.utc), date(2024, 3, 5), [ann, bob])
+    # Entered last, played first: it is the newest entry.
+    entry("Entry B: Ann v Bob (late)", datetime(2024, 4, 2, 9, tzinfo=tz.utc), date(2024, 2, 20), [ann, bob])
+    entry("Entry C: Zed alone", datetime(2024, 3, 10, 20, tzinfo=tz.utc), date(2024, 3, 9), [zed], club=other)
+    entry(
+        "Entry D: komi corrected", datetime(2024, 3, 7, 8, tzinfo=tz.utc), date(2024, 3, 5), [ann, bob],
+        action="edit", changes={"komi": ["6.5", "7.5"]},
+    )
+    return {"ann": ann, "bob": bob, "zed": zed}
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
+def test_it_is_public(client_for, log, role):  # type: ignore[no-untyped-def]
+    response = client_for(role).get(reverse("log"))
+    assert response.status_code == 200
+    assert len(summaries(response.content.decode())) == 4
+
+
+def test_it_lists_the_newest_entry_first_by_entry_time_not_game_date(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log")).content.decode()
+    assert [s[:7] for s in summaries(html)] == ["Entry B", "Entry C", "Entry D", "Entry A"]
+
+
+def test_it_shows_who_entered_it_and_when(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log")).content.decode()
+    row = html[html.index("Entry B") - 600 : html.index("Entry B")]
+    assert "vera" in row
+    assert "2024-04-02" in row  # entered (local time is the same day)
+    assert "2024-02-20" in row  # played
+
+
+def test_an_edit_shows_what_changed(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log")).content.decode()
+    assert "<b>komi</b>: <del>6.5</del> → <ins>7.5</ins>" in html
+    assert "Edited" in html
+
+
+def test_it_filters_by_club(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log"), {"club": "cape-town"}).content.decode()
+    assert [s[:7] for s in summaries(html)] == ["Entry C"]
+
+
+@pytest.mark.parametrize("given", ["ann-botha", "botha", "ANN"])
+def test_it_filters_by_player_slug_or_name(client, log, given):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log"), {"player": given}).content.decode()
+    assert [s[:7] for s in summaries(html)] == ["Entry B", "Entry D", "Entry A"]
+
+
+def test_it_filters_by_game_date_range(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log"), {"start": "2024-03-01", "end": "2024-03-06"}).content.decode()
+    assert [s[:7] for s in summaries(html)] == ["Entry D", "Entry A"]
+
+
+def test_a_backwards_date_range_is_explained_not_applied(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log"), {"start": "2024-05-01", "end": "2024-03-01"}).content.decode()
+    assert "The &#x27;From&#x27; date is after the &#x27;To&#x27; date." in html
+    assert len(summaries(html)) == 4
+
+
+def test_it_links_the_players_to_their_record_sheets(client, log):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("log")).content.decode()
+    assert f'href="{log["zed"].get_absolute_url()}">Zed Zulu</a>' in html
+
+
+def test_it_paginates(client, club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann")
+    start = datetime(2024, 1, 1, tzinfo=tz.utc)
+    for i in range(55):
+        e = LogEntry.objects.create(
+            club=club, at=start + timedelta(hours=i), action="add", event_date=date(2024, 1, 1), summary=f"Entry {i:02d}"
+        )
+        e.players.add(ann)
+    first = summaries(client.get(reverse("log")).content.decode())
+    second = summaries(client.get(reverse("log"), {"page": 2}).content.decode())
+    assert len(first) == 50 and first[0] == "Entry 54"
+    assert second == [f"Entry {i:02d}" for i in range(4, -1, -1)]
+
+
+def test_it_takes_a_fixed_number_of_queries(client, log, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
+    with django_assert_max_num_queries(7):
+        assert client.get(reverse("log")).status_code == 200
