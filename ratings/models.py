@@ -49,6 +49,9 @@ class Club(models.Model):
     #: Recompute bookkeeping (ratings/recompute.py): the earliest date whose
     #: ratings are stale, and a counter bumped by every change so a run can
     #: tell whether more work arrived while it ran.
+    #: Lets a national body fetch game records from the JSON API
+    #: ("Authorization: Token <api_token>"); empty = only logged-in volunteers.
+    api_token = models.CharField(max_length=64, blank=True)
     dirty_from = models.DateField(null=True, blank=True)
     dirty_generation = models.PositiveBigIntegerField(default=0)
     clean_generation = models.PositiveBigIntegerField(default=0)
@@ -136,6 +139,8 @@ class RecordSheet(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sheets")
     event = models.CharField(max_length=200, blank=True)
+    #: EGF tournament class (A, B, C, D) of an imported tournament, if known.
+    event_class = models.CharField(max_length=1, blank=True)
     date = models.DateField()
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CLUB)
     comments = models.TextField(blank=True)
@@ -436,3 +441,86 @@ class RatingCheckpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.system} before {self.date}"
+
+
+class RankSync(models.Model):
+    """One import of a national rank list: the proposal, then what was applied
+    (issue 5).  Listed for the committee with who, when, file and counts."""
+
+    FORMAT_CHOICES = [("ffg", "FFG ladder"), ("aga", "AGA TD list"), ("egd", "EGD rating list"), ("csv", "CSV")]
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rank_syncs")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    filename = models.CharField(max_length=200, blank=True)
+    format = models.CharField(max_length=3, choices=FORMAT_CHOICES)
+    encoding = models.CharField(max_length=20, blank=True)
+    #: The list's own date, when it gives one.
+    as_of = models.DateField(null=True, blank=True)
+    read = models.PositiveIntegerField(default=0)
+    matched = models.PositiveIntegerField(default=0)
+    ambiguous = models.PositiveIntegerField(default=0)
+    unmatched = models.PositiveIntegerField(default=0)
+    changes = models.PositiveIntegerField(default=0)
+    applied = models.PositiveIntegerField(default=0)
+    effective = models.DateField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    applied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} list {self.filename} ({self.created_at:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("rank_sync", args=[self.pk])
+
+
+class RankSyncLine(models.Model):
+    """One club player in a rank sync: how they matched and what is proposed."""
+
+    MATCH_CHOICES = [
+        ("id", "national id"),
+        ("name", "name"),
+        ("confirmed", "confirmed"),
+        ("ambiguous", "ambiguous"),
+        ("missing", "not in the list"),
+    ]
+
+    sync = models.ForeignKey(RankSync, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    match = models.CharField(max_length=9, choices=MATCH_CHOICES)
+    line = models.PositiveIntegerField(null=True, blank=True)
+    national_name = models.CharField(max_length=200, blank=True)
+    national_id = models.CharField(max_length=20, blank=True)
+    national_rank = models.FloatField(null=True, blank=True)
+    club_rank = models.FloatField()
+    club_rating = models.FloatField()
+    #: For an ambiguous match: the entries that carry the player's name.
+    candidates = models.JSONField(default=list, blank=True)
+    applied = models.BooleanField(default=False)
+    adjustment = models.ForeignKey(
+        RankAdjustment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["player__name"]
+
+    @property
+    def proposes_change(self) -> bool:
+        return self.match in ("id", "name", "confirmed") and self.national_rank is not None and (
+            self.national_rank != self.club_rank
+        )
+
+    @property
+    def club_rank_label(self) -> str:
+        return format_rank(self.club_rank)
+
+    @property
+    def national_rank_label(self) -> str:
+        return format_rank(self.national_rank) if self.national_rank is not None else ""
