@@ -5,7 +5,8 @@
 
 Generates a reproducible history with ratings.synthetic.synthetic_history
 (not timed), replays it once with ``get_system(NAME).rate(events,
-starts=starts)`` pinned to one CPU, and prints as its last line
+starts=starts)`` (one thread: one core; ``--cpu N`` pins it), and prints as its
+last line
 
     NAME: N games in S s (G games/s), peak M MB
 
@@ -77,16 +78,18 @@ def current_rss_mib() -> float:
     return float("nan")
 
 
-def pin_to_one_cpu() -> str:
+def pin_to_cpu(cpu: int | None) -> str:
+    """Pin the process to ``cpu`` when asked (the replay uses one core anyway)."""
+    if cpu is None:
+        return "one thread, not pinned"
     if not hasattr(os, "sched_setaffinity"):
-        return "not pinned"
-    cpu = min(os.sched_getaffinity(0))
+        return "cannot pin on this OS"
     os.sched_setaffinity(0, {cpu})
     return f"pinned to CPU {cpu}"
 
 
-def run_one(name: str, games: int, players: int, seed: int, clubs: int) -> str:
-    pinned = pin_to_one_cpu()
+def run_one(name: str, games: int, players: int, seed: int, clubs: int, cpu: int | None = None) -> str:
+    pinned = pin_to_cpu(cpu)
     system = get_system(name)
     t0 = time.perf_counter()
     events, starts = synthetic_history(games, players=players, seed=seed, clubs=clubs)
@@ -102,14 +105,17 @@ def run_one(name: str, games: int, players: int, seed: int, clubs: int) -> str:
     )
 
     t0 = time.perf_counter()
+    c0 = time.process_time()
     result = system.rate(events, starts=starts)
+    cpu_time = time.process_time() - c0
     elapsed = time.perf_counter() - t0
 
     peak = peak_rss_mib()
     if len(result.ledger) != len(events):
         raise SystemExit(f"{name}: the ledger has {len(result.ledger)} events, expected {len(events)}")
     print(
-        f"replay: {len(result.state)} players in the final state; peak RSS "
+        f"replay: {len(result.state)} players in the final state; CPU time {cpu_time:.2f} s "
+        f"(wall {elapsed:.2f} s); peak RSS "
         f"{'during the replay' if reset else 'of the whole process (could not reset VmHWM)'}",
         flush=True,
     )
@@ -135,6 +141,8 @@ def run_all(args: argparse.Namespace) -> int:
             "--clubs",
             str(args.clubs),
         ]
+        if args.cpu is not None:
+            command += ["--cpu", str(args.cpu)]
         print(f"== {name}", flush=True)
         proc = subprocess.run(command, capture_output=True, text=True)
         sys.stdout.write(proc.stdout)
@@ -160,10 +168,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--clubs", type=int, default=1)
+    parser.add_argument(
+        "--cpu", type=int, default=None, help="pin the process to this CPU (default: not pinned)"
+    )
     args = parser.parse_args(argv)
     if args.all:
         return run_all(args)
-    print(run_one(args.system, args.games, args.players, args.seed, args.clubs), flush=True)
+    print(run_one(args.system, args.games, args.players, args.seed, args.clubs, args.cpu), flush=True)
     return 0
 
 
