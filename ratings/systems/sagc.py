@@ -575,8 +575,8 @@ class SAGC:
                 rating_after[slot] = nib
         except (TypeError, AttributeError) as error:
             # A malformed event (a string where a number belongs, a missing
-            # field): name the event and what went wrong.
-            raise InvalidEvent(i, "event", f"cannot rate {events[i]!r}: {error}") from error
+            # field): name the event, the field and what went wrong.
+            raise InvalidEvent(i, _bad_field(events[i]), f"cannot rate {events[i]!r}: {error}") from error
 
     def _adjust(
         self,
@@ -593,12 +593,12 @@ class SAGC:
         if not isinstance(event, Adjustment):
             raise InvalidEvent(i, "event", f"expected a Game or an Adjustment, got {type(event).__name__}")
         rank = event.rank
-        if not isinstance(rank, int | float) or rank != int(rank) or not MIN_RANK <= rank <= MAX_RANK:
+        if not isinstance(rank, int | float) or not MIN_RANK <= rank <= MAX_RANK or rank != int(rank):
             raise InvalidEvent(
                 i, "rank", f"expected a whole rank from 30k to 9d, got {rank!r} ({_describe(rank)})"
             )
         index = 0.0 if event.rating is None else event.rating
-        if not isinstance(index, int | float) or index != int(index) or not INDEX_MIN <= index <= INDEX_MAX:
+        if not isinstance(index, int | float) or not INDEX_MIN <= index <= INDEX_MAX or index != int(index):
             raise InvalidEvent(i, "rating", f"expected a whole index from -999 to 999, got {index!r}")
         entry = players.get(event.player)
         if entry is None:
@@ -624,6 +624,15 @@ NO_LIMIT = -1_000_000  # below any reachable index
 def _limit_or_none(rank: int, index: int) -> int:
     limit = loss_limit(rank, index)
     return NO_LIMIT if limit is None else limit
+
+
+def _bad_field(event: object) -> str:
+    """The first field of a malformed game whose type is wrong."""
+    for field in ("handicap", "komi"):
+        value = getattr(event, field, None)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return field
+    return "event"
 
 
 def _describe(rank: object) -> str:
