@@ -200,7 +200,7 @@ def synthetic_history(
             event_class = rng.choices(_CLASSES, _CLASS_WEIGHTS)[0]
             name = f"{rng.choice(_CITIES)} Open {day.year} #{tournaments}"
             cap = 9 if event_class in ("A", "B") else 2
-            minutes = rng.choice(minutes_tournament)
+            event_minutes = rng.choice(minutes_tournament)
             rounds = rng.randint(3, 6)
             size = min(players - players % 2, 2 * -(-in_tournament // rounds))
             field = rng.sample(ids, size)
@@ -213,7 +213,7 @@ def synthetic_history(
                     if played == in_tournament:
                         break
                     w, b, h, k = pair(field[i], field[i + 1], cap)
-                    append(game(day, w, b, h, k, Kind.TOURNAMENT, 19, minutes, name, event_class, club))
+                    append(game(day, w, b, h, k, Kind.TOURNAMENT, 19, event_minutes, name, event_class, club))
                     played += 1
         # The rest of the day, club by club (each club's day is one period).
         per_club = [today // clubs + (1 if c < today % clubs else 0) for c in range(clubs)]
