@@ -26,7 +26,7 @@ from ratings.systems import SYSTEM_LABELS, get_system
 
 ROW_KEY = re.compile(r"^row-(\d+)-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
-START_ROWS = 3
+START_ROWS = 1
 MAX_ROWS = 200
 
 
