@@ -274,3 +274,47 @@ def test_anyone_may_read_a_saved_sheet_but_only_volunteers_see_edit_links(client
     assert anonymous.status_code == 200 and "Alice Mokoena" in anonymous.content.decode()
     assert "/edit/" not in anonymous.content.decode()
     assert "/edit/" in client_for("committee").get(f"/sheets/{sheet.pk}/").content.decode()
+
+
+# --- every role against every entry view ---------------------------------------
+
+EXPECTED = {"anonymous": "login", "player": 403, "volunteer": "ok", "committee": "ok"}
+
+
+def _refused_as(response, role: str) -> bool:  # type: ignore[no-untyped-def]
+    if EXPECTED[role] == "login":
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+        return True
+    if EXPECTED[role] == 403:
+        assert response.status_code == 403
+        return True
+    return False
+
+
+@pytest.mark.parametrize("role", EXPECTED)
+def test_only_volunteers_and_committee_may_save_a_sheet(client_for, club, players, role) -> None:
+    data = sheet_data(
+        club, [{"white": "Alice Mokoena", "black": "New Person", "black_rank": "9k", "winner": "white"}]
+    )
+    response = client_for(role).post(URL, data)
+    refused = _refused_as(response, role)
+    if not refused:
+        assert response.status_code == 302
+    assert RecordSheet.objects.exists() == (not refused)
+    assert Player.objects.filter(name="New Person").exists() == (not refused)
+    assert LogEntry.objects.exists() == (not refused)
+    club.refresh_from_db()
+    assert (club.dirty_from is None) == refused
+
+
+@pytest.mark.parametrize("role", EXPECTED)
+def test_only_volunteers_and_committee_reach_the_entry_page_and_its_helpers(client_for, club, role) -> None:
+    for url in (
+        URL,
+        reverse("sheet_row") + "?n=1",
+        reverse("sheet_players") + f"?club={club.pk}",
+        reverse("sheet_player_check") + "?field=row-0-white&row-0-white=x",
+    ):
+        response = client_for(role).get(url)
+        if not _refused_as(response, role):
+            assert response.status_code == 200, url

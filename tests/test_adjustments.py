@@ -1,0 +1,171 @@
+"""Committee pages: rank adjustments (/adjustments/, /adjustments/new/) and club settings."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from ratings import services
+from ratings.models import Club, LogEntry, RankAdjustment
+from ratings.services import GameRow
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice(make_player):  # type: ignore[no-untyped-def]
+    return make_player("Alice", rank=-5)
+
+
+def adjustment_data(player, **extra: object) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    data = {"player": player.pk, "date": "2024-03-01", "rank": "3k", "rating": "", "reason": "SAGA list"}
+    data.update(extra)
+    return {k: str(v) for k, v in data.items()}
+
+
+def test_the_committee_sets_a_rank_from_a_date_and_it_is_logged(client_for, club, alice, personas) -> None:
+    response = client_for("committee").post("/adjustments/new/", adjustment_data(alice, rating="250"))
+    assert response.status_code == 302 and response.url == "/adjustments/"
+    adjustment = RankAdjustment.objects.get()
+    assert (adjustment.player, adjustment.date, adjustment.rank, adjustment.rating) == (
+        alice,
+        date(2024, 3, 1),
+        -3,
+        250,
+    )
+    assert adjustment.entered_by == personas["committee"]
+    entry = LogEntry.objects.get(adjustment=adjustment)
+    assert entry.actor == personas["committee"] and "Alice set to 3k" in entry.summary
+    club.refresh_from_db()
+    assert club.dirty_from == date(2024, 3, 1)
+
+
+def test_the_list_shows_adjustments_newest_first(client_for, club, alice) -> None:
+    services.add_adjustment(player=alice, date=date(2024, 1, 1), rank=-4, reason="first")
+    services.add_adjustment(player=alice, date=date(2024, 2, 1), rank=0, reason="second")
+    html = client_for("committee").get("/adjustments/").content.decode()
+    assert html.index("second") < html.index("first")
+    assert "1d" in html and "4k" in html
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"rank": "11x"}, "rank", "not a rank"),
+        ({"rank": "35k"}, "rank", "off the scale"),
+        ({"date": "2019-06-01"}, "date", "joined on 2020-01-01"),
+        ({"date": "2099-01-01"}, "date", "in the future"),
+        ({"rating": "1500"}, "rating", "-999 to 999"),
+        ({"rating": "12.5"}, "rating", "whole number"),
+    ],
+)
+def test_a_bad_adjustment_is_refused_next_to_its_field(
+    client_for, club, alice, changes, field, message
+) -> None:
+    response = client_for("committee").post("/adjustments/new/", adjustment_data(alice, **changes))
+    assert response.status_code == 400
+    assert message in str(response.context["form"].errors[field])
+    assert not RankAdjustment.objects.exists() and not LogEntry.objects.exists()
+
+
+def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
+    client_for, club, alice, make_player
+) -> None:
+    pytest.importorskip("ratings.systems.sagc")
+    from ratings.models import HistoryEntry
+    from ratings.recompute import recompute_club
+
+    bob = make_player("Bob", rank=-8)
+    services.save_sheet(
+        club=club, date=date(2024, 2, 1), rows=[GameRow(white=alice, black=bob, winner="white")]
+    )
+    client_for("committee").post("/adjustments/new/", adjustment_data(alice))
+    recompute_club(club.pk, full=True)
+    row = HistoryEntry.objects.get(player=alice, adjustment__isnull=False, system="sagc")
+    assert row.rank_after == -3
+    html = client_for("anonymous").get(f"/players/{alice.slug}/").content.decode()
+    assert 'class="adjustment"' in html and "SAGA list" in html
+
+
+def test_the_club_settings_change_the_systems_and_recompute_from_the_first_game(
+    client_for, club, alice, make_player
+) -> None:
+    bob = make_player("Bob", rank=-8)
+    services.save_sheet(
+        club=club, date=date(2023, 7, 1), rows=[GameRow(white=alice, black=bob, winner="white")]
+    )
+    services.save_sheet(
+        club=club, date=date(2024, 7, 1), rows=[GameRow(white=alice, black=bob, winner="white")]
+    )
+    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    response = client_for("committee").post(
+        f"/clubs/{club.slug}/settings/", {"primary_system": "egf", "compared_systems": ["sagc", "ffg"]}
+    )
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert (club.primary_system, club.compared_systems) == ("egf", ["sagc", "ffg"])
+    assert club.dirty_from == date(2023, 7, 1)
+
+
+def test_the_club_settings_page_offers_every_system(client_for, club) -> None:
+    from ratings.systems import SYSTEM_NAMES
+
+    html = client_for("committee").get(f"/clubs/{club.slug}/settings/").content.decode()
+    for name in SYSTEM_NAMES:
+        assert f'value="{name}"' in html
+    assert (
+        client_for("committee").post(f"/clubs/{club.slug}/settings/", {"primary_system": "nope"}).status_code
+        == 400
+    )
+
+
+# --- every role against every committee view -------------------------------------
+
+EXPECTED = {"anonymous": "login", "player": 403, "volunteer": 403, "committee": "ok"}
+
+
+def _refused_as(response, role: str) -> bool:  # type: ignore[no-untyped-def]
+    if EXPECTED[role] == "login":
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+        return True
+    if EXPECTED[role] == 403:
+        assert response.status_code == 403
+        return True
+    return False
+
+
+@pytest.mark.parametrize("role", EXPECTED)
+def test_only_the_committee_may_add_an_adjustment(client_for, club, alice, role) -> None:
+    response = client_for(role).post("/adjustments/new/", adjustment_data(alice))
+    refused = _refused_as(response, role)
+    assert RankAdjustment.objects.exists() == (not refused)
+    club.refresh_from_db()
+    assert (club.dirty_from is None) == refused
+    assert LogEntry.objects.exists() == (not refused)
+
+
+@pytest.mark.parametrize("role", EXPECTED)
+def test_only_the_committee_may_change_the_club_systems(client_for, club, role) -> None:
+    response = client_for(role).post(f"/clubs/{club.slug}/settings/", {"primary_system": "ffg"})
+    refused = _refused_as(response, role)
+    club.refresh_from_db()
+    assert (club.primary_system == "sagc") == refused
+
+
+@pytest.mark.parametrize("role", EXPECTED)
+def test_only_the_committee_sees_the_committee_pages(client_for, club, role) -> None:
+    for url in ("/adjustments/", "/adjustments/new/", f"/clubs/{club.slug}/settings/"):
+        response = client_for(role).get(url)
+        if not _refused_as(response, role):
+            assert response.status_code == 200
+
+
+def test_the_adjustment_date_defaults_to_today(client_for, club) -> None:
+    html = client_for("committee").get("/adjustments/new/").content.decode()
+    assert f'value="{timezone.localdate().isoformat()}"' in html
+    assert (timezone.localdate() - timedelta(days=1)).isoformat() not in html
