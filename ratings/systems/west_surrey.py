@@ -1,0 +1,309 @@
+"""The West Surrey Go Club ladder (seed 003).
+
+Every player stands on a rung of an unevenly spaced ladder from 40k to 9.9d.
+After a ladder game "the winner is promoted one rung, the loser demoted one
+rung (regardless of grades). A draw leaves the rungs unaltered."  The
+handicap comes from the two strengths: "treat 'x'kyu = -x; 'y'dan = y-1.
+Subtract the two strengths then ignore any fractions" — the shared rank scale
+of :mod:`ratings.systems.ranks` is exactly that scale.
+
+Also here: the handicap and komi options for a number of handicap levels
+("taken as komi, stones or a mixture at black's discretion") and the seed's
+rule for choosing a tournament grade from the BGA rating list (promote at
++0.7, demote at -0.7).  Decisions are marked "Decision:" and explained in
+docs/_parts/west-surrey.md.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from ratings.systems.base import (
+    Adjustment,
+    Event,
+    Game,
+    InvalidEvent,
+    Kind,
+    Ledger,
+    PlayerId,
+    Result,
+    Start,
+    State,
+    UnknownPlayer,
+    Winner,
+)
+
+# seed 003, "The rungs": 40k..20k one kyu apart, 19.5k..10k half a kyu apart,
+# 9.8k..0.2k a fifth apart ("9.2" in the seed's list is 9.2k), then "the jump
+# from 0.2k to 1d", and 1d..9.9d a tenth apart.  Values on the shared scale
+# (14.5k = -14.5, 1.3d = 0.3).
+RUNGS: tuple[float, ...] = (
+    tuple(float(-k) for k in range(40, 19, -1))
+    + tuple(-k / 2 for k in range(39, 19, -1))
+    + tuple(round(-k / 5, 1) for k in range(49, 0, -1))
+    + tuple(round(k / 10, 1) for k in range(90))
+)
+BOTTOM = RUNGS[0]  # 40k
+TOP = RUNGS[-1]  # 9.9d
+MAX_HANDICAP = math.floor(TOP - BOTTOM)  # 48 levels between the ends of the ladder
+KOMI_PER_STONE = 10  # seed 003: "One handicap stone is equivalent to 10 komi."
+EVEN_KOMI = 6  # seed 003: "For a handicap of 0, white receives 6 komi and black starts."
+_RUNG_OF: dict[float, int] = {value: position for position, value in enumerate(RUNGS)}
+
+
+@dataclass(frozen=True, slots=True)
+class WestSurreyState:
+    """A player's rung, as a strength on the shared scale (1.2d = 0.2)."""
+
+    rank: float
+
+    @property
+    def rating(self) -> float:
+        return self.rank
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank}
+
+
+def rung_at_or_below(strength: float) -> int:
+    """The position in :data:`RUNGS` of the highest rung at or below ``strength``.
+
+    Decision: a new player, or a strength set after a tournament, that is not
+    a rung (14.3k, 0.5d from another list) stands on the rung just below it,
+    so nobody enters the ladder above their declared strength; strengths
+    beyond the ladder's ends stand on its end rungs (40k, 9.9d).
+    """
+    if not math.isfinite(strength):
+        raise ValueError(f"not a strength: {strength!r}")
+    position = bisect.bisect_right(RUNGS, round(strength, 6)) - 1
+    return max(0, position)
+
+
+def ladder_handicap(first: float, second: float) -> int:
+    """seed 003, "Handicaps": "Subtract the two strengths then ignore any
+    fractions to obtain the handicap" (Fred 0.3 - Bert -14.5 = 14.8 -> 14).
+
+    The order does not matter: the stronger player is White.  The difference
+    is rounded to 6 places first so that 0.2 - (-0.8) is 1, not 0.999...
+    """
+    return math.floor(round(abs(first - second), 6))
+
+
+class HandicapOption(NamedTuple):
+    """One way to take a handicap: ``stones`` for Black, ``komi_to_black``
+    points (negative: komi to White), and who plays first after the stones."""
+
+    stones: int
+    komi_to_black: int
+    first: str  # "black" or "white"
+    label: str
+
+
+def handicap_options(levels: int) -> tuple[HandicapOption, ...]:
+    """seed 003: every way to take ``levels`` handicap levels, most stones first.
+
+    "After the handicap is taken as komi, stones or a mixture at black's
+    discretion, it is then white's move. One handicap stone is equivalent to
+    10 komi."  14 levels: 14 stones, 13 stones + 10 komi, ..., 140 komi.  "The
+    1 stone is Black playing first"; "For a handicap of 1, either black starts
+    with no komi or white starts with 10 komi to black"; "For a handicap of 0,
+    white receives 6 komi and black starts."
+    """
+    if not isinstance(levels, int) or isinstance(levels, bool) or not 0 <= levels <= MAX_HANDICAP:
+        raise ValueError(f"handicap: expected 0..{MAX_HANDICAP} levels, got {levels!r}")
+    if levels == 0:
+        return (
+            HandicapOption(
+                0, -EVEN_KOMI, "black", f"even: Black plays first, White receives {EVEN_KOMI} komi"
+            ),
+        )
+    options = []
+    for stones in range(levels, -1, -1):
+        komi = KOMI_PER_STONE * (levels - stones)
+        # One stone is Black's first move; after any stones White plays.
+        first = "black" if stones == 1 else "white"
+        if stones == 0:
+            label = f"{komi} komi"
+        else:
+            label = f"{stones} stone{'s' if stones > 1 else ''}" + (f" + {komi} komi" if komi else "")
+        options.append(HandicapOption(stones, komi, first, label))
+    return tuple(options)
+
+
+BGA_FROM = -15.0  # seed 003: "Start using this when your BGA rating reaches 15kyu."
+HYSTERESIS = 0.7  # seed 003: "from X to X+1 when I get to X+0.7 ... from X to X-1 when I get to X-0.7"
+
+
+def bga_grade(current: int, bga: float, *, margin: float = HYSTERESIS, start: float = BGA_FROM) -> int:
+    """The whole grade to enter the next tournament at, given the current one
+    and a rating from the BGA list (both on the shared scale: 2d = 1,
+    1.3d = 0.3, 2k = -2).
+
+    seed 003: "I only promote myself from X to X+1 when I get to X+0.7 on the
+    BGA list and I only demote myself from X to X-1 when I get to X-0.7."
+    Below 15k the list is not used ("has reasonable validity above 15kyu").
+    Decision: a rating far away moves the grade as many steps as the rule
+    allows at once (X+1.7 gives X+2), as if read one step at a time.
+    """
+    if not isinstance(current, int) or isinstance(current, bool):
+        raise ValueError(f"current grade: expected a whole grade, got {current!r}")
+    if not math.isfinite(bga):
+        raise ValueError(f"BGA rating: expected a number, got {bga!r}")
+    if bga < start:
+        return current
+    grade = current
+    while round(bga - grade, 6) >= margin:
+        grade += 1
+    while round(bga - grade, 6) <= -margin:
+        grade -= 1
+    return grade
+
+
+class WestSurrey:
+    """The West Surrey club ladder (seed 003).
+
+    ``lightning_below``: a club game whose main time per player is known and
+    below this many minutes is a lightning game and leaves the ladder alone
+    ("no relevance to lightning ... games"); games of unknown time count.
+    """
+
+    name: ClassVar[str] = "west-surrey"
+    unit: ClassVar[str] = "strength"
+
+    def __init__(self, *, lightning_below: int = 10) -> None:
+        self.lightning_below = lightning_below
+
+    def state_from_json(self, data: Mapping[str, Any]) -> WestSurreyState:
+        rank = data.get("rank")
+        if not isinstance(rank, int | float) or round(rank, 6) not in _RUNG_OF:
+            raise ValueError(f"West Surrey state: rank: expected a rung of the ladder, got {rank!r}")
+        return WestSurreyState(float(round(rank, 6)))
+
+    def rate(
+        self,
+        events: Sequence[Event],
+        state: State | None = None,
+        starts: Mapping[PlayerId, Start] | None = None,
+    ) -> Result:
+        """Replay ``events`` in order from ``state`` (never mutated)."""
+        given: Mapping[PlayerId, Any] = state if state is not None else {}
+        start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
+        ledger = Ledger.sized(len(events))
+        positions: dict[PlayerId, int] = {}  # player -> position in RUNGS
+        rungs = RUNGS
+        top = len(RUNGS) - 1
+        lightning_below = self.lightning_below
+
+        def enter(i: int, player: PlayerId) -> int:
+            known = given.get(player)
+            if known is not None:
+                position = rung_at_or_below(known.rank)
+            else:
+                start = start_of.get(player)
+                if start is None:
+                    raise UnknownPlayer(i, player)
+                # seed 003 has no entry rule; a new player starts at the rung
+                # of their declared rank (a rank or a strength: the same scale).
+                value = start.rank if start.rank is not None else start.rating
+                assert value is not None
+                position = rung_at_or_below(value)
+            positions[player] = position
+            return position
+
+        for i, event in enumerate(events):
+            slot = 2 * i
+            if isinstance(event, Adjustment):
+                self._adjust(i, event, ledger, positions, enter)
+                continue
+            if not isinstance(event, Game):
+                raise InvalidEvent(
+                    i, "event", f"expected a Game or an Adjustment, got {type(event).__name__}"
+                )
+            white, black = event.white, event.black
+            if white == black:
+                raise InvalidEvent(i, "black", f"{black!r} cannot play against themself")
+            _check_game(i, event)
+            pw = positions.get(white)
+            if pw is None:
+                pw = enter(i, white)
+            pb = positions.get(black)
+            if pb is None:
+                pb = enter(i, black)
+            nw, nb = pw, pb
+            # seed 003: "for 'normal' games. It has no relevance to lightning,
+            # teaching, external or tournament games": only club games count.
+            # Decision: 9x9 and 13x13 games and forfeits are not normal games either.
+            normal = (
+                event.kind is Kind.CLUB
+                and event.board == 19
+                and not event.forfeit
+                and (event.minutes is None or event.minutes >= lightning_below)
+            )
+            if normal:
+                # "the winner is promoted one rung, the loser demoted one rung
+                # (regardless of grades). A draw leaves the rungs unaltered."
+                # Decision: the ends of the ladder (40k, 9.9d) are kept.
+                if event.winner is Winner.WHITE:
+                    nw, nb = min(top, pw + 1), max(0, pb - 1)
+                elif event.winner is Winner.BLACK:
+                    nw, nb = max(0, pw - 1), min(top, pb + 1)
+                positions[white] = nw
+                positions[black] = nb
+            for s, before, after in ((slot, pw, nw), (slot + 1, pb, nb)):
+                ledger.rank_before[s] = ledger.rating_before[s] = rungs[before]
+                ledger.rank_after[s] = ledger.rating_after[s] = rungs[after]
+                ledger.change[s] = round(rungs[after] - rungs[before], 6)
+        final: dict[PlayerId, Any] = dict(given)
+        for player, position in positions.items():
+            final[player] = WestSurreyState(RUNGS[position])
+        return Result(ledger, final)
+
+    def _adjust(
+        self,
+        i: int,
+        event: Adjustment,
+        ledger: Ledger,
+        positions: dict[PlayerId, int],
+        enter: Any,
+    ) -> None:
+        """seed 003: "After a player has taken part in a tournament, they
+        should modify their strength on the ladder to be correct with respect
+        to that tournament."  The adjustment's strength (its rating, else its
+        rank) is taken to the rung at or below it; change = after - before."""
+        value = event.rating if event.rating is not None else event.rank
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            raise InvalidEvent(
+                i, "rating" if event.rating is not None else "rank", f"not a strength: {value!r}"
+            )
+        target = rung_at_or_below(value)
+        before = positions.get(event.player)
+        if before is None:
+            try:
+                before = enter(i, event.player)
+            except UnknownPlayer:
+                before = target  # Decision: an adjustment may introduce a player.
+        assert before is not None
+        positions[event.player] = target
+        slot = 2 * i
+        ledger.rank_before[slot] = ledger.rating_before[slot] = RUNGS[before]
+        ledger.rank_after[slot] = ledger.rating_after[slot] = RUNGS[target]
+        ledger.change[slot] = round(RUNGS[target] - RUNGS[before], 6)
+
+
+def _check_game(i: int, game: Game) -> None:
+    """Refuse a game the ladder cannot read, naming the field."""
+    if game.winner not in (Winner.WHITE, Winner.BLACK, Winner.JIGO) or not isinstance(game.winner, Winner):
+        raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {game.winner!r}")
+    if not isinstance(game.kind, Kind):
+        raise InvalidEvent(i, "kind", f"expected free, internet, club or tournament, got {game.kind!r}")
+    handicap = game.handicap
+    if not isinstance(handicap, int) or isinstance(handicap, bool) or not 0 <= handicap <= MAX_HANDICAP:
+        raise InvalidEvent(i, "handicap", f"expected 0..{MAX_HANDICAP} stones, got {handicap!r}")
+    if not isinstance(game.komi, int | float) or not math.isfinite(game.komi):
+        raise InvalidEvent(i, "komi", f"expected a number of points, got {game.komi!r}")
+    if game.board not in (9, 13, 19):
+        raise InvalidEvent(i, "board", f"expected 9, 13 or 19, got {game.board!r}")
