@@ -1,0 +1,203 @@
+"""The data model: constraints in the database, the named queries the pages
+use, and the small helpers on each model."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from datetime import timezone as tz
+from decimal import Decimal
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from ratings.models import (
+    Club,
+    Game,
+    HistoryEntry,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RecordSheet,
+)
+
+
+def a_game(club, white, black, **extra):  # type: ignore[no-untyped-def]
+    sheet = RecordSheet.objects.create(club=club, date=date(2024, 3, 5))
+    values = {"date": date(2024, 3, 5), "winner": "white", **extra}
+    return Game.objects.create(club=club, sheet=sheet, white=white, black=black, **values)
+
+
+def refused(make) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        with transaction.atomic():
+            make()
+    except IntegrityError:
+        return True
+    return False
+
+
+# --- Club -----------------------------------------------------------------------
+
+
+def test_a_clubs_systems_put_the_primary_first_without_repeats_or_unknowns(club):  # type: ignore[no-untyped-def]
+    club.primary_system = "egf"
+    club.compared_systems = ["sagc", "egf", "no-such-system", "ffg"]
+    assert club.systems == ["egf", "sagc", "ffg"]
+
+
+def test_a_clubs_page_is_its_filtered_players_list(club):  # type: ignore[no-untyped-def]
+    assert club.get_absolute_url() == "/players/?club=stellenbosch"
+
+
+def test_club_names_are_unique(club):  # type: ignore[no-untyped-def]
+    assert refused(lambda: Club.objects.create(name=club.name, slug="other"))
+
+
+# --- Player ---------------------------------------------------------------------
+
+
+def test_a_player_shows_their_rank_as_go_players_write_it(make_player):  # type: ignore[no-untyped-def]
+    assert make_player("Kyu", rank=-11).rank_label == "11k"
+    assert make_player("Dan", rank=2).rank_label == "3d"
+
+
+def test_a_players_page_is_their_record_sheet(make_player):  # type: ignore[no-untyped-def]
+    assert make_player("Ann Botha").get_absolute_url() == "/players/ann-botha/"
+
+
+@pytest.mark.parametrize("rank", [-31, 9])
+def test_the_database_refuses_a_start_rank_off_the_scale(make_player, rank):  # type: ignore[no-untyped-def]
+    assert refused(lambda: make_player("Off Scale", rank=rank))
+
+
+def test_two_players_of_one_club_cannot_share_a_name(club, make_player):  # type: ignore[no-untyped-def]
+    make_player("Ann", slug="ann")
+    assert refused(lambda: make_player("Ann", slug="ann-2"))
+    other = Club.objects.create(name="Other", slug="other")
+    make_player("Ann", slug="ann-3", club=other)  # another club may have one
+
+
+def test_player_queries_search_filter_by_club_and_join_the_club(club, make_player, django_assert_num_queries):  # type: ignore[no-untyped-def]
+    other = Club.objects.create(name="Other", slug="other")
+    make_player("Ann Botha")
+    make_player("Bob Nel", club=other)
+    assert [p.name for p in Player.objects.search("  BOT ")] == ["Ann Botha"]
+    assert Player.objects.search("   ").count() == 2
+    assert [p.name for p in Player.objects.in_club(other)] == ["Bob Nel"]
+    assert Player.objects.in_club(None).count() == 2
+    with django_assert_num_queries(1):
+        assert [p.club.name for p in Player.objects.for_table()] == ["Stellenbosch Go Club", "Other"]
+
+
+# --- Game ------------------------------------------------------------------------
+
+
+def test_the_database_refuses_a_game_against_oneself(club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann")
+    assert refused(lambda: a_game(club, ann, ann))
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"handicap": 10}, {"komi": Decimal("100")}, {"winner": "nobody"}, {"kind": "blitz"}, {"board": 15}],
+)
+def test_the_database_refuses_a_game_out_of_range(club, make_player, bad):  # type: ignore[no-untyped-def]
+    ann, bob = make_player("Ann"), make_player("Bob")
+    assert refused(lambda: a_game(club, ann, bob, **bad))
+
+
+def test_games_come_in_timeline_order_date_then_entry_order(club, make_player):  # type: ignore[no-untyped-def]
+    ann, bob = make_player("Ann"), make_player("Bob")
+    late = a_game(club, ann, bob, date=date(2024, 3, 1), entered_at=datetime(2024, 3, 20, tzinfo=tz.utc))
+    first = a_game(club, ann, bob, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 6, tzinfo=tz.utc))
+    second = a_game(club, bob, ann, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 7, tzinfo=tz.utc))
+    assert list(Game.objects.timeline()) == [late, first, second]
+    assert Game.objects.of_player(ann).count() == 3
+
+
+# --- RankAdjustment ----------------------------------------------------------------
+
+
+def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann")
+    assert refused(lambda: RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=9))
+    assert str(RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=-5)) == (
+        "2024-01-01 Ann set to 5k"
+    )
+
+
+# --- HistoryEntry ------------------------------------------------------------------
+
+
+def row(club, player, seq, game=None, opponent=None, rank_before=-10.0, system="sagc"):  # type: ignore[no-untyped-def]
+    return HistoryEntry.objects.create(
+        club=club, system=system, seq=seq, date=date(2024, 1, 1 + seq), player=player, game=game,
+        opponent=opponent, colour="w" if game else "", rank_before=rank_before, rating_before=0, change=10,
+        rank_after=rank_before, rating_after=10 * seq,
+    )
+
+
+def test_one_history_row_per_player_event_and_system(club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann")
+    row(club, ann, 1)
+    row(club, ann, 1, system="egf")
+    assert refused(lambda: row(club, ann, 1))
+
+
+def test_the_sheet_query_is_newest_first_with_the_opponents_rank_at_the_time(club, make_player):  # type: ignore[no-untyped-def]
+    ann, bob = make_player("Ann"), make_player("Bob")
+    g1, g2 = a_game(club, ann, bob), a_game(club, ann, bob)
+    row(club, ann, 1, g1, bob, rank_before=-10)
+    row(club, bob, 1, g1, ann, rank_before=-12)
+    row(club, ann, 2, g2, bob, rank_before=-10)
+    row(club, bob, 2, g2, ann, rank_before=-11)
+    row(club, bob, 2, g2, ann, rank_before=-3, system="egf")  # another system's row is not read
+    sheet = list(HistoryEntry.objects.for_sheet(ann, "sagc").with_opponent_rank())
+    assert [(e.seq, e.opponent_rank) for e in sheet] == [(2, -11.0), (1, -12.0)]
+
+
+def test_the_chart_query_gives_date_rank_and_rating_oldest_first(club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann")
+    row(club, ann, 2)
+    row(club, ann, 1)
+    assert list(HistoryEntry.objects.for_chart(ann, "sagc")) == [
+        (date(2024, 1, 2), -10.0, 10.0),
+        (date(2024, 1, 3), -10.0, 20.0),
+    ]
+
+
+# --- LogEntry -----------------------------------------------------------------------
+
+
+def test_log_queries_filter_by_club_player_and_game_date(club, make_player):  # type: ignore[no-untyped-def]
+    other = Club.objects.create(name="Other", slug="other")
+    ann, bob = make_player("Ann Botha"), make_player("Bob Nel", club=other)
+    e1 = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 1), summary="one")
+    e1.players.set([ann])
+    e2 = LogEntry.objects.create(club=other, action="add", event_date=date(2024, 3, 9), summary="two")
+    e2.players.set([bob])
+    assert list(LogEntry.objects.in_club(club)) == [e1]
+    assert list(LogEntry.objects.about("bob-nel")) == [e2]
+    assert list(LogEntry.objects.about("BOTHA")) == [e1]
+    assert LogEntry.objects.about(" ").count() == 2
+    assert list(LogEntry.objects.between(date(2024, 3, 2), None)) == [e2]
+    assert list(LogEntry.objects.between(None, date(2024, 3, 1))) == [e1]
+
+
+def test_the_log_is_newest_entry_first(club):  # type: ignore[no-untyped-def]
+    old = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 9), summary="old",
+                                  at=datetime(2024, 3, 1, tzinfo=tz.utc))
+    new = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 1, 1), summary="new",
+                                  at=datetime(2024, 4, 1, tzinfo=tz.utc))
+    assert list(LogEntry.objects.for_page()) == [new, old]
+    assert str(new).endswith("Added new")
+
+
+def test_a_log_entry_outlives_its_deleted_game(club, make_player):  # type: ignore[no-untyped-def]
+    ann, bob = make_player("Ann"), make_player("Bob")
+    game = a_game(club, ann, bob)
+    entry = LogEntry.objects.create(club=club, action="add", event_date=game.date, summary="s", game=game)
+    entry.players.set([ann, bob])
+    game.delete()
+    entry.refresh_from_db()
+    assert entry.game is None and entry.players.count() == 2
