@@ -1,0 +1,65 @@
+"""The Django admin: every model's list, search, filters and forms open for a
+superuser; everyone else is kept out; the log and history are read-only."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from ratings.models import Game, LogEntry, RecordSheet
+
+MODELS = ["club", "player", "recordsheet", "game", "rankadjustment", "historyentry", "logentry", "recomputerun"]
+
+
+@pytest.fixture
+def admin_client_with_data(client, club, make_player):  # type: ignore[no-untyped-def]
+    admin = User.objects.create_superuser("root", "root@example.org", "pw")
+    ann, bob = make_player("Ann Botha", rank=-12, user=User.objects.create_user("ann")), make_player("Bob Nel")
+    sheet = RecordSheet.objects.create(club=club, date=date(2024, 3, 5), event="Club night")
+    Game.objects.create(club=club, sheet=sheet, date=date(2024, 3, 5), white=ann, black=bob, winner="white")
+    entry = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 5), summary="Ann v Bob")
+    entry.players.set([ann, bob])
+    client.force_login(admin)
+    return client
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_every_models_list_searches_and_opens_for_a_superuser(admin_client_with_data, model):  # type: ignore[no-untyped-def]
+    url = reverse(f"admin:ratings_{model}_changelist")
+    assert admin_client_with_data.get(url).status_code == 200
+    assert admin_client_with_data.get(url, {"q": "Ann"}).status_code == 200
+
+
+def test_the_player_list_filters_by_rank_band(admin_client_with_data):  # type: ignore[no-untyped-def]
+    url = reverse("admin:ratings_player_changelist")
+    html = admin_client_with_data.get(url, {"band": "ddk"}).content.decode()
+    assert "Ann Botha" in html and "Bob Nel" not in html  # 12k is in 20k-11k, 10k is not
+    assert "12k" in html
+
+
+def test_the_player_form_opens(admin_client_with_data):  # type: ignore[no-untyped-def]
+    assert admin_client_with_data.get(reverse("admin:ratings_player_add")).status_code == 200
+
+
+def test_the_log_cannot_be_rewritten_in_the_admin(admin_client_with_data):  # type: ignore[no-untyped-def]
+    entry = LogEntry.objects.get()
+    assert admin_client_with_data.get(reverse("admin:ratings_logentry_add")).status_code == 403
+    response = admin_client_with_data.post(reverse("admin:ratings_logentry_delete", args=[entry.pk]), {"post": "yes"})
+    assert response.status_code == 403
+    assert LogEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_the_user_list_shows_role_and_linked_player(admin_client_with_data, personas):  # type: ignore[no-untyped-def]
+    html = admin_client_with_data.get(reverse("admin:auth_user_changelist")).content.decode()
+    assert "Ann Botha" in html and "Player One" in html
+    assert "committee" in html and "volunteer" in html
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
+def test_the_admin_keeps_out_every_role_without_staff_status(client_for, role):  # type: ignore[no-untyped-def]
+    response = client_for(role).get(reverse("admin:ratings_game_changelist"))
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
