@@ -1,6 +1,7 @@
 """The committee's exchanges with national bodies (issue 5).
 
-Three jobs, each a plain function the views and management commands share:
+Three jobs, each a plain function the views and management commands share
+(docs/committee.md describes the process for a committee member):
 
 1. Rank synchronisation.  :func:`preview_rank_sync` reads a national rank
    list (ratings.exchange), matches every club player to it — national id
@@ -9,18 +10,26 @@ Three jobs, each a plain function the views and management commands share:
    player.  An ambiguous or missing match is shown, never guessed.
    :func:`apply_rank_sync` turns the lines the committee chose into dated
    rank adjustments (services.add_adjustment, so they are logged and the
-   ratings recomputed), remembers confirmed matches by storing the national
-   id on the player, all or nothing.
+   ratings recomputed) and remembers confirmed matches by storing the
+   national id on the player, all or nothing.
 2. Exports: :func:`club_games_tournament` turns a club's games of a period
    into an exchange Tournament, which ratings.exchange writes as CSV, JSON,
-   an EGD h9 file (class C "club ladder"), an FFG .tou or an AGA file.
+   an EGD h9 file (class C "club ladder"), an FFG .tou or an AGA file;
+   :func:`api_page` gives one page of the same records for the JSON API.
 3. Tournament imports: :func:`import_tournament` reads an EGD h9 or FFG .tou
-   file and saves its games as one record sheet of tournament games,
-   matching players or creating them.
+   file (or the site's own CSV/JSON/AGA exports) and saves its games as one
+   record sheet, matching players or creating them.
+
+Every refusal is a :class:`CommitteeError` or an
+:class:`ratings.exchange.ExchangeError` (both ValueError), with a message
+naming the player or the file's line(s); nothing is written then.
 """
 
 from __future__ import annotations
 
+import math
+import secrets
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -28,11 +37,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import exchange
-from ratings.models import Club, Game, HistoryEntry, Player, RankSync, RankSyncLine, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, Kind, Player, RankSync, RankSyncLine, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError, add_adjustment, save_sheet
 from ratings.systems.ranks import format_rank
 
@@ -40,12 +49,45 @@ from ratings.systems.ranks import format_rank
 #: club's own national association (SAGA for a South African club).
 ID_FIELD: dict[str, str] = {"ffg": "ffg_licence", "aga": "aga_id", "egd": "egd_pin", "csv": "saga_id"}
 
+#: Matches the committee may apply as they stand; an ambiguous line needs a
+#: candidate chosen first (it then becomes "confirmed").
+APPLICABLE = ("id", "name", "confirmed")
+
 
 class CommitteeError(ValueError):
     """A sync or import that cannot go ahead; the message says why."""
 
 
+def _user(user: Any) -> Any:
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _id_max_length(id_field: str) -> int:
+    return int(Player._meta.get_field(id_field).max_length or 0)
+
+
 # --- 1. Rank synchronisation ---------------------------------------------------
+
+
+def grade(rank: float) -> int:
+    """The whole grade a rank falls in: 1.3d -> 1d, 14.5k -> 15k (floor, as the
+    h9 writer bands fractional ranks, docs/_parts/formats.md)."""
+    return math.floor(rank + 1e-9)
+
+
+def proposes_change(line: RankSyncLine) -> bool:
+    """Does the national rank differ from the club rank's grade?
+
+    Decision: national lists give whole grades; a club whose system keeps
+    fractional ranks (West Surrey's 1.3d, seed 003) is *in line* with a
+    national 1d.  Setting it back to 1.0 would only wipe the club's own
+    progress within the grade, so only a different grade is a change.
+    """
+    return (
+        line.match in APPLICABLE
+        and line.national_rank is not None
+        and (grade(line.club_rank) != grade(line.national_rank))
+    )
 
 
 def _entry_json(entry: exchange.RankEntry) -> dict[str, Any]:
@@ -63,29 +105,41 @@ def match_players(
 ) -> list[tuple[Player, str, list[exchange.RankEntry]]]:
     """For each player: (player, how, entries).
 
-    ``how`` is "id" (the player's stored national id is in the list), "name"
-    (exactly one entry has the player's name and its id is not another club
-    player's), "ambiguous" (several entries carry the name: all returned) or
-    "missing" (none).
+    ``how`` is "id" (the player's stored national id is in the list),
+    "name" (exactly one entry carries the player's name, and nothing
+    contradicts it), "ambiguous" (the committee must choose: the candidate
+    entries are returned) or "missing" (none).
+
+    A name match is ambiguous, never guessed (issue 5), when several entries
+    carry the name, when the player already has *another* national id
+    stored (same name, maybe another person), or when two club players
+    ("DUPONT Jean" and "Jean Dupont") both point at the one entry.  An entry
+    whose id is already stored on another club player is that player's.
     """
     by_id = {e.national_id: e for e in entries if e.national_id}
     names = exchange.NameIndex((i, e.name) for i, e in enumerate(entries))
     taken = {getattr(p, id_field) for p in players if getattr(p, id_field)}
-    matches: list[tuple[Player, str, list[exchange.RankEntry]]] = []
+    found_for: dict[int, tuple[str, list[exchange.RankEntry]]] = {}
     for player in players:
         stored = getattr(player, id_field)
         if stored and stored in by_id:
-            matches.append((player, "id", [by_id[stored]]))
+            found_for[player.pk] = ("id", [by_id[stored]])
             continue
-        found = [entries[int(i)] for i in names.lookup(player.name)]  # type: ignore[call-overload]
-        # An entry whose id already belongs to another club player is theirs.
+        found = [entries[i] for i in names.lookup(player.name) if isinstance(i, int)]
         found = [e for e in found if not e.national_id or e.national_id not in taken]
-        if len(found) == 1:
-            matches.append((player, "name", found))
-        elif found:
-            matches.append((player, "ambiguous", found))
+        if not found:
+            found_for[player.pk] = ("missing", [])
+        elif len(found) > 1 or (stored and found[0].national_id and found[0].national_id != stored):
+            found_for[player.pk] = ("ambiguous", found)
         else:
-            matches.append((player, "missing", []))
+            found_for[player.pk] = ("name", found)
+    claims = Counter(found[0].line for how, found in found_for.values() if how == "name")
+    matches = []
+    for player in players:
+        how, found = found_for[player.pk]
+        if how == "name" and claims[found[0].line] > 1:
+            how = "ambiguous"
+        matches.append((player, how, found))
     return matches
 
 
@@ -94,7 +148,8 @@ def preview_rank_sync(
 ) -> RankSync:
     """Read a national list and store the proposal; nothing is applied yet.
 
-    Raises :class:`exchange.ExchangeError` (naming the line) on a bad file.
+    Raises :class:`exchange.ExchangeError` (naming the line) on a bad file;
+    nothing is written then.
     """
     ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
     id_field = ID_FIELD[ranks.format]
@@ -103,41 +158,40 @@ def preview_rank_sync(
     with transaction.atomic():
         sync = RankSync.objects.create(
             club=club,
-            created_by=user if user is not None and user.is_authenticated else None,
+            created_by=_user(user),
             filename=filename[:200],
             format=ranks.format,
-            encoding=ranks.encoding,
+            encoding=ranks.encoding[:20],
             as_of=ranks.as_of,
             read=len(ranks.entries),
         )
         lines = []
         for player, how, found in matches:
             entry = found[0] if how in ("id", "name") else None
-            national_rank = entry.rank if entry else None
             lines.append(
                 RankSyncLine(
                     sync=sync,
                     player=player,
                     match=how,
                     line=entry.line if entry else None,
-                    national_name=entry.name if entry else "",
-                    national_id=(entry.national_id or "") if entry else "",
-                    national_rank=national_rank,
+                    national_name=entry.name[:200] if entry else "",
+                    national_id=(entry.national_id or "")[:20] if entry else "",
+                    national_rank=entry.rank if entry else None,
                     club_rank=player.rank,
                     club_rating=player.rating,
                     candidates=[_entry_json(e) for e in found] if how == "ambiguous" else [],
                 )
             )
         RankSyncLine.objects.bulk_create(lines)
-        sync.matched = sum(1 for line in lines if line.match in ("id", "name"))
+        sync.matched = sum(1 for line in lines if line.match in APPLICABLE)
         sync.ambiguous = sum(1 for line in lines if line.match == "ambiguous")
         sync.unmatched = sum(1 for line in lines if line.match == "missing")
-        sync.changes = sum(1 for line in lines if line.proposes_change)
+        sync.changes = sum(1 for line in lines if proposes_change(line))
         sync.save(update_fields=["matched", "ambiguous", "unmatched", "changes"])
     return sync
 
 
-@dataclass
+@dataclass(frozen=True)
 class Choice:
     """The committee's decision on one sync line: apply it, and for an
     ambiguous line which candidate (by its list line number) is the player."""
@@ -146,48 +200,88 @@ class Choice:
     candidate_line: int | None = None
 
 
+def default_choices(sync: RankSync) -> list[Choice]:
+    """What the preview ticks by default: id and name matches that change the rank."""
+    return [
+        Choice(line.pk) for line in sync.lines.all() if line.match in ("id", "name") and proposes_change(line)
+    ]
+
+
 def apply_rank_sync(
     sync: RankSync, choices: Iterable[Choice], *, effective: date, user: Any = None
 ) -> list[Any]:
     """Apply the chosen lines as adjustments dated ``effective``; all or nothing.
 
     Matches chosen here are remembered: the national id is stored on the
-    player, so the next sync matches them by id.  Raises SheetError (naming
-    the player) or CommitteeError; nothing is written then.
+    player, so the next sync matches them by id.  A chosen line whose rank
+    is already the club's grade (or an unrated entry) only remembers the id.
+    Raises CommitteeError naming the player; nothing is written then.
     """
-    if sync.applied_at is not None:
-        raise CommitteeError(f"this synchronisation was already applied on {sync.applied_at:%Y-%m-%d %H:%M}")
     id_field = ID_FIELD[sync.format]
-    lines = {line.id: line for line in sync.lines.select_related("player")}
+    max_id = _id_max_length(id_field)
+    wanted: dict[int, Choice] = {}
+    for choice in choices:
+        wanted.setdefault(choice.line_id, choice)  # the same line twice is one choice
     adjustments = []
     with transaction.atomic():
-        for choice in choices:
+        # Locked and re-read: two committee members pressing "apply" at once
+        # must not both apply it.
+        current = RankSync.objects.select_for_update().get(pk=sync.pk)
+        if current.applied_at is not None:
+            raise CommitteeError(
+                f"this synchronisation was already applied on {timezone.localtime(current.applied_at):%Y-%m-%d %H:%M}"
+            )
+        lines = {line.id: line for line in current.lines.select_related("player", "player__club")}
+        claimed: dict[str, str] = {}
+        for choice in wanted.values():
             line = lines.get(choice.line_id)
             if line is None:
                 raise CommitteeError(f"line {choice.line_id} is not part of this synchronisation")
+            player = Player.objects.select_related("club").get(pk=line.player_id)
             if line.match == "ambiguous":
                 picked = [c for c in line.candidates if c["line"] == choice.candidate_line]
                 if not picked:
-                    raise CommitteeError(f"{line.player.name}: choose which of the {len(line.candidates)} entries is theirs")
+                    raise CommitteeError(
+                        f"{player.name}: choose which of the {len(line.candidates)} entries is theirs"
+                    )
                 line.line = picked[0]["line"]
-                line.national_name = picked[0]["name"]
+                line.national_name = picked[0]["name"][:200]
                 line.national_id = picked[0]["national_id"]
                 line.national_rank = picked[0]["rank"]
                 line.match = "confirmed"
-            if line.match == "missing" or line.national_rank is None:
-                raise CommitteeError(f"{line.player.name}: no national rank to apply")
-            player = line.player
-            if line.national_id and getattr(player, id_field) != line.national_id:
-                setattr(player, id_field, line.national_id)
-                player.save(update_fields=[id_field])
-            if line.national_rank != player.rank:
+            if line.match not in APPLICABLE:
+                raise CommitteeError(f"{player.name} is not in the list: there is no national rank to apply")
+            if line.national_id:
+                if len(line.national_id) > max_id:
+                    raise CommitteeError(
+                        f"{player.name}: national id {line.national_id!r} is longer than {max_id} characters"
+                    )
+                if line.national_id in claimed:
+                    raise CommitteeError(
+                        f"{player.name} and {claimed[line.national_id]} cannot both be entry "
+                        f"{line.national_id} of the list; choose one"
+                    )
+                claimed[line.national_id] = player.name
+                holder = (
+                    Player.objects.filter(club=player.club, **{id_field: line.national_id})
+                    .exclude(pk=player.pk)
+                    .first()
+                )
+                if holder is not None:
+                    raise CommitteeError(
+                        f"{player.name}: national id {line.national_id} is already {holder.name}'s"
+                    )
+                if getattr(player, id_field) != line.national_id:
+                    setattr(player, id_field, line.national_id)
+                    player.save(update_fields=[id_field])
+            if line.national_rank is not None and grade(player.rank) != grade(line.national_rank):
                 try:
                     adjustment = add_adjustment(
                         player=player,
                         date=effective,
                         rank=line.national_rank,
-                        reason=f"National rank ({sync.get_format_display()} list, sync #{sync.pk})",
-                        actor=user,
+                        reason=f"National rank ({current.get_format_display()} list, sync #{current.pk})",
+                        actor=_user(user),
                     )
                 except SheetError as error:
                     problems = "; ".join(m for fields in error.problems.values() for m in fields.values())
@@ -196,39 +290,39 @@ def apply_rank_sync(
                 adjustments.append(adjustment)
             line.applied = True
             line.save()
-        sync.applied_at = timezone.now()
-        sync.applied_by = user if user is not None and user.is_authenticated else None
-        sync.effective = effective
-        sync.applied = len(adjustments)
-        sync.save(update_fields=["applied_at", "applied_by", "effective", "applied"])
+        current.applied_at = timezone.now()
+        current.applied_by = _user(user)
+        current.effective = effective
+        current.applied = len(adjustments)
+        current.save(update_fields=["applied_at", "applied_by", "effective", "applied"])
+    sync.refresh_from_db()
     return adjustments
 
 
 # --- 2. Exports ---------------------------------------------------------------
 
 
-def club_games(club: Club, start: date | None, end: date | None) -> Any:
-    games = Game.objects.filter(club=club).select_related("white", "black", "sheet").timeline()
+def club_games(club: Club, start: date | None, end: date | None) -> QuerySet[Game]:
+    """The club's games of a period in timeline order.  Forfeits are left out:
+    they are recorded but never rated (seed 002, ratings/systems/base.py), so
+    a national body has nothing to rate in them."""
+    games = Game.objects.filter(club=club, forfeit=False)
     if start:
         games = games.filter(date__gte=start)
     if end:
         games = games.filter(date__lte=end)
-    return games
+    return games.timeline()
 
 
-def _ranks_at_first_game(club: Club, games: Sequence[Game]) -> dict[int, float]:
+def _ranks_at_first_game(club: Club, first_game: dict[int, int]) -> dict[int, float]:
     """Each player's rank at their first game of the period (primary system),
-    the grade a national body rates them at."""
-    if not games:
+    the grade a national body rates them at.  ``first_game``: player -> game id."""
+    if not first_game:
         return {}
-    first_ids = {}
-    for game in games:
-        for pid in (game.white_id, game.black_id):
-            first_ids.setdefault(pid, game.id)
     rows = HistoryEntry.objects.filter(
-        club=club, system=club.primary_system, game_id__in=set(first_ids.values())
+        club=club, system=club.primary_system, game_id__in=set(first_game.values())
     ).values_list("player_id", "game_id", "rank_before")
-    return {pid: rank for pid, gid, rank in rows if first_ids.get(pid) == gid}
+    return {pid: rank for pid, gid, rank in rows if first_game.get(pid) == gid}
 
 
 def _exchange_player(player: Player, rank: float) -> exchange.Player:
@@ -242,44 +336,142 @@ def _exchange_player(player: Player, rank: float) -> exchange.Player:
     )
 
 
+def _tournament_game(game: Game, round_: int = 0) -> exchange.TournamentGame:
+    return exchange.TournamentGame(
+        round=round_,
+        white=str(game.white_id),
+        black=str(game.black_id),
+        winner=exchange.Winner(game.winner),
+        handicap=game.handicap,
+        komi=float(game.komi),
+        date=game.date,
+        kind=game.kind,
+        board=game.board,
+        event=game.sheet.event or None,
+    )
+
+
+def _export_name(club: Club, start: date | None, end: date | None) -> str:
+    return f"{club.name} club ladder {start or 'start'} to {end or 'today'}"
+
+
+def _even_komi(games: Sequence[Game]) -> float | None:
+    """The komi of most even games: h9 and .tou carry one komi for the whole
+    tournament (KM[], komi=), so this is the one that survives the trip."""
+    komis = Counter(float(g.komi) for g in games if g.handicap == 0)
+    return komis.most_common(1)[0][0] if komis else None
+
+
 def club_games_tournament(
     club: Club, start: date | None = None, end: date | None = None, *, event_class: str = "C"
 ) -> exchange.Tournament:
     """The club's games of a period as one class C "club ladder" (FORMATS.md:
     "British clubs report club games to the EGD as a class C 'club ladder'
     tournament per period")."""
-    games = list(club_games(club, start, end))
-    ranks = _ranks_at_first_game(club, games)
+    games = list(club_games(club, start, end).select_related("white", "black", "sheet"))
+    first_game: dict[int, int] = {}
+    for game in games:
+        for pid in (game.white_id, game.black_id):
+            first_game.setdefault(pid, game.pk)
+    ranks = _ranks_at_first_game(club, first_game)
     players: dict[int, exchange.Player] = {}
-    records = []
     for game in games:
         for player in (game.white, game.black):
             if player.pk not in players:
                 players[player.pk] = _exchange_player(player, ranks.get(player.pk, player.rank))
-        records.append(
-            exchange.TournamentGame(
-                round=0,
-                white=str(game.white_id),
-                black=str(game.black_id),
-                winner=exchange.Winner(game.winner),
-                handicap=game.handicap,
-                komi=float(game.komi),
-                date=game.date,
-                kind=game.kind,
-                board=game.board,
-                event=game.sheet.event or None,
-            )
-        )
-    period = f"{start or (games[0].date if games else '')} to {end or (games[-1].date if games else '')}"
     return exchange.club_tournament(
-        f"{club.name} club ladder {period}",
+        _export_name(club, start, end),
         list(players.values()),
-        records,
+        [_tournament_game(game) for game in games],
         start=start,
         end=end,
         event_class=event_class,
         place=club.name,
+        komi=_even_komi(games),
     )
+
+
+def export_games(club: Club, start: date | None, end: date | None, format: str) -> tuple[str, str, str]:
+    """(file name, media type, text) of the club's games in ``format``.
+
+    Raises CommitteeError when the period has no game (an empty results file
+    could not be read back), ExchangeError for an unknown format.
+    """
+    if format not in exchange.GAME_FORMATS:
+        raise CommitteeError(f"unknown format {format!r}; choose one of {', '.join(exchange.GAME_FORMATS)}")
+    tournament = club_games_tournament(club, start, end)
+    if not tournament.games:
+        raise CommitteeError(f"{club.name} has no game between {start or 'the start'} and {end or 'today'}")
+    text = exchange.write_tournament(tournament, format)  # type: ignore[arg-type]
+    extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
+    name = f"{club.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
+    return name, media_type, text
+
+
+@dataclass
+class ApiPage:
+    count: int
+    records: list[dict[str, Any]]
+
+
+def api_page(club: Club, start: date | None, end: date | None, offset: int, limit: int) -> ApiPage:
+    """One page of the JSON API: records with the fields of exchange.GAME_FIELDS
+    (plus "id"), in timeline order, equal to the CSV export's records.
+
+    Rounds and each player's rank depend on the whole period (the rank at the
+    player's first game of the period, the round rule of
+    exchange.assign_rounds), so one light pass over (id, white, black) of the
+    period finds them; only the page's games are loaded in full.
+    """
+    light = list(club_games(club, start, end).values_list("id", "white_id", "black_id"))
+    page_ids = [gid for gid, _, _ in light[offset : offset + limit]]
+    # The round rule of exchange.assign_rounds (docs/_parts/formats.md,
+    # "Rounds of a club export"): round = 1 + the later of the two players'
+    # previous rounds, in timeline order.
+    last: dict[int, int] = {}
+    rounds: dict[int, int] = {}
+    first_game: dict[int, int] = {}
+    wanted = set(page_ids)
+    for gid, white, black in light:
+        round_ = max(last.get(white, 0), last.get(black, 0)) + 1
+        last[white] = last[black] = round_
+        first_game.setdefault(white, gid)
+        first_game.setdefault(black, gid)
+        if gid in wanted:
+            rounds[gid] = round_
+    games = Game.objects.filter(pk__in=page_ids).select_related("white", "black", "sheet").timeline()
+    page_players = {p.pk: p for g in games for p in (g.white, g.black)}
+    ranks = _ranks_at_first_game(club, {pid: first_game[pid] for pid in page_players})
+    tournament = exchange.Tournament(
+        name=_export_name(club, start, end),
+        start=start,
+        end=end,
+        event_class="C",
+        players=tuple(_exchange_player(p, ranks.get(pid, p.rank)) for pid, p in page_players.items()),
+    )
+    records = []
+    for game in games:
+        record = exchange.game_record(_tournament_game(game, rounds[game.pk]), tournament)
+        records.append({"id": game.pk, **record})
+    return ApiPage(count=len(light), records=records)
+
+
+def new_api_token(club: Club) -> str:
+    """(Re)generate the token a national body sends as "Authorization: Token
+    <token>"; the old one stops working at once."""
+    token = secrets.token_urlsafe(32)
+    Club.objects.filter(pk=club.pk).update(api_token=token)
+    club.api_token = token
+    return token
+
+
+def club_for_token(token: str) -> Club | None:
+    if not token:
+        return None
+    club = Club.objects.filter(api_token=token).first()
+    if club is None or not secrets.compare_digest(club.api_token, token):
+        return None
+    return club
 
 
 # --- 3. Tournament imports ----------------------------------------------------
@@ -289,100 +481,230 @@ def club_games_tournament(
 class ImportReport:
     sheet: RecordSheet | None
     games: int
+    fmt: str = ""
     matched: list[str] = field(default_factory=list)
     created: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    dry_run: bool = False
 
 
-def _find_player(club: Club, person: exchange.Player) -> Player | None:
-    ids = Q()
-    for attr in ("egd_pin", "ffg_licence", "aga_id"):
-        value = getattr(person, attr)
-        if value:
-            ids |= Q(**{attr: value})
-    if ids:
-        found = list(Player.objects.filter(ids, club=club)[:2])
-        if len(found) == 1:
-            return found[0]
-    index = exchange.NameIndex((p.pk, p.name) for p in Player.objects.filter(club=club).only("pk", "name"))
-    hits = index.lookup(person.name)
-    if len(hits) == 1:
-        return Player.objects.get(pk=hits[0])
-    if len(hits) > 1:
-        raise CommitteeError(f"line {person.line}: {person.name} matches several club players; rename one first")
+def _where(lines: Sequence[int | None]) -> str:
+    known = [n for n in dict.fromkeys(lines) if n is not None]
+    if not known:
+        return "the file"
+    return f"line {known[0]}" + "".join(f" (and line {n})" for n in known[1:])
+
+
+class _ClubPlayers:
+    """The club's players, looked up by national id, then by name (one query)."""
+
+    IDS = ("egd_pin", "ffg_licence", "aga_id")
+
+    def __init__(self, club: Club) -> None:
+        self.players = {p.pk: p for p in Player.objects.filter(club=club)}
+        self.names = exchange.NameIndex((p.pk, p.name) for p in self.players.values())
+        self.by_id: dict[tuple[str, str], list[Player]] = {}
+        for player in self.players.values():
+            for attr in self.IDS:
+                if getattr(player, attr):
+                    self.by_id.setdefault((attr, getattr(player, attr)), []).append(player)
+
+    def find(self, person: exchange.Player) -> Player | None:
+        for attr in self.IDS:
+            value = getattr(person, attr)
+            hits = self.by_id.get((attr, value), []) if value else []
+            if len(hits) == 1:
+                return hits[0]
+        hits = self.names.lookup(person.name)
+        if len(hits) > 1:
+            names = " and ".join(sorted(self.players[int(h)].name for h in hits))
+            raise CommitteeError(
+                f"line {person.line}: {person.name} matches several club players ({names}); "
+                "give them their national id or rename one first"
+            )
+        return self.players[int(hits[0])] if hits else None
+
+
+def _check_games(tournament: exchange.Tournament) -> None:
+    """What the data model would refuse, named by line before anything is saved."""
+    if tournament.minutes is not None and not 0 <= tournament.minutes <= 32767:
+        raise CommitteeError(f"the file's main time of {tournament.minutes} minutes is not plausible")
+    for game in tournament.games:
+        if game.board not in (9, 13, 19):
+            raise CommitteeError(
+                f"{_where(game.lines)}: board size {game.board}: the site records 9, 13 or 19"
+            )
+
+
+def _resolve_players(
+    club: Club, tournament: exchange.Tournament, report: ImportReport
+) -> dict[str, Player | NewPlayer]:
+    """Match each player who has a game to a club player, or plan a new one."""
+    playing = {g.white for g in tournament.games} | {g.black for g in tournament.games}
+    known = _ClubPlayers(club)
+    refs: dict[str, Player | NewPlayer] = {}
+    seen: dict[Any, exchange.Player] = {}  # club player pk or new name key -> who took it
+    for person in tournament.players:
+        if person.key not in playing:
+            report.skipped.append(f"line {person.line}: {person.name} has no game")
+            continue
+        name = " ".join(person.name.split())
+        if not name or len(name) > 100:
+            raise CommitteeError(f"line {person.line}: a player's name must be 1 to 100 characters")
+        player = known.find(person)
+        slot: Any = player.pk if player is not None else exchange.name_key(name)
+        if slot in seen:
+            other = seen[slot]
+            raise CommitteeError(
+                f"{_where([person.line, other.line])}: {other.name} and {person.name} would be the same "
+                "player; a tournament lists each player once"
+            )
+        seen[slot] = person
+        if player is not None:
+            refs[person.key] = player
+            report.matched.append(f"{person.name} → {player.name}" if player.name != name else name)
+            continue
+        if person.rank is None:
+            raise CommitteeError(f"line {person.line}: {name} is new to the club and the file gives no grade")
+        for attr in _ClubPlayers.IDS:
+            value = getattr(person, attr)
+            if value and len(value) > _id_max_length(attr):
+                raise CommitteeError(f"line {person.line}: {attr} {value!r} is too long")
+        # A new player starts at the grade the file gives; a fractional rank
+        # (a CSV export of a West Surrey club) starts at its grade band.
+        refs[person.key] = NewPlayer(name=name, rank=grade(person.rank))
+        report.created.append(f"{name} ({format_rank(grade(person.rank))})")
+    return refs
+
+
+def _already_imported(
+    club: Club, tournament: exchange.Tournament, day: date, refs: dict[str, Player | NewPlayer]
+) -> RecordSheet | None:
+    """A sheet of this club with the same event and date, or with exactly these games."""
+    if tournament.name:
+        found = RecordSheet.objects.filter(club=club, event=tournament.name[:200], date=day).first()
+        if found is not None:
+            return found
+    if any(isinstance(ref, NewPlayer) for ref in refs.values()):
+        return None  # a game with a new player cannot be on an earlier sheet
+    wanted = Counter(
+        (g.date or day, refs[g.white].pk, refs[g.black].pk, g.winner.value, g.handicap)  # type: ignore[union-attr]
+        for g in tournament.games
+    )
+    for sheet in RecordSheet.objects.filter(club=club, date=day):
+        have = Counter(sheet.games.values_list("date", "white_id", "black_id", "winner", "handicap"))
+        if have == wanted:
+            return sheet
     return None
 
 
 def import_tournament(
-    club: Club, data: bytes, *, filename: str = "", format: str | None = None, user: Any = None, dry_run: bool = False
+    club: Club,
+    data: bytes,
+    *,
+    filename: str = "",
+    format: str | None = None,
+    user: Any = None,
+    dry_run: bool = False,
 ) -> ImportReport:
     """Save a tournament file's games as one sheet of tournament games.
 
-    All or nothing: a bad file raises ExchangeError naming the line; a game
-    the site would refuse raises SheetError naming the row; a file already
-    imported (same event and start date in this club) raises CommitteeError.
+    All or nothing: a bad file raises ExchangeError naming the line; a file
+    already imported, a player the club cannot tell apart, or a game the
+    site would refuse raises CommitteeError naming the line(s).  With
+    ``dry_run`` everything is checked and reported, then rolled back.
     """
     tournament = exchange.read_tournament(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
-    skipped = [f"line {s.line}: {s.reason}" for s in tournament.skipped]
-    day = tournament.start or timezone.localdate()
-    if RecordSheet.objects.filter(club=club, event=tournament.name, date=day).exists():
-        raise CommitteeError(f"{tournament.name} of {day:%Y-%m-%d} was already imported into {club.name}")
-    if not tournament.games:
-        raise CommitteeError(f"{filename or 'the file'} has no game to import")
-    report = ImportReport(sheet=None, games=len(tournament.games), skipped=skipped)
-    refs: dict[str, Player | NewPlayer] = {}
-    for person in tournament.players:
-        player = _find_player(club, person)
-        if player is not None:
-            refs[person.key] = player
-            report.matched.append(person.name)
-            continue
-        if person.rank is None:
-            raise CommitteeError(f"line {person.line}: {person.name} is new to the club and has no grade")
-        refs[person.key] = NewPlayer(name=person.name, rank=round(person.rank))
-        report.created.append(person.name)
-    rows = [
-        GameRow(
-            white=refs[g.white],
-            black=refs[g.black],
-            winner=str(g.winner.value),
-            handicap=g.handicap,
-            komi=Decimal(str(g.komi)),
-            date=g.date or day,
-            kind="tournament",
-            board=g.board,
-            minutes=tournament.minutes,
-            comments=f"round {g.round}" if g.round else "",
-        )
-        for g in tournament.games
+    report = ImportReport(sheet=None, games=len(tournament.games), fmt=tournament.format, dry_run=dry_run)
+    report.skipped = [
+        f"line {s.line}" + (f", round {s.round}" if s.round else "") + f": {s.reason}"
+        for s in tournament.skipped
     ]
-    with transaction.atomic():
-        sheet = save_sheet(
-            club=club,
-            date=day,
-            rows=rows,
-            actor=user,
-            event=tournament.name,
-            kind="tournament",
-            comments=f"Imported from {filename or tournament.format} ({tournament.format})",
+    if not tournament.games:
+        raise CommitteeError(
+            f"{filename or 'the file'} has no game to import"
+            + (
+                f" ({len(tournament.skipped)} items skipped, the first: {report.skipped[0]})"
+                if report.skipped
+                else ""
+            )
         )
-        if tournament.event_class:
+    _check_games(tournament)
+    day = (
+        tournament.start
+        or min((g.date for g in tournament.games if g.date), default=None)
+        or timezone.localdate()
+    )
+    event = tournament.name[:200]
+    with transaction.atomic():
+        refs = _resolve_players(club, tournament, report)
+        duplicate = _already_imported(club, tournament, day, refs)
+        if duplicate is not None:
+            raise CommitteeError(
+                f"{tournament.name or 'these games'} of {day:%Y-%m-%d} was already imported into {club.name} "
+                f"(record sheet #{duplicate.pk})"
+            )
+        rows = [
+            GameRow(
+                white=refs[g.white],
+                black=refs[g.black],
+                winner=g.winner.value,
+                handicap=g.handicap,
+                komi=Decimal(str(g.komi)),
+                date=g.date or day,
+                # The file's own kind when it says one (the site's CSV/JSON
+                # exports); an h9 or .tou game is a tournament game.
+                kind=g.kind if g.kind in Kind.values else Kind.TOURNAMENT,
+                board=g.board,
+                minutes=tournament.minutes,
+                comments=f"round {g.round}" if g.round else "",
+            )
+            for g in tournament.games
+        ]
+        try:
+            sheet = save_sheet(
+                club=club,
+                date=day,
+                rows=rows,
+                actor=_user(user),
+                event=event,
+                kind=Kind.TOURNAMENT,
+                comments=f"Imported from {filename or 'a file'} ({tournament.format})"[:1000],
+            )
+        except SheetError as error:
+            raise CommitteeError(_sheet_problems(error, tournament)) from error
+        if tournament.event_class in ("A", "B", "C", "D"):
             sheet.event_class = tournament.event_class
             sheet.save(update_fields=["event_class"])
-        # Remember the national ids the file gives for the players it created.
-        for person in tournament.players:
-            ref = refs[person.key]
-            if isinstance(ref, NewPlayer):
-                player = Player.objects.get(club=club, name=ref.name)
-                changed = [a for a in ("egd_pin", "ffg_licence", "aga_id") if getattr(person, a)]
-                for attr in changed:
-                    setattr(player, attr, getattr(person, attr))
-                if changed:
-                    player.save(update_fields=changed)
+        _remember_ids(club, tournament, refs)
         report.sheet = sheet
         if dry_run:
             transaction.set_rollback(True)
     return report
+
+
+def _sheet_problems(error: SheetError, tournament: exchange.Tournament) -> str:
+    """save_sheet's rows are the file's games: name their lines instead."""
+    parts = []
+    for row, fields in sorted(error.problems.items()):
+        lines = tournament.games[row - 1].lines if 0 < row <= len(tournament.games) else ()
+        where = _where(lines) if row else "the tournament"
+        parts += [f"{where}: {message}" for message in fields.values()]
+    return "; ".join(parts)
+
+
+def _remember_ids(club: Club, tournament: exchange.Tournament, refs: dict[str, Player | NewPlayer]) -> None:
+    """The national ids the file gives, stored on the players it created."""
+    for person in tournament.players:
+        ref = refs.get(person.key)
+        if not isinstance(ref, NewPlayer):
+            continue
+        changed = [a for a in _ClubPlayers.IDS if getattr(person, a)]
+        if changed:
+            player = Player.objects.get(club=club, name__iexact=ref.name)
+            for attr in changed:
+                setattr(player, attr, getattr(person, attr))
+            player.save(update_fields=changed)
 
 
 def rank_label(value: float | None) -> str:

@@ -4,6 +4,7 @@ from django.urls import path
 
 from ratings.views import adjustments, home, sheets
 from ratings.views import log, players
+from ratings.views import api, committee  # committee area
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -25,4 +26,11 @@ urlpatterns = [
     path("clubs/<slug:slug>/settings/", adjustments.club_settings, name="club_settings"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
     # --- committee: adjustments, rank sync, import/export (ratings/views/committee.py) ---
+    path("committee/ranks/", committee.rank_sync_list, name="rank_syncs"),
+    path("committee/ranks/new/", committee.rank_sync_new, name="rank_sync_new"),
+    path("committee/ranks/<int:pk>/", committee.rank_sync, name="rank_sync"),
+    path("committee/export/", committee.export, name="export"),
+    path("committee/export/token/", committee.export_token, name="export_token"),
+    path("committee/import/", committee.tournament_import, name="tournament_import"),
+    path("api/games/", api.games, name="api_games"),
 ]

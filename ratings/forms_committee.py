@@ -1,0 +1,179 @@
+"""Forms of the committee's pages: rank sync upload and apply, exports, tournament imports.
+
+Each form turns raw input into domain values (a club, the uploaded bytes, a
+format name, dates, the committee's :class:`~ratings.committee.Choice` list)
+and puts every problem next to the field it concerns, in words a committee
+member can act on.  Reading the files is ratings.exchange's job; the views
+put its ExchangeError (which names the line) on the file field.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from ratings import exchange
+from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
+from ratings.forms import DATE_INPUT
+from ratings.models import Club, RankSync, RankSyncLine
+
+#: Bigger than any real list (the AGA TD list is 1.4 MB, the FFG ladder 0.8 MB).
+MAX_UPLOAD = 20 * 1024 * 1024
+
+RANK_FORMAT_CHOICES = [("", "Detect from the file"), *RankSync.FORMAT_CHOICES]
+GAME_FORMAT_LABELS = {
+    "csv": "CSV game records",
+    "json": "JSON game records",
+    "h9": "EGD results (.h9, class C club ladder)",
+    "tou": "FFG tournament (.tou)",
+    "aga": "AGA results",
+}
+EXPORT_FORMAT_CHOICES = [(name, GAME_FORMAT_LABELS[name]) for name in exchange.GAME_FORMATS]
+IMPORT_FORMAT_CHOICES = [("", "Detect from the file"), *EXPORT_FORMAT_CHOICES]
+
+
+def _first_club() -> int | None:
+    first = Club.objects.order_by("name").first()
+    return first.pk if first is not None else None
+
+
+def _not_future(value: date | None) -> date | None:
+    if value is not None and value > timezone.localdate():
+        raise forms.ValidationError(f"{value:%Y-%m-%d} is in the future")
+    return value
+
+
+class _UploadForm(forms.Form):
+    """A file for one club; ``clean_file`` gives its bytes."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
+    file = forms.FileField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].initial = _first_club
+
+    def clean_file(self) -> bytes:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD:
+            raise forms.ValidationError(
+                f"{upload.name} is {upload.size // (1024 * 1024)} MB; the limit is {MAX_UPLOAD // (1024 * 1024)} MB"
+            )
+        data: bytes = upload.read()
+        if not data:
+            raise forms.ValidationError(f"{upload.name} is empty")
+        self.filename = str(upload.name)
+        return data
+
+
+class RankUploadForm(_UploadForm):
+    format = forms.ChoiceField(
+        choices=RANK_FORMAT_CHOICES,
+        required=False,
+        help_text="FFG ladder (ech_ffg_V3.txt), AGA TD list (tdlista.txt), EGD allworld list, "
+        "or a CSV with name, national id and rank columns.",
+    )
+
+
+class TournamentImportForm(_UploadForm):
+    format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, required=False)
+    dry_run = forms.BooleanField(
+        required=False, label="Check only", help_text="Read and check everything, save nothing."
+    )
+
+
+class ExportForm(forms.Form):
+    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
+    start = forms.DateField(
+        label="From", required=False, widget=DATE_INPUT, help_text="Blank: the first game"
+    )
+    end = forms.DateField(label="To", required=False, widget=DATE_INPUT, help_text="Blank: today")
+    format = forms.ChoiceField(choices=EXPORT_FORMAT_CHOICES, initial="csv")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].initial = _first_club
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and start > end:
+            self.add_error("end", f"the period ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})")
+        return cleaned
+
+
+class ApplySyncForm(forms.Form):
+    """One checkbox per applicable line (and a candidate choice for an
+    ambiguous one) plus the date the new ranks take effect.
+
+    ``cleaned_data["choices"]`` is the list of :class:`Choice` to apply.
+    """
+
+    effective = forms.DateField(
+        label="Take effect on", widget=DATE_INPUT, help_text="The adjustments are dated this day."
+    )
+
+    def __init__(self, *args: Any, sync: RankSync, lines: list[RankSyncLine], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sync = sync
+        self.lines = lines
+        self.fields["effective"].initial = sync.as_of or timezone.localdate()
+        for line in lines:
+            if line.match == "ambiguous":
+                self.fields[f"apply_{line.pk}"] = forms.BooleanField(
+                    required=False, label=f"Apply {line.player}"
+                )
+                self.fields[f"pick_{line.pk}"] = forms.TypedChoiceField(
+                    required=False,
+                    coerce=int,
+                    label=f"Which entry is {line.player}?",
+                    choices=[("", "— choose —")]
+                    + [
+                        (
+                            c["line"],
+                            f"{c['name']} ({rank_label(c['rank'])}, id {c['national_id'] or 'none'}, line {c['line']})",
+                        )
+                        for c in line.candidates
+                    ],
+                )
+            elif line.match in APPLICABLE:
+                self.fields[f"apply_{line.pk}"] = forms.BooleanField(
+                    required=False,
+                    label=f"Apply {line.player}",
+                    initial=line.match in ("id", "name") and proposes_change(line),
+                )
+
+    def rows(self) -> list[tuple[RankSyncLine, forms.BoundField | None, forms.BoundField | None]]:
+        """(line, its checkbox, its candidate choice) for the template."""
+        return [
+            (
+                line,
+                self[f"apply_{line.pk}"] if f"apply_{line.pk}" in self.fields else None,
+                self[f"pick_{line.pk}"] if f"pick_{line.pk}" in self.fields else None,
+            )
+            for line in self.lines
+        ]
+
+    def clean_effective(self) -> date | None:
+        return _not_future(self.cleaned_data["effective"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        choices = []
+        for line in self.lines:
+            if not cleaned.get(f"apply_{line.pk}"):
+                continue
+            pick = cleaned.get(f"pick_{line.pk}") if line.match == "ambiguous" else None
+            if line.match == "ambiguous" and pick in (None, ""):
+                self.add_error(
+                    f"pick_{line.pk}", f"choose which entry of the list is {line.player}, or untick the line"
+                )
+                continue
+            choices.append(Choice(line.pk, pick))
+        if not choices and not self.errors:
+            raise forms.ValidationError("tick at least one player to apply")
+        cleaned["choices"] = choices
+        return cleaned

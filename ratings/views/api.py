@@ -1,0 +1,119 @@
+"""Read-only JSON API for national bodies (issue 5; documented in docs/api.md).
+
+``GET /api/games/?club=SLUG&from=YYYY-MM-DD&to=YYYY-MM-DD&page=N&page_size=M``
+returns ``{"count", "next", "previous", "results"}``; each result has the
+fields of ratings.exchange.GAME_FIELDS plus the game's ``id``, in timeline
+order.  Access: a logged-in volunteer or committee member, or the header
+``Authorization: Token <club's api_token>`` for that club's games.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from accounts.roles import is_volunteer
+from ratings import committee
+from ratings.models import Club
+
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+
+
+def _error(status: int, message: str, **headers: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+def _token(request: HttpRequest) -> str | None:
+    """The token of an "Authorization: Token <token>" header; None when there is none."""
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "token" else ""
+
+
+class _Bad(ValueError):
+    pass
+
+
+def _date(request: HttpRequest, name: str) -> date | None:
+    text = request.GET.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise _Bad(f"{name}: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _number(request: HttpRequest, name: str, default: int, top: int) -> int:
+    text = request.GET.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= top:
+        raise _Bad(f"{name}: {text!r} must be a whole number from 1 to {top}")
+    return int(text)
+
+
+def _club(request: HttpRequest) -> Club | JsonResponse:
+    """The club the caller may read, or the refusal (401 / 403 / 404 / 400)."""
+    slug = request.GET.get("club", "").strip()
+    token = _token(request)
+    if token is not None:
+        club = committee.club_for_token(token)
+        if club is None:
+            return _error(401, "unknown API token", **{"WWW-Authenticate": "Token"})
+        if slug and slug != club.slug:
+            return _error(403, f"this token reads the games of {club.slug}, not of {slug}")
+        return club
+    if not request.user.is_authenticated:
+        return _error(
+            401, "log in, or send the header 'Authorization: Token <token>'", **{"WWW-Authenticate": "Token"}
+        )
+    if not is_volunteer(request.user):
+        return _error(403, "only volunteers, the committee and national bodies with a token read this API")
+    if not slug:
+        return _error(400, "club: give the club's slug, e.g. ?club=stellenbosch")
+    club = Club.objects.filter(slug=slug).first()
+    return club if club is not None else _error(404, f"club: no club {slug!r}")
+
+
+def _link(request: HttpRequest, page: int | None) -> str | None:
+    if page is None:
+        return None
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+
+@require_GET
+def games(request: HttpRequest) -> JsonResponse:
+    club = _club(request)
+    if isinstance(club, JsonResponse):
+        return club
+    try:
+        start, end = _date(request, "from"), _date(request, "to")
+        page = _number(request, "page", 1, 10**9)
+        size = _number(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+    except _Bad as error:
+        return _error(400, str(error))
+    if start and end and start > end:
+        return _error(400, f"to: {end} is before from: {start}")
+    result = committee.api_page(club, start, end, (page - 1) * size, size)
+    pages = max(1, -(-result.count // size))
+    if page > pages:
+        return _error(404, f"page: there are {pages} pages of {size} games")
+    body: dict[str, Any] = {
+        "count": result.count,
+        "next": _link(request, page + 1 if page < pages else None),
+        "previous": _link(request, page - 1 if page > 1 else None),
+        "results": result.records,
+    }
+    return JsonResponse(body, json_dumps_params={"ensure_ascii": False})

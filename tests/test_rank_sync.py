@@ -1,0 +1,378 @@
+"""National rank sync (issue 5): match by id then name, preview, apply as adjustments, history."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+import time_machine
+from django.urls import reverse
+
+from ratings import committee
+from ratings.committee import Choice, CommitteeError
+from ratings.exchange import ExchangeError
+from ratings.models import HistoryEntry, Player, RankAdjustment, RankSync, RankSyncLine
+from tests.conftest import ROLES, shared_data
+
+TODAY = date(2024, 6, 15)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _today():  # type: ignore[no-untyped-def]
+    with time_machine.travel(date(2024, 6, 15), tick=False):
+        yield
+
+
+def ranks_csv(*rows: tuple[str, str, str]) -> bytes:
+    """A plain CSV rank list (name, national id, rank)."""
+    lines = ["name,national id,rank"] + [f'"{n}",{i},{r}' for n, i, r in rows]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def lines_by_name(sync: RankSync) -> dict[str, RankSyncLine]:
+    return {line.player.name: line for line in sync.lines.select_related("player")}
+
+
+# --- matching -------------------------------------------------------------------
+
+
+def test_it_matches_by_name_whatever_the_order_case_and_accents(club, make_player) -> None:
+    make_player("Léa Dupont", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("DUPONT Lea", "S-1", "8k")), filename="saga.csv")
+    line = lines_by_name(sync)["Léa Dupont"]
+    assert (line.match, line.national_id, line.national_rank) == ("name", "S-1", -8.0)
+    assert (sync.read, sync.matched, sync.changes) == (1, 1, 1)
+
+
+def test_it_matches_a_stored_national_id_before_the_name(club, make_player) -> None:
+    make_player("Jan de Wet", rank=-10, saga_id="S-7")
+    data = ranks_csv(("Jan de Wet", "S-99", "2k"), ("Johannes de Wet", "S-7", "5k"))
+    line = lines_by_name(committee.preview_rank_sync(club, data))["Jan de Wet"]
+    assert (line.match, line.national_id, line.national_rank) == ("id", "S-7", -5.0)
+
+
+def test_it_shows_two_entries_with_the_players_name_as_ambiguous_never_guessing(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(
+        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+    )
+    line = lines_by_name(sync)["Jean Dupont"]
+    assert line.match == "ambiguous" and line.national_rank is None
+    assert sorted(c["national_id"] for c in line.candidates) == ["S-1", "S-2"]
+    assert (sync.ambiguous, sync.matched, sync.changes) == (1, 0, 0)
+
+
+def test_it_shows_a_player_absent_from_the_list_as_missing(club, make_player) -> None:
+    make_player("Nobody Here", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Someone Else", "S-1", "8k")))
+    assert lines_by_name(sync)["Nobody Here"].match == "missing"
+    assert sync.unmatched == 1
+
+
+def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10, saga_id="S-5")
+    line = lines_by_name(committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k"))))[
+        "Jean Dupont"
+    ]
+    assert line.match == "ambiguous"
+
+
+def test_two_club_players_claiming_one_entry_are_both_ambiguous(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
+    lines = lines_by_name(committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k"))))
+    assert {line.match for line in lines.values()} == {"ambiguous"}
+
+
+def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10, saga_id="S-1")
+    make_player("Dupont Jean", rank=-12, slug="other")
+    lines = lines_by_name(committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k"))))
+    assert lines["Jean Dupont"].match == "id"
+    assert lines["Dupont Jean"].match == "missing"
+
+
+def test_a_fractional_club_rank_in_the_national_grade_is_no_change(club, make_player) -> None:
+    # Decision (committee.proposes_change): 1.3d (West Surrey, seed 003) is in grade 1d.
+    player = make_player("Fred Smith", rank=0)
+    Player.objects.filter(pk=player.pk).update(rank=0.3)
+    sync = committee.preview_rank_sync(
+        club,
+        ranks_csv(
+            ("Fred Smith", "S-1", "1d"),
+        ),
+    )
+    assert sync.changes == 0
+    assert committee.proposes_change(lines_by_name(sync)["Fred Smith"]) is False
+
+
+def test_a_bad_list_is_refused_naming_the_line_and_nothing_is_stored(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    with pytest.raises(ExchangeError, match="line 3"):
+        committee.preview_rank_sync(
+            club, ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"))
+        )
+    assert not RankSync.objects.exists()
+
+
+def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
+    data = shared_data("ech_ffg_V3.txt").read_bytes()
+    make_player("Adrien Dupont", rank=-10)  # "DUPONT Adrien  -300 ... 1200125": 3k
+    make_player("Émeric Dupont", rank=-2)  # "DUPONT Emeric  -150": floor(-1.5) = 2k, no change
+    sync = committee.preview_rank_sync(club, data, filename="ech_ffg_V3.txt")
+    assert (sync.format, sync.read, sync.as_of, sync.encoding.lower()) == (
+        "ffg",
+        12511,
+        date(2021, 1, 11),
+        "iso-8859-1",
+    )
+    lines = lines_by_name(sync)
+    assert (lines["Adrien Dupont"].national_id, lines["Adrien Dupont"].national_rank) == ("1200125", -3.0)
+    assert committee.proposes_change(lines["Émeric Dupont"]) is False
+    assert sync.changes == 1
+
+
+# --- applying ---------------------------------------------------------------------
+
+
+def test_applying_creates_dated_adjustments_and_remembers_the_national_id(
+    club, make_player, personas
+) -> None:
+    jean = make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    adjustments = committee.apply_rank_sync(
+        sync, committee.default_choices(sync), effective=date(2024, 6, 1), user=personas["committee"]
+    )
+    assert [(a.player, a.date, a.rank) for a in adjustments] == [(jean, date(2024, 6, 1), -8.0)]
+    jean.refresh_from_db()
+    assert jean.saga_id == "S-1"
+    sync.refresh_from_db()
+    assert (sync.applied, sync.effective, sync.applied_by) == (1, date(2024, 6, 1), personas["committee"])
+
+
+def test_the_second_sync_matches_a_confirmed_player_by_id(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    data = ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+    first = committee.preview_rank_sync(club, data)
+    line = lines_by_name(first)["Jean Dupont"]
+    committee.apply_rank_sync(first, [Choice(line.pk, candidate_line=3)], effective=date(2024, 6, 1))
+    assert Player.objects.get(name="Jean Dupont").saga_id == "S-2"
+    second = lines_by_name(committee.preview_rank_sync(club, data))["Jean Dupont"]
+    assert (second.match, second.national_id, second.national_rank) == ("id", "S-2", -3.0)
+
+
+def test_an_ambiguous_line_needs_a_candidate(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(
+        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+    )
+    line = lines_by_name(sync)["Jean Dupont"]
+    with pytest.raises(CommitteeError, match="Jean Dupont: choose"):
+        committee.apply_rank_sync(sync, [Choice(line.pk)], effective=date(2024, 6, 1))
+
+
+def test_apply_is_all_or_nothing_and_the_error_names_the_player(club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
+    sync = committee.preview_rank_sync(
+        club, ranks_csv(("Ann Bee", "S-1", "8k"), ("Late Joiner", "S-2", "6k"))
+    )
+    with pytest.raises(CommitteeError, match=r"Late Joiner: .*joined on 2024-05-01"):
+        committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 1, 1))
+    assert not RankAdjustment.objects.exists()
+    assert set(Player.objects.values_list("saga_id", flat=True)) == {""}
+    sync.refresh_from_db()
+    assert sync.applied_at is None
+
+
+def test_a_sync_is_applied_once(club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
+    with pytest.raises(CommitteeError, match="already applied"):
+        committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
+    assert RankAdjustment.objects.count() == 1
+
+
+def test_one_entry_cannot_be_chosen_for_two_players(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
+    sync = committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    choices = [Choice(line.pk, candidate_line=2) for line in sync.lines.all()]
+    with pytest.raises(CommitteeError, match="cannot both be entry S-1"):
+        committee.apply_rank_sync(sync, choices, effective=date(2024, 6, 1))
+    assert not RankAdjustment.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)  # the recompute tunes SQLite outside a transaction
+def test_applied_adjustments_show_on_the_record_sheet_with_the_players_own_name(
+    club, make_player, client
+) -> None:
+    from ratings.recompute import recompute_club
+
+    jean = make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    [adjustment] = committee.apply_rank_sync(
+        sync, committee.default_choices(sync), effective=date(2024, 6, 1)
+    )
+    recompute_club(club.pk, full=True)
+    row = HistoryEntry.objects.get(adjustment=adjustment, system=club.primary_system)
+    assert (row.player, row.date, row.rank_after) == (jean, date(2024, 6, 1), -8.0)
+    page = client.get(reverse("player", args=[jean.slug])).content.decode()
+    row_html = page.split('<tr class="adjustment">', 1)[1].split("</tr>", 1)[0]
+    assert '<td class="name">Jean Dupont</td>' in row_html
+
+
+# --- pages ----------------------------------------------------------------------
+
+
+def _upload(client, data: bytes, name: str = "saga.csv", **extra):  # type: ignore[no-untyped-def]
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(
+        reverse("rank_sync_new"), {"file": SimpleUploadedFile(name, data), "format": "", **extra}
+    )
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_the_committee_uploads_a_list(role, client_for, club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    response = _upload(client_for(role), ranks_csv(("Ann Bee", "S-1", "8k")), club=club.pk)
+    if role == "committee":
+        sync = RankSync.objects.get()
+        assert response.status_code == 302 and response["Location"] == sync.get_absolute_url()
+    else:
+        assert response.status_code == (302 if role == "anonymous" else 403)
+        assert not RankSync.objects.exists()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_the_committee_applies_a_sync(role, client_for, club, make_player) -> None:
+    ann = make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    line = sync.lines.get(player=ann)
+    response = client_for(role).post(
+        sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-06-01"}
+    )
+    if role == "committee":
+        assert response.status_code == 302
+        assert RankAdjustment.objects.get().rank == -8.0
+    else:
+        assert response.status_code == (302 if role == "anonymous" else 403)
+        assert not RankAdjustment.objects.exists()
+        sync.refresh_from_db()
+        assert sync.applied_at is None
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_the_committee_sees_the_syncs(role, client_for, club) -> None:
+    response = client_for(role).get(reverse("rank_syncs"))
+    assert response.status_code == {"anonymous": 302, "player": 403, "volunteer": 403, "committee": 200}[role]
+
+
+def test_the_preview_lists_every_player_with_the_changes_ticked(client_for, club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    make_player("Cee Dee", rank=-8)
+    make_player("Jean Dupont", rank=-10)
+    make_player("Nobody Here", rank=-10)
+    data = ranks_csv(
+        ("Ann Bee", "S-1", "8k"),
+        ("Cee Dee", "S-3", "8k"),
+        ("Dupont, Jean", "S-4", "8k"),
+        ("Jean Dupont", "S-5", "3k"),
+    )
+    sync = committee.preview_rank_sync(club, data, filename="saga.csv")
+    page = client_for("committee").get(sync.get_absolute_url()).content.decode()
+    lines = lines_by_name(sync)
+    assert f'name="apply_{lines["Ann Bee"].pk}" id="id_apply_{lines["Ann Bee"].pk}" checked' in page
+    assert f'name="apply_{lines["Cee Dee"].pk}" id="id_apply_{lines["Cee Dee"].pk}">' in page  # no change
+    assert f'name="pick_{lines["Jean Dupont"].pk}"' in page
+    assert "not in the list" in page and "10k → 8k" in page
+    assert 'value="2024-06-15"' in page  # the CSV has no date: today
+
+
+def test_ticking_an_ambiguous_line_without_a_candidate_is_an_error_next_to_it(
+    client_for, club, make_player
+) -> None:
+    make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(
+        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+    )
+    line = sync.lines.get(player__name="Jean Dupont")
+    response = client_for("committee").post(
+        sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-06-01"}
+    )
+    assert response.status_code == 400
+    assert "choose which entry of the list is Jean Dupont" in response.content.decode()
+    assert not RankAdjustment.objects.exists()
+
+
+def test_choosing_a_candidate_on_the_page_applies_it(client_for, club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(
+        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+    )
+    line = sync.lines.get(player__name="Jean Dupont")
+    response = client_for("committee").post(
+        sync.get_absolute_url(), {f"apply_{line.pk}": "on", f"pick_{line.pk}": "2", "effective": "2024-06-01"}
+    )
+    assert response.status_code == 302
+    assert RankAdjustment.objects.get().rank == -8.0
+    assert Player.objects.get(name="Jean Dupont").saga_id == "S-1"
+
+
+def test_a_failed_apply_on_the_page_names_the_player_and_changes_nothing(
+    client_for, club, make_player
+) -> None:
+    make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
+    sync = committee.preview_rank_sync(club, ranks_csv(("Late Joiner", "S-2", "6k")))
+    line = sync.lines.get(player__name="Late Joiner")
+    response = client_for("committee").post(
+        sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-01-01"}
+    )
+    assert response.status_code == 400 and "Late Joiner" in response.content.decode()
+    assert not RankAdjustment.objects.exists()
+
+
+def test_a_future_effective_date_is_refused(client_for, club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    line = sync.lines.get(player__name="Ann Bee")
+    response = client_for("committee").post(
+        sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-07-01"}
+    )
+    assert response.status_code == 400 and "2024-07-01 is in the future" in response.content.decode()
+    assert not RankAdjustment.objects.exists()
+
+
+def test_a_bad_upload_names_the_line_and_stores_nothing(client_for, club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    response = _upload(
+        client_for("committee"), ranks_csv(("Ann Bee", "S-1", "8k"), ("X", "S-2", "99z")), club=club.pk
+    )
+    assert response.status_code == 400 and "line 3" in response.content.decode()
+    assert not RankSync.objects.exists()
+
+
+def test_the_list_of_syncs_shows_who_when_file_and_counts(client_for, club, make_player, personas) -> None:
+    make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(
+        club,
+        ranks_csv(("Ann Bee", "S-1", "8k"), ("Zed", "S-9", "1d")),
+        filename="saga-2024.csv",
+        user=personas["committee"],
+    )
+    committee.apply_rank_sync(
+        sync, committee.default_choices(sync), effective=date(2024, 6, 1), user=personas["committee"]
+    )
+    page = client_for("committee").get(reverse("rank_syncs")).content.decode()
+    assert "saga-2024.csv" in page and "committee" in page and "1 from 2024-06-01" in page
+    assert (
+        '<td class="num">2</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td>'
+        in page
+    )  # "Player One" is missing
