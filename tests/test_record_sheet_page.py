@@ -247,3 +247,25 @@ def test_the_status_factors_agree_with_the_engine() -> None:
     assert {kind: STATUS_FACTOR[kind] for kind in Kind.values} == {
         k.value: v for k, v in sagc.STATUS_FACTOR.items() if isinstance(k, base.Kind)
     }
+
+
+def test_the_chart_spaces_points_by_real_dates() -> None:
+    from ratings.charts import history_chart
+
+    chart = history_chart([(date(2024, 1, 1), 0.0), (date(2024, 1, 2), 10.0), (date(2024, 1, 31), 5.0)])
+    assert chart is not None
+    xs = [float(point.split(",")[0]) for point in chart.points.split()]
+    # A day after the first game is 1/30 of the way; the last is at the right edge.
+    assert (xs[1] - xs[0]) / (xs[2] - xs[0]) == pytest.approx(1 / 30, abs=0.002)
+    ys = [float(point.split(",")[1]) for point in chart.points.split()]
+    assert ys[1] < ys[2] < ys[0]  # higher values are drawn higher up (smaller y)
+
+
+def test_the_chart_keeps_the_last_value_of_a_day_and_thins_long_histories() -> None:
+    from ratings.charts import MAX_POINTS, history_chart, thin
+
+    assert thin([(date(2024, 1, 1), 1.0), (date(2024, 1, 1), 2.0)]) == [(date(2024, 1, 1), 2.0)]
+    many = [(date(2020, 1, 1) + timedelta(days=i), float(i)) for i in range(2000)]
+    kept = thin(many)
+    assert len(kept) == MAX_POINTS and kept[0] == many[0] and kept[-1] == many[-1]
+    assert history_chart([]) is None
