@@ -81,7 +81,7 @@ class GameRowForm(forms.Form):
         decimal_places=1,
         required=False,
         initial=Decimal("6.5"),
-        help_text="To White; negative = to Black. Blank: 6.5 even, 0.5 with handicap.",
+        help_text="Negative: to Black",
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
     winner = forms.ChoiceField(

@@ -164,8 +164,11 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
     name = request.GET.get(field, "").strip()
     club = _club_of(request)
     player = Player.objects.filter(club=club, name__iexact=name).first() if name and club else None
-    form = _row_form(int(match.group(1)))
-    context = {"name": name, "player": player, "rank_field": form[f"{match.group(2)}_rank"], "club": club}
+    # The rank typed so far comes back in the field, which keeps its id: htmx
+    # then keeps the focus in it when this answer replaces it.
+    colour = match.group(2)
+    form = _row_form(int(match.group(1)), initial={f"{colour}_rank": request.GET.get(f"{field}_rank", "")})
+    context = {"name": name, "player": player, "rank_field": form[f"{colour}_rank"], "club": club}
     return render(request, "ratings/partials/player_status.html", context)
 
 

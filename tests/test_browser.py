@@ -1,0 +1,275 @@
+"""The whole entry path in a real browser (issue 3, "Tests").
+
+Playwright drives Debian's Chromium against the live server: a volunteer
+logs in, enters a three-game sheet that adds a new player inline and holds a
+game dated before games already in the database, saves, and opens every
+player's record sheet, whose 12 columns (seed 001, "What are the columns in
+my record sheet?") must match what the SAGC engine computes for the same
+games, replayed here straight from the database.  Every page is saved as a
+screenshot in $ARTIFACTS_DIR (default artifacts/), on a desktop and a phone
+viewport.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import PASSWORD, REPO, need
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    folder = Path(os.environ.get("ARTIFACTS_DIR") or REPO / "artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    need(CHROMIUM.exists(), "Chromium", "REQUIRE_BROWSER")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop in this thread; the Django ORM
+    # calls the test makes meanwhile are safe (one thread, no async code).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def history(transactional_db, settings):  # type: ignore[no-untyped-def]
+    """A club with three players and two games already rated, and a volunteer."""
+    from django.contrib.auth.models import Group, User
+
+    from ratings import services
+    from ratings.models import Club, Player
+    from ratings.recompute import recompute_club
+    from ratings.services import GameRow
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club = Club.objects.create(name="Stellenbosch Go Club", slug="stellenbosch", primary_system="sagc")
+    long_ago = date.today() - timedelta(days=400)
+    people = {
+        name: Player.objects.create(
+            name=name, slug=slug, club=club, start_rank=rank, rank=rank, since=long_ago
+        )
+        for name, slug, rank in [
+            ("Alice Mokoena", "alice", -5),
+            ("Bob Smit", "bob", -8),
+            ("Chen Wei", "chen", -12),
+        ]
+    }
+    alice, bob, chen = people.values()
+    services.save_sheet(
+        club=club,
+        date=date.today() - timedelta(days=10),
+        rows=[
+            GameRow(white=alice, black=bob, winner="white"),
+            GameRow(white=bob, black=chen, winner="black", handicap=4),
+        ],
+    )
+    recompute_club(club.pk, full=True)
+    volunteer = User.objects.create_user("volunteer", password=PASSWORD)
+    volunteer.groups.add(Group.objects.get(name="volunteer"))
+    return {"club": club, **people}
+
+
+def expected_sheets() -> dict[str, list[list[str]]]:
+    """Every player's 12 columns, newest first, from the SAGC engine run on
+    the games in the database in timeline order (date, then entry order)."""
+    sagc_module = pytest.importorskip("ratings.systems.sagc")
+    from ratings.models import Game, Player
+    from ratings.systems import base, get_system
+    from ratings.systems.ranks import format_rank
+
+    games = list(Game.objects.filter(club__slug="stellenbosch").select_related("white", "black").timeline())
+    players = {p.pk: p for p in Player.objects.filter(club__slug="stellenbosch")}
+    events = [
+        base.Game(
+            date=g.date,
+            white=g.white_id,
+            black=g.black_id,
+            winner=base.Winner(g.winner),
+            handicap=g.handicap,
+            komi=float(g.komi),
+            kind=base.Kind(g.kind),
+        )
+        for g in games
+    ]
+    starts = {pk: base.Start(rank=p.start_rank) for pk, p in players.items()}
+    ledger = get_system("sagc").rate(events, starts=starts).ledger
+    status = {"free": 0, "internet": 0.5, "club": 1, "tournament": 1.5}  # seed 001, Game Status Factor
+    sheets: dict[str, list[list[str]]] = {p.name: [] for p in players.values()}
+    for i, g in enumerate(games):
+        for colour, own, other in ((base.WHITE, g.white, g.black), (base.BLACK, g.black, g.white)):
+            mine = ledger.row(i, colour)
+            theirs = ledger.row(i, 1 - colour)
+            assert mine is not None and theirs is not None
+            change = round(mine.change)
+            sheets[own.name].insert(
+                0,
+                [
+                    other.name,
+                    format_rank(theirs.rank_before),
+                    "White" if colour == base.WHITE else "Black",
+                    str(g.handicap),
+                    str(g.komi.normalize()) if g.komi != g.komi.to_integral() else str(int(g.komi)),
+                    g.winner.title(),
+                    f"{status[g.kind]:g}",
+                    f"+{change}" if change > 0 else str(change),
+                    str(round(mine.rating_after)),
+                    format_rank(mine.rank_after),
+                    g.date.isoformat(),
+                    g.comments,
+                ],
+            )
+    assert sagc_module is not None
+    return sheets
+
+
+def read_sheet(page: Any) -> list[list[str]]:
+    rows = page.locator("table.sheet tbody tr")
+    return [
+        [cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())
+    ]
+
+
+def shoot(page: Any, folder: Path, name: str) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def fill_player(page: Any, field: str, name: str) -> None:
+    box = page.locator(f'input[name="{field}"]')
+    box.fill(name)
+    box.press("Tab")  # leaving the field fires "change": htmx checks the name
+
+
+def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_the_engine(
+    live_server, history, browser, artifacts
+) -> None:
+    from ratings.models import Game, Player, RecordSheet
+
+    today = date.today()
+    sheet_day = today - timedelta(days=1)
+    early = today - timedelta(days=30)  # before the two games already in the database
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(15_000)
+
+    # Log in as the volunteer.
+    page.goto(f"{live_server.url}/sheets/new/")
+    assert "/accounts/login/" in page.url
+    page.fill('input[name="username"]', "volunteer")
+    page.fill('input[name="password"]', PASSWORD)
+    shoot(page, artifacts, "01-login")
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(r"/sheets/new/$"))
+
+    # The sheet header: today's date by default; this sheet is of yesterday.
+    assert page.input_value('input[name="date"]') == today.isoformat()
+    page.fill('input[name="date"]', sheet_day.isoformat())
+    page.fill('input[name="event"]', "Club night")
+
+    # Game 1: a new player, added inline with their starting rank.
+    fill_player(page, "row-0-white", "Alice Mokoena")
+    page.wait_for_selector("#id_row-0-white-status .known")
+    fill_player(page, "row-0-black", "Dora Newcomer")
+    page.wait_for_selector('input[name="row-0-black_rank"]')
+    page.fill('input[name="row-0-black_rank"]', "15k")
+    page.fill('input[name="row-0-handicap"]', "9")
+    assert page.input_value('input[name="row-0-komi"]') == "0.5"  # komi follows the handicap
+    page.check("#id_row-0-winner_1")  # Black
+
+    # Games 2 and 3 are added without a page reload.
+    page.evaluate("window.__marker = 'same page'")
+    for n in (1, 2):
+        page.click("button.add-row")
+        page.wait_for_selector(f'input[name="row-{n}-white"]')
+    assert page.evaluate("window.__marker") == "same page"
+
+    fill_player(page, "row-1-white", "Bob Smit")
+    fill_player(page, "row-1-black", "Chen Wei")
+    page.fill('input[name="row-1-handicap"]', "4")
+    page.check("#id_row-1-winner_0")  # White
+
+    # Game 3 is dated before the games already in the database.
+    fill_player(page, "row-2-white", "Chen Wei")
+    fill_player(page, "row-2-black", "Dora Newcomer")
+    page.wait_for_selector('input[name="row-2-black_rank"]')
+    page.fill('input[name="row-2-black_rank"]', "15k")
+    page.fill('input[name="row-2-handicap"]', "3")
+    page.click("#row-2 details.more summary")
+    page.fill('input[name="row-2-date"]', early.isoformat())
+    page.fill('input[name="row-2-comments"]', "played at the library")
+    page.check("#id_row-2-winner_0")  # White
+    shoot(page, artifacts, "02-sheet-entry")
+
+    page.click("button.save")
+    page.wait_for_load_state()
+    if not re.search(r"/sheets/\d+/$", page.url):
+        shoot(page, artifacts, "02-sheet-entry-refused")
+        summary = page.locator(".error-summary").all_inner_texts()
+        pytest.fail(f"the sheet was not saved: {summary}")
+    sheet = RecordSheet.objects.get(event="Club night")
+    assert page.url.endswith(f"/sheets/{sheet.pk}/")
+    assert sheet.games.count() == 3
+    dora = Player.objects.get(name="Dora Newcomer")
+    assert (dora.start_rank, dora.since) == (-15, early)
+    assert Game.objects.filter(date=early).count() == 1
+    assert page.locator("table.sheet-games tbody tr").count() == 3
+    assert "Saved 3 games" in page.content()
+    shoot(page, artifacts, "03-saved-sheet")
+
+    # Every player's record sheet: the 12 columns as the engine computes them.
+    expected = expected_sheets()
+    assert sorted(expected) == ["Alice Mokoena", "Bob Smit", "Chen Wei", "Dora Newcomer"]
+    for player in Player.objects.order_by("name"):
+        page.goto(f"{live_server.url}/players/{player.slug}/")
+        headers = page.locator("table.sheet thead th").all_inner_texts()
+        assert len(headers) == 12
+        assert read_sheet(page) == expected[player.name], player.name
+        shoot(page, artifacts, f"04-record-sheet-{player.slug}")
+
+    # The same pages on a phone.
+    phone = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    phone.set_default_timeout(15_000)
+    phone.context.add_cookies(page.context.cookies())
+    for name, path in [
+        ("sheet-entry", "/sheets/new/"),
+        ("saved-sheet", f"/sheets/{sheet.pk}/"),
+        ("record-sheet-dora", f"/players/{dora.slug}/"),
+    ]:
+        phone.goto(f"{live_server.url}{path}")
+        if name == "sheet-entry":
+            phone.click("button.add-row")
+            phone.wait_for_selector('input[name="row-1-white"]')
+            fill_player(phone, "row-0-black", "Somebody New")
+            phone.wait_for_selector('input[name="row-0-black_rank"]')
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} scrolls sideways on a phone ({width}px)"
+        shoot(phone, artifacts, f"05-phone-{name}")
+    assert Decimal("0.5") == Game.objects.get(date=sheet_day, handicap=9).komi
