@@ -23,7 +23,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import islice
 from typing import Any
 
@@ -117,7 +117,7 @@ def pending_notices() -> list[str]:
 
 #: Events between two checkpoints: a late game replays at most about this
 #: many events before its date (a few hundredths of a second of engine time).
-CHECKPOINT_EVERY = 10_000
+CHECKPOINT_EVERY = 5_000
 #: Rounds one locked call runs while more work keeps arriving.
 MAX_ROUNDS = 10
 #: Namespace of the PostgreSQL advisory locks ("RATE").
@@ -175,19 +175,16 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
     days: dict[Any, date] = {}
     slug = club.slug
     new_game = base.Game
-    sqlite = conn.vendor == "sqlite"
     with conn.cursor() as cursor:
         cursor.execute(games_sql, params)
         game_rows = cursor.fetchall()
     if adjustment_rows:
-        # Few adjustments: merge them into the games by timeline key.  The
-        # ORM gives aware datetimes; SQLite's raw rows give Django's text.
-        def key(when: Any) -> Any:
-            return conn.ops.adapt_datetimefield_value(when) if sqlite else when
-
-        keyed = [(r[0].isoformat() if sqlite else r[0], key(r[1]), 1, r[2], r) for r in adjustment_rows]
+        # Few adjustments: merge them into the games by timeline key, on
+        # one footing (the backends give dates and datetimes differently).
         merged: Iterable[tuple[Any, ...]] = heapq.merge(
-            ((r[0], r[1], 0, r[2], r) for r in game_rows), keyed, key=lambda item: item[:4]
+            ((_as_date(r[0]), _as_utc(r[1]), 0, r[2], r) for r in game_rows),
+            ((_as_date(r[0]), _as_utc(r[1]), 1, r[2], r) for r in adjustment_rows),
+            key=lambda item: item[:4],
         )
     else:
         merged = ((None, None, 0, None, r) for r in game_rows)
@@ -237,6 +234,19 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
     for pk, start_rank in m.Player.objects.filter(club=club).values_list("id", "start_rank"):
         timeline.starts[pk] = base.Start(rank=start_rank)
     return timeline
+
+
+def _as_date(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+def _as_utc(value: Any) -> datetime:
+    """A naive UTC datetime from an aware one, a naive UTC one (SQLite) or text."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return value  # type: ignore[no-any-return]
 
 
 def _event_key(event: str, sheet_kind: str, day: date) -> str | None:
@@ -639,15 +649,15 @@ def _replay_and_write(
 
     with transaction.atomic():
         _tune_connection()
-        # Every system, including one the club no longer computes, by the
-        # (club, system, date) index.
-        stored = (
-            m.HistoryEntry.objects.filter(club=club).values_list("system", flat=True).distinct().order_by()
-        )
-        for name in {*stored, *(n for n, _ in systems)} if start is not None else [None]:
+        # The tail of every system, by the (club, system, date) index; all
+        # rows of a system the club no longer computes.
+        computed = {name for name, _ in systems}
+        for name in SYSTEM_NAMES if start is not None else [None]:
             history = m.HistoryEntry.objects.filter(club=club)
             if name is not None:
-                history = history.filter(system=name, date__gte=start)
+                history = history.filter(system=name)
+                if name in computed:
+                    history = history.filter(date__gte=start)
             history._raw_delete(history.db)  # no signals or cascades hang off history rows
         stale_checkpoints = m.RatingCheckpoint.objects.filter(club=club)
         if resume is not None:
@@ -667,7 +677,6 @@ def _tune_connection() -> None:
     if conn.vendor == "sqlite":
         with conn.cursor() as cursor:
             cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
-            cursor.execute("PRAGMA temp_store = MEMORY")
 
 
 class RecomputeError(Exception):
