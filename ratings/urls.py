@@ -2,8 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import adjustments, home, sheets
-from ratings.views import log, players
+from ratings.views import adjustments, home, log, players, sheets
 from ratings.views import api, committee  # committee area
 
 urlpatterns = [
