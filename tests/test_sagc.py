@@ -277,6 +277,7 @@ def test_loss_limits_by_band() -> None:
     assert loss_limit(rank("1d"), -1) is None
 
 
+@settings(deadline=None)
 @given(
     grade=st.integers(-29, 8),
     start=st.integers(0, 999),
@@ -496,7 +497,7 @@ def ledger_rows(result: Any) -> list[tuple[float, ...]]:
     return [tuple(ledger.row(i, c)) for i in range(len(ledger)) for c in (0, 1) if ledger.row(i, c)]
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(state=states, events=mixed)
 def test_the_fast_loop_agrees_with_the_rules_one_by_one(
     state: dict[str, SAGCState], events: list[Any]
@@ -504,6 +505,7 @@ def test_the_fast_loop_agrees_with_the_rules_one_by_one(
     assert ledger_rows(SAGC().rate(events, state=state)) == reference(events, state)
 
 
+@settings(deadline=None)
 @given(state=states, events=histories)
 def test_ranks_stay_within_30k_9d_and_indexes_within_999(
     state: dict[str, SAGCState], events: list[Game]
@@ -516,6 +518,7 @@ def test_ranks_stay_within_30k_9d_and_indexes_within_999(
         assert -30 <= entry.rank <= 8 and -999 <= entry.index <= 999
 
 
+@settings(deadline=None)
 @given(state=states, events=histories, at=st.integers(0, 40), pair=st.permutations(PLAYERS))
 def test_a_free_game_changes_nothing_for_either_player(
     state: dict[str, SAGCState], events: list[Game], at: int, pair: list[str]
@@ -541,6 +544,7 @@ def mirrored(event: Game) -> Game:
     return Game(event.date, event.black, event.white, winner, 0, komi, event.kind, forfeit=event.forfeit)
 
 
+@settings(deadline=None)
 @given(state=states, events=histories)
 def test_swapping_colours_with_the_handicap_mirrored_mirrors_the_result(
     state: dict[str, SAGCState], events: list[Game]
@@ -553,6 +557,7 @@ def test_swapping_colours_with_the_handicap_mirrored_mirrors_the_result(
     assert plain.state == swapped.state
 
 
+@settings(deadline=None)
 @given(state=states, events=mixed, cut=st.integers(0, 40))
 def test_resuming_from_a_stored_state_equals_a_full_replay(
     state: dict[str, SAGCState], events: list[Any], cut: int
@@ -566,6 +571,7 @@ def test_resuming_from_a_stored_state_equals_a_full_replay(
     assert tail.state == full.state
 
 
+@settings(deadline=None)
 @given(state=states, events=histories)
 def test_the_given_state_is_not_mutated(state: dict[str, SAGCState], events: list[Game]) -> None:
     copy = dict(state)

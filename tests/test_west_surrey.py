@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.systems import get_system
@@ -256,6 +256,7 @@ def test_bga_list_is_not_used_below_15k() -> None:
     assert bga_grade(-17, parse_rank("15k")) == -15
 
 
+@settings(deadline=None)
 @given(current=st.integers(-15, 8), tenths=st.integers(-150, 90))
 def test_bga_grade_lands_within_the_hysteresis_band(current: int, tenths: int) -> None:
     rating = tenths / 10
@@ -296,6 +297,7 @@ events = st.lists(
 )
 
 
+@settings(deadline=None)
 @given(state=states, history=events)
 def test_players_stay_on_rungs_and_move_at_most_one(
     state: dict[str, WestSurreyState], history: list[Any]
@@ -312,6 +314,7 @@ def test_players_stay_on_rungs_and_move_at_most_one(
                 assert abs(RUNGS.index(row.rank_after) - RUNGS.index(row.rank_before)) <= 1
 
 
+@settings(deadline=None)
 @given(state=states, history=st.lists(ladder_games(), max_size=40))
 def test_swapping_colours_mirrors_the_result(state: dict[str, WestSurreyState], history: list[Game]) -> None:
     swap = {Winner.WHITE: Winner.BLACK, Winner.BLACK: Winner.WHITE, Winner.JIGO: Winner.JIGO}
@@ -326,6 +329,7 @@ def test_swapping_colours_mirrors_the_result(state: dict[str, WestSurreyState], 
         assert plain.ledger.row(i, 0) == swapped.ledger.row(i, 1)
 
 
+@settings(deadline=None)
 @given(state=states, history=events, cut=st.integers(0, 40))
 def test_resuming_from_a_stored_state_equals_a_full_replay(
     state: dict[str, WestSurreyState], history: list[Any], cut: int

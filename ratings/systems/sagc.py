@@ -21,6 +21,7 @@ docs/_parts/sagc.md.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -362,13 +363,13 @@ class SAGC:
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
         ledger = Ledger.sized(len(events))
-        # Working state: player -> [rank, index, opponents of the last games].
+        # Working state: player -> [rank, index, deque of the last ten opponents].
         players: dict[PlayerId, list[Any]] = {}
 
         def enter(i: int, player: PlayerId, field: str) -> list[Any]:
             known = given.get(player)
             if known is not None:
-                entry = [known.rank, known.index, list(known.recent)]
+                entry = [known.rank, known.index, deque(known.recent, HISTORY)]
             else:
                 start = start_of.get(player)
                 if start is None:
@@ -377,7 +378,7 @@ class SAGC:
                     raise InvalidEvent(
                         i, field, f"player {player!r}: SAGC needs a starting rank such as '11k', not an index"
                     )
-                entry = [start_rank(start.rank), 0, []]  # a new player starts at index 0
+                entry = [start_rank(start.rank), 0, deque(maxlen=HISTORY)]  # a new player starts at index 0
             players[player] = entry
             return entry
 
@@ -419,7 +420,6 @@ class SAGC:
         level_tournament = level_status[tournament]
         level_internet = level_status[internet]
         white_won, black_won, jigo = Winner.WHITE, Winner.BLACK, Winner.JIGO
-        history = HISTORY
         index_max, index_min = INDEX_MAX, INDEX_MIN
         max_rank, max_handicap = MAX_RANK, MAX_HANDICAP
         max_komi, min_komi = MAX_KOMI, -MAX_KOMI
@@ -555,12 +555,8 @@ class SAGC:
                     pb[1] = nib
                 if not forfeit:
                     # seed 001: free games count among the previous ten games.
-                    hw.append(black)
-                    if len(hw) > history:
-                        del hw[0]
+                    hw.append(black)  # a deque of at most ten: the oldest drops out
                     hb.append(white)
-                    if len(hb) > history:
-                        del hb[0]
                 slot = i + i
                 rank_before[slot] = rw
                 rating_before[slot] = iw
@@ -606,7 +602,7 @@ class SAGC:
                 entry = enter(i, event.player, "player")
             except UnknownPlayer:
                 # Decision: an adjustment may introduce a player; it is their start.
-                entry = [int(rank), int(index), []]
+                entry = [int(rank), int(index), deque(maxlen=HISTORY)]
                 players[event.player] = entry
         slot = 2 * i
         ledger.rank_before[slot] = entry[0]
