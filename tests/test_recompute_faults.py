@@ -1,0 +1,183 @@
+"""Fault tests: a recompute that fails in the middle of its write (an
+injected error, a killed process) leaves the previous history intact and the
+club dirty; the next run brings it up to date (issue 4, "Proof")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from ratings import recompute
+from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from ratings.systems.base import InvalidEvent
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def history(club: Club) -> list[tuple[object, ...]]:
+    return list(
+        HistoryEntry.objects.filter(club=club)
+        .order_by("system", "seq", "colour")
+        .values_list("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
+    )
+
+
+@pytest.mark.django_db
+def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, make_player, monkeypatch):
+    players = [make_player(f"P{i}", rank=-12 + i) for i in range(4)]
+    sheet = RecordSheet.objects.create(club=club, date=date(2025, 5, 1))
+    for n in range(12):
+        Game.objects.create(
+            club=club, sheet=sheet, date=date(2025, 5, 1) + timedelta(days=n), white=players[n % 4],
+            black=players[(n + 1) % 4], winner="white" if n % 3 else "black",
+        )  # fmt: skip
+    recompute.recompute_club(club.pk, full=True)
+    before = history(club)
+    assert before, "the first run wrote a history"
+    Game.objects.create(
+        club=club, sheet=sheet, date=date(2025, 5, 3), white=players[3], black=players[0], winner="black"
+    )
+    recompute.mark_dirty(club, date(2025, 5, 3))
+
+    real_write = recompute.write_history
+
+    def write_half_then_fail(rows):  # type: ignore[no-untyped-def]
+        real_write(list(rows)[:3])  # some rows are in the table...
+        raise RuntimeError("disk full")  # ...when the write fails
+
+    monkeypatch.setattr(recompute, "write_history", write_half_then_fail)
+    with pytest.raises(RuntimeError, match="disk full"):
+        recompute.recompute_club(club.pk)
+    assert history(club) == before
+    club.refresh_from_db()
+    assert club.dirty_from == date(2025, 5, 3), "the club stays dirty"
+    failed = RecomputeRun.objects.get(status="failed")
+    assert "disk full" in failed.error
+
+    monkeypatch.setattr(recompute, "write_history", real_write)
+    assert recompute.recompute_club(club.pk) is not None  # the sweeper's or a retry's run
+    club.refresh_from_db()
+    assert club.dirty_from is None
+    after = history(club)
+    assert after != before
+    recompute.recompute_club(club.pk, full=True)
+    assert history(club) == after, "the next run gives the full replay"
+
+
+@pytest.mark.django_db
+def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_player, monkeypatch):
+    alice, bob = make_player("Alice"), make_player("Bob")
+    sheet = RecordSheet.objects.create(club=club, date=date(2025, 5, 1))
+    game = Game.objects.create(
+        club=club, sheet=sheet, date=date(2025, 5, 1), white=alice, black=bob, winner="white"
+    )
+
+    class Refusing:
+        name, unit = "sagc", "index"
+
+        def rate(self, events, state=None, starts=None):  # type: ignore[no-untyped-def]
+            raise InvalidEvent(len(events) - 1, "handicap", "out of range")
+
+    monkeypatch.setattr(recompute, "get_system", lambda name: Refusing())
+    recompute.mark_dirty(club, game.date)
+    with pytest.raises(
+        recompute.RecomputeError, match=f"game {game.pk} of 2025-05-01: handicap: out of range"
+    ):
+        recompute.recompute_club(club.pk)
+    club.refresh_from_db()
+    assert club.dirty_from == date(2025, 5, 1)
+
+
+# --- a killed worker process ----------------------------------------------------
+
+HANG_IN_WRITE = """
+import time, pathlib
+from datetime import date
+from django.db import transaction
+from ratings import recompute, services
+from ratings.systems.base import InvalidEvent
+from ratings.models import Club, Game, Player
+real = recompute.write_history
+def hang(rows):
+    n = real(rows)
+    pathlib.Path({flag!r}).write_text(str(n))
+    time.sleep(120)
+recompute.write_history = hang
+club = Club.objects.get()
+white, black = Player.objects.filter(club=club).order_by("id")[:2]
+first = Game.objects.filter(club=club).order_by("date").first()
+with transaction.atomic():
+    Game.objects.create(club=club, sheet=first.sheet, date=first.date, white=black, black=white, winner="black")
+    recompute.mark_dirty(club, first.date)
+"""
+
+
+def _manage(db: Path, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "CELERY_BROKER_URL": ""}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, check=True,
+        **kwargs,  # type: ignore[call-overload]
+    )  # fmt: skip
+
+
+def _rows(db: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT system, seq, player_id, game_id, rank_after, rating_after FROM ratings_historyentry "
+            "ORDER BY system, seq, colour"
+        ).fetchall()
+
+
+def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(tmp_path):
+    db = tmp_path / "killed.sqlite3"
+    _manage(db, "migrate", "--noinput", "-v0")
+    _manage(db, "generate", "--games", "1500", "--players", "40", "--clubs", "1", "--seed", "4")
+    _manage(db, "recompute", "--no-progress")
+    before = _rows(db)
+    games_before = sqlite3.connect(db).execute("SELECT count(*) FROM ratings_game").fetchone()[0]
+
+    flag = tmp_path / "in-the-write"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "CELERY_BROKER_URL": ""}
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "shell", "-c", HANG_IN_WRITE.format(flag=str(flag))],
+        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not flag.exists():
+            assert worker.poll() is None, worker.stderr.read().decode() if worker.stderr else "worker died"
+            assert time.monotonic() < deadline, "the recompute never reached its write"
+            time.sleep(0.1)
+        assert int(flag.read_text()) > 0, "the killed run had written rows in its transaction"
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+    assert _rows(db) == before, "the previous history is intact"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM ratings_game").fetchone()[0] == games_before + 1, (
+            "no game lost"
+        )
+        assert conn.execute("SELECT dirty_from FROM ratings_club").fetchone()[0] is not None, "still dirty"
+        assert (
+            conn.execute("SELECT status FROM ratings_recomputerun ORDER BY id DESC").fetchone()[0]
+            == "running"
+        )
+
+    _manage(db, "recompute", "--no-progress")  # the sweeper's run
+    with sqlite3.connect(db) as conn:
+        statuses = [s for (s,) in conn.execute("SELECT status FROM ratings_recomputerun ORDER BY id")]
+        assert conn.execute("SELECT dirty_from FROM ratings_club").fetchone()[0] is None
+    assert statuses[-2:] == ["abandoned", "done"]
+    caught_up = _rows(db)
+    assert caught_up != before
+    _manage(db, "recompute", "--full", "--no-progress")
+    assert _rows(db) == caught_up, "the run after the crash gives the full replay"
