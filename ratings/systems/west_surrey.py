@@ -214,49 +214,84 @@ class WestSurrey:
             positions[player] = position
             return position
 
+        # The hot loop: locals only, the change of every move precomputed.
+        up = [round(RUNGS[min(top, k + 1)] - RUNGS[k], 6) for k in range(top + 1)]
+        down = [round(RUNGS[max(0, k - 1)] - RUNGS[k], 6) for k in range(top + 1)]
+        rank_before, rating_before = ledger.rank_before, ledger.rating_before
+        rank_after, rating_after, change = ledger.rank_after, ledger.rating_after, ledger.change
+        get = positions.get
+        game_type = Game
+        club = Kind.CLUB
+        white_won, black_won, jigo = Winner.WHITE, Winner.BLACK, Winner.JIGO
         for i, event in enumerate(events):
-            slot = 2 * i
-            if isinstance(event, Adjustment):
-                self._adjust(i, event, ledger, positions, enter)
-                continue
-            if not isinstance(event, Game):
-                raise InvalidEvent(
-                    i, "event", f"expected a Game or an Adjustment, got {type(event).__name__}"
-                )
-            white, black = event.white, event.black
-            if white == black:
-                raise InvalidEvent(i, "black", f"{black!r} cannot play against themself")
-            _check_game(i, event)
-            pw = positions.get(white)
+            if type(event) is not game_type:
+                if isinstance(event, Adjustment):
+                    self._adjust(i, event, ledger, positions, enter)
+                    continue
+                if not isinstance(event, Game):
+                    raise InvalidEvent(
+                        i, "event", f"expected a Game or an Adjustment, got {type(event).__name__}"
+                    )
+            white = event.white
+            black = event.black
+            winner = event.winner
+            kind = event.kind
+            handicap = event.handicap
+            komi = event.komi
+            board = event.board
+            minutes = event.minutes
+            if (
+                white == black
+                or (winner is not white_won and winner is not black_won and winner is not jigo)
+                or kind.__class__ is not Kind
+                or handicap.__class__ is not int
+                or not 0 <= handicap <= MAX_HANDICAP
+                or not -1e6 < komi < 1e6
+                or (board != 19 and board != 13 and board != 9)
+            ):
+                _check_game(i, event)  # raises, naming the field
+            pw = get(white)
             if pw is None:
                 pw = enter(i, white)
-            pb = positions.get(black)
+            pb = get(black)
             if pb is None:
                 pb = enter(i, black)
-            nw, nb = pw, pb
+            slot = i + i
             # seed 003: "for 'normal' games. It has no relevance to lightning,
             # teaching, external or tournament games": only club games count.
             # Decision: 9x9 and 13x13 games and forfeits are not normal games either.
-            normal = (
-                event.kind is Kind.CLUB
-                and event.board == 19
+            if (
+                kind is club
+                and winner is not jigo
+                and board == 19
                 and not event.forfeit
-                and (event.minutes is None or event.minutes >= lightning_below)
-            )
-            if normal:
+                and (minutes is None or minutes >= lightning_below)
+            ):
                 # "the winner is promoted one rung, the loser demoted one rung
                 # (regardless of grades). A draw leaves the rungs unaltered."
                 # Decision: the ends of the ladder (40k, 9.9d) are kept.
-                if event.winner is Winner.WHITE:
-                    nw, nb = min(top, pw + 1), max(0, pb - 1)
-                elif event.winner is Winner.BLACK:
-                    nw, nb = max(0, pw - 1), min(top, pb + 1)
+                if winner is white_won:
+                    cw = up[pw]
+                    cb = down[pb]
+                    nw = pw + 1 if pw < top else pw
+                    nb = pb - 1 if pb > 0 else pb
+                else:
+                    cw = down[pw]
+                    cb = up[pb]
+                    nw = pw - 1 if pw > 0 else pw
+                    nb = pb + 1 if pb < top else pb
                 positions[white] = nw
                 positions[black] = nb
-            for s, before, after in ((slot, pw, nw), (slot + 1, pb, nb)):
-                ledger.rank_before[s] = ledger.rating_before[s] = rungs[before]
-                ledger.rank_after[s] = ledger.rating_after[s] = rungs[after]
-                ledger.change[s] = round(rungs[after] - rungs[before], 6)
+            else:
+                cw = cb = 0.0
+                nw, nb = pw, pb
+            rank_before[slot] = rating_before[slot] = rungs[pw]
+            rank_after[slot] = rating_after[slot] = rungs[nw]
+            change[slot] = cw
+            slot += 1
+            rank_before[slot] = rating_before[slot] = rungs[pb]
+            rank_after[slot] = rating_after[slot] = rungs[nb]
+            change[slot] = cb
         final: dict[PlayerId, Any] = dict(given)
         for player, position in positions.items():
             final[player] = WestSurreyState(RUNGS[position])
@@ -296,14 +331,16 @@ class WestSurrey:
 
 def _check_game(i: int, game: Game) -> None:
     """Refuse a game the ladder cannot read, naming the field."""
-    if game.winner not in (Winner.WHITE, Winner.BLACK, Winner.JIGO) or not isinstance(game.winner, Winner):
+    if game.white == game.black:
+        raise InvalidEvent(i, "black", f"{game.black!r} cannot play against themself")
+    if not isinstance(game.winner, Winner):
         raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {game.winner!r}")
     if not isinstance(game.kind, Kind):
         raise InvalidEvent(i, "kind", f"expected free, internet, club or tournament, got {game.kind!r}")
     handicap = game.handicap
     if not isinstance(handicap, int) or isinstance(handicap, bool) or not 0 <= handicap <= MAX_HANDICAP:
         raise InvalidEvent(i, "handicap", f"expected 0..{MAX_HANDICAP} stones, got {handicap!r}")
-    if not isinstance(game.komi, int | float) or not math.isfinite(game.komi):
+    if not isinstance(game.komi, int | float) or not -1e6 < game.komi < 1e6:
         raise InvalidEvent(i, "komi", f"expected a number of points, got {game.komi!r}")
     if game.board not in (9, 13, 19):
         raise InvalidEvent(i, "board", f"expected 9, 13 or 19, got {game.board!r}")
