@@ -49,7 +49,7 @@ class SheetHeaderForm(forms.Form):
         choices=Kind.choices,
         initial=Kind.CLUB,
         label="Kind of games",
-        help_text="Seed 001: all games on a sheet are normal club games unless noted.",
+        help_text="Club games unless the sheet says otherwise (seed 001).",
     )
     comments = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -101,6 +101,8 @@ class GameRowForm(forms.Form):
         self.players: dict[str, PlayerRef] = {}
         #: Which colours need a starting rank (an unknown name): the template shows those fields.
         self.new_player: dict[str, bool] = {"white": False, "black": False}
+        #: The club's players the names were found to be (shown with their rank).
+        self.known: dict[str, Player] = {}
 
     def is_blank(self) -> bool:
         """A row left empty (the trailing row of a phone form): ignored."""
@@ -119,6 +121,7 @@ class GameRowForm(forms.Form):
             return None
         found = Player.objects.filter(club=self.club, name__iexact=name).first() if self.club else None
         if found is not None:
+            self.known[colour] = found
             return found
         self.new_player[colour] = True
         if not rank_text:

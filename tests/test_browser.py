@@ -225,6 +225,17 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
     page.click("#row-2 details.more summary")
     page.fill('input[name="row-2-date"]', early.isoformat())
     page.fill('input[name="row-2-comments"]', "played at the library")
+
+    # Saving without game 3's winner saves nothing and names the row and field,
+    # keeping everything typed (the added rows and the new player's rank too).
+    page.click("button.save")
+    page.wait_for_selector(".error-summary")
+    assert "Game 3, Winner: choose the winner" in page.inner_text(".error-summary")
+    assert RecordSheet.objects.filter(event="Club night").count() == 0
+    assert page.input_value('input[name="row-2-black_rank"]') == "15k"
+    assert page.input_value('input[name="row-2-date"]') == early.isoformat()
+    assert page.is_checked("#id_row-0-winner_1")
+    shoot(page, artifacts, "02-sheet-entry-error")
     page.check("#id_row-2-winner_0")  # White
     shoot(page, artifacts, "02-sheet-entry")
 

@@ -108,7 +108,8 @@ def test_an_unknown_name_without_a_rank_is_refused_and_reveals_the_rank_field(
     assert response.status_code == 400
     html = response.content.decode()
     assert (
-        "Game 1, Black:</strong> unknown player: Nobody Known is not a player of Stellenbosch Go Club" in html
+        "Game 1, Black:</strong></a> unknown player: Nobody Known is not a player of Stellenbosch Go Club"
+        in html
     )
     assert 'name="row-0-black_rank"' in html
     assert not Player.objects.filter(name="Nobody Known").exists()
@@ -119,7 +120,7 @@ def test_a_bad_starting_rank_is_named(client_for, club, players) -> None:
         club, [{"white": "Alice Mokoena", "black": "Nobody", "black_rank": "11x", "winner": "black"}]
     )
     html = client_for("volunteer").post(URL, data).content.decode()
-    assert "Game 1, Black&#x27;s starting rank:</strong> not a rank: &#x27;11x&#x27;" in html
+    assert "Game 1, Black&#x27;s starting rank:</strong></a> not a rank: &#x27;11x&#x27;" in html
 
 
 @pytest.mark.parametrize(
@@ -196,7 +197,8 @@ def test_two_rows_disagreeing_on_a_new_players_rank_are_refused(client_for, club
     response = client_for("volunteer").post(URL, data)
     assert response.status_code == 400
     assert (
-        "Game 2, Black&#x27;s starting rank:</strong> Zed is new with rank 10k" in response.content.decode()
+        "Game 2, Black&#x27;s starting rank:</strong></a> Zed is new with rank 10k"
+        in response.content.decode()
     )
     assert not Player.objects.filter(name="Zed").exists()
 

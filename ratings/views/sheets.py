@@ -103,15 +103,16 @@ def _render_sheet_form(
         club = (Club.objects.filter(pk=raw).first() if raw.isdigit() else None) or Club.objects.order_by(
             "name"
         ).first()
-    problems: list[tuple[str, str, str]] = []
+    # The error summary: (where, field label, message, anchor of the row).
+    problems: list[tuple[str, str, str, str]] = []
     if header.is_bound:
         for name, errs in header.errors.items():
             label = header[name].label if name in header.fields else ""
-            problems += [("Sheet", label, e) for e in errs]
+            problems += [("Sheet", label, e, "sheet-header") for e in errs]
         for position, form in enumerate(rows, start=1):
             for name, errs in form.errors.items():
                 label = form[name].label if name in form.fields else ""
-                problems += [(f"Game {position}", label, e) for e in errs]
+                problems += [(f"Game {position}", label, e, str(form.prefix)) for e in errs]
     context = {
         "header": header,
         "rows": rows,
