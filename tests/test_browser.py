@@ -273,6 +273,7 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
         ("sheet-entry", "/sheets/new/"),
         ("saved-sheet", f"/sheets/{sheet.pk}/"),
         ("record-sheet-dora", f"/players/{dora.slug}/"),
+        ("game-edit", f"/games/{sheet.games.get(date=early).pk}/edit/"),
     ]:
         phone.goto(f"{live_server.url}{path}")
         if name == "sheet-entry":
