@@ -577,3 +577,15 @@ def test_the_given_state_is_not_mutated(state: dict[str, SAGCState], events: lis
     copy = dict(state)
     SAGC().rate(events, state=state)
     assert state == copy
+
+
+def test_the_replay_reads_the_rows_beyond_three_when_asked() -> None:
+    # Black, a 10k, gets 5 stones from a 10k: differential -5.  White loses in the
+    # promotion zone and Black wins there.
+    state = {"W": SAGCState(-10, 0), "B": SAGCState(-10, 0)}
+    events = [game("W", "B", Winner.BLACK, handicap=5, komi=0.5)]
+    clamped = SAGC().rate(events, state=state).ledger
+    beyond = SAGC(beyond_three_rows=True).rate(events, state=state).ledger
+    level = level_factor(-10) * handicap_factor(5)
+    assert (clamped.change[0], clamped.change[1]) == (round(level * -0.09), round(level * 0.09))
+    assert (beyond.change[0], beyond.change[1]) == (0, 0)

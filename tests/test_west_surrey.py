@@ -344,3 +344,14 @@ def test_resuming_from_a_stored_state_equals_a_full_replay(
     for i in range(len(history) - split):
         for colour in (0, 1):
             assert tail.ledger.row(i, colour) == full.ledger.row(split + i, colour)
+
+
+def test_a_bga_rating_far_away_moves_the_grade_step_by_step() -> None:
+    assert bga_grade(int(parse_rank("2d")), parse_rank("3.7d")) == int(parse_rank("4d"))
+    assert bga_grade(int(parse_rank("2d")), parse_rank("3.6d")) == int(parse_rank("3d"))
+
+
+def test_lightning_threshold_is_a_setting() -> None:
+    state = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
+    result = WestSurrey(lightning_below=3).rate([game("A", "B", Winner.WHITE, minutes=5)], state=state)
+    assert result.state["A"].rank == -2.8
