@@ -529,11 +529,18 @@ def _check_games(tournament: exchange.Tournament) -> None:
     """What the data model would refuse, named by line before anything is saved."""
     if tournament.minutes is not None and not 0 <= tournament.minutes <= 32767:
         raise CommitteeError(f"the file's main time of {tournament.minutes} minutes is not plausible")
+    if tournament.board not in (9, 13, 19):
+        raise CommitteeError(f"board size {tournament.board}: the site records 9, 13 or 19")
     for game in tournament.games:
         if game.board not in (9, 13, 19):
             raise CommitteeError(
                 f"{_where(game.lines)}: board size {game.board}: the site records 9, 13 or 19"
             )
+
+
+def _board(game: exchange.TournamentGame, tournament: exchange.Tournament) -> int:
+    """A .tou gives the board once (``size=``), game records per game."""
+    return tournament.board if tournament.board != 19 else game.board
 
 
 def _resolve_players(
@@ -655,7 +662,7 @@ def import_tournament(
                 # The file's own kind when it says one (the site's CSV/JSON
                 # exports); an h9 or .tou game is a tournament game.
                 kind=g.kind if g.kind in Kind.values else Kind.TOURNAMENT,
-                board=g.board,
+                board=_board(g, tournament),
                 minutes=tournament.minutes,
                 comments=f"round {g.round}" if g.round else "",
             )
@@ -690,7 +697,8 @@ def _sheet_problems(error: SheetError, tournament: exchange.Tournament) -> str:
         lines = tournament.games[row - 1].lines if 0 < row <= len(tournament.games) else ()
         where = _where(lines) if row else "the tournament"
         parts += [f"{where}: {message}" for message in fields.values()]
-    return "; ".join(parts)
+    more = f"; and {len(parts) - 5} more" if len(parts) > 5 else ""
+    return "; ".join(parts[:5]) + more
 
 
 def _remember_ids(club: Club, tournament: exchange.Tournament, refs: dict[str, Player | NewPlayer]) -> None:
@@ -709,3 +717,20 @@ def _remember_ids(club: Club, tournament: exchange.Tournament, refs: dict[str, P
 
 def rank_label(value: float | None) -> str:
     return format_rank(value) if value is not None else "—"
+
+
+def find_club(slug: str | None) -> Club:
+    """The club a command works on: ``--club SLUG``, or the only club there is."""
+    clubs = Club.objects.order_by("slug")
+    if slug:
+        found = clubs.filter(slug=slug).first()
+        if found is None:
+            known = ", ".join(clubs.values_list("slug", flat=True)) or "none yet"
+            raise CommitteeError(f"--club: no club {slug!r} (clubs: {known})")
+        return found
+    first_two = list(clubs[:2])
+    if len(first_two) == 1:
+        return first_two[0]
+    if not first_two:
+        raise CommitteeError("there is no club yet")
+    raise CommitteeError(f"give --club (one of: {', '.join(clubs.values_list('slug', flat=True))})")

@@ -1,0 +1,62 @@
+"""``manage.py export_games --format csv|json|h9|tou|aga --from DATE --to DATE [--club SLUG] [--out FILE]``.
+
+A club's games of a period for a national body (issue 5): CSV or JSON game
+records (docs/_parts/formats.md), an EGD results file (class C "club
+ladder"), an FFG .tou or an AGA results file.  Writes to standard output, or
+to ``--out`` all at once.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ratings import committee
+from ratings.exchange import GAME_FORMATS, ExchangeError
+from ratings.management.commands.import_ranks import iso_date
+
+
+class Command(BaseCommand):
+    help = "Export a club's games of a period (CSV, JSON, EGD h9, FFG tou, AGA)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--format", required=True, choices=GAME_FORMATS)
+        parser.add_argument("--from", dest="start", help="first day (YYYY-MM-DD; default: the first game)")
+        parser.add_argument("--to", dest="end", help="last day (YYYY-MM-DD; default: today)")
+        parser.add_argument("--club", help="the club's slug (default: the only club)")
+        parser.add_argument("--out", help="write to this file instead of standard output")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        start = iso_date(options["start"]) if options["start"] else None
+        end = iso_date(options["end"]) if options["end"] else None
+        if start and end and start > end:
+            raise CommandError(f"--to {end} is before --from {start}")
+        try:
+            club = committee.find_club(options["club"])
+            _, _, text = committee.export_games(club, start, end, options["format"])
+        except (ExchangeError, committee.CommitteeError) as error:
+            raise CommandError(str(error)) from None
+        if options["out"]:
+            _write_atomically(Path(options["out"]), text)
+            self.stderr.write(f"{options['format']} file written to {options['out']}")
+        else:
+            self.stdout.write(text, ending="")
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """All at once: a temporary file in the same folder, then a rename."""
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.resolve().parent)
+    except OSError as error:
+        raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
