@@ -294,6 +294,7 @@ class EGFBase:
         top = float(MAX_RANK)
         exp = math.exp
         log1p = math.log1p
+        old_table = OLD_CON_TABLE
         free = Kind.FREE
         club = Kind.CLUB
         internet = Kind.INTERNET
@@ -407,8 +408,15 @@ class EGFBase:
                     pcon[iw] = ((3300.0 - x) / 200.0) ** 1.6
                     x = (2300.0 - rw) / 80.0
                     pbonus[iw] = (x if x > 35.0 else log1p(exp(x))) / 5.0
-                else:
-                    pcon[iw] = old_con(rw)
+                elif rw <= 100.0:
+                    pcon[iw] = 116.0
+                elif rw >= 2700.0:
+                    pcon[iw] = 10.0
+                else:  # old_con inline: the EGD table, linear per 100 points
+                    x = (rw - 100.0) / 100.0
+                    row = int(x)
+                    low = old_table[row]
+                    pcon[iw] = low + (x - row) * (old_table[row + 1] - low)
             if okey[ib] == key:
                 rb = base[ib]
                 cum_b = cum[ib]
@@ -424,8 +432,15 @@ class EGFBase:
                     pcon[ib] = ((3300.0 - x) / 200.0) ** 1.6
                     x = (2300.0 - rb) / 80.0
                     pbonus[ib] = (x if x > 35.0 else log1p(exp(x))) / 5.0
-                else:
-                    pcon[ib] = old_con(rb)
+                elif rb <= 100.0:
+                    pcon[ib] = 116.0
+                elif rb >= 2700.0:
+                    pcon[ib] = 10.0
+                else:  # old_con inline: the EGD table, linear per 100 points
+                    x = (rb - 100.0) / 100.0
+                    row = int(x)
+                    low = old_table[row]
+                    pcon[ib] = low + (x - row) * (old_table[row + 1] - low)
 
             # Expected results from the start ratings; the handicap raises
             # Black's rating by 100 (H - 0.5) in Se only.
