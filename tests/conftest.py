@@ -26,6 +26,14 @@ PASSWORD = "correct-horse-battery-staple"
 ROLES = ("anonymous", "player", "volunteer", "committee")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Hash test passwords with MD5: PBKDF2 costs about a second per user on
+    this machine, and tests create many users.  Never used outside tests."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:
     """Skip (or fail, when ``env`` is set) a test whose real service is missing."""
     if available:
