@@ -725,6 +725,14 @@ def _update_players(club: m.Club, state: Mapping[Any, Any], games: Mapping[int, 
             player.rank, player.rating, player.games_count = rank, rating, count
             changed.append(player)
     if changed:
+        # Lock the rows in primary-key order first, so this never deadlocks
+        # with a sheet being saved that updates the same players.
+        list(
+            m.Player.objects.select_for_update()
+            .filter(pk__in=[p.pk for p in changed])
+            .order_by("pk")
+            .values("pk")
+        )
         m.Player.objects.bulk_update(changed, ["rank", "rating", "games_count"], batch_size=500)
 
 

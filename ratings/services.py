@@ -191,7 +191,9 @@ def refresh_last_updated(players: Iterable[Player]) -> None:
     not the most recently played (seed 001, "My last updated date has gone
     backwards": "the last-updated column is actually only the date of the
     most recently added game")."""
-    for player in {p.pk: p for p in players}.values():
+    # In primary-key order: two sheets saved at once lock the same player
+    # rows in the same order, so they queue instead of deadlocking.
+    for _pk, player in sorted({p.pk: p for p in players}.items()):
         latest = (
             Game.objects.of_player(player)
             .order_by("-entered_at", "-id")
