@@ -144,6 +144,13 @@ STORAGES = {
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # Celery: no broker configured means the embedded default, in-process tasks.
+# The recompute (docs/recompute.md): a task is acknowledged only after it
+# ran (late ack; a killed worker's task is redelivered), one task at a time
+# per worker process (prefetch 1), the broker redelivers an unacknowledged
+# task only after the visibility timeout, which is above the hard time limit
+# (the longest recompute: a full federation replay is well under a minute).
+# Retries with back-off for transient database errors are on the task
+# (ratings/tasks.py).  A sweeper on Celery beat re-enqueues dirty clubs.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
@@ -155,6 +162,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = 1500
 CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = 60
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    "sweep-dirty-clubs": {
+        "task": "ratings.tasks.sweep_dirty_clubs",
+        "schedule": float(os.environ.get("RECOMPUTE_SWEEP_SECONDS", "300")),
+    },
+}
 
 LOGGING = {
     "version": 1,
