@@ -90,6 +90,12 @@ def proposes_change(line: RankSyncLine) -> bool:
     )
 
 
+def list_label(sync: RankSync) -> str:
+    """'FFG ladder', 'AGA TD list', 'EGD rating list', 'CSV rank list'."""
+    label = str(sync.get_format_display())
+    return label if label.endswith(("list", "ladder")) else f"{label} rank list"
+
+
 def _entry_json(entry: exchange.RankEntry) -> dict[str, Any]:
     return {
         "line": entry.line,
@@ -280,7 +286,7 @@ def apply_rank_sync(
                         player=player,
                         date=effective,
                         rank=line.national_rank,
-                        reason=f"National rank ({current.get_format_display()} list, sync #{current.pk})",
+                        reason=f"National rank ({list_label(current)}, sync #{current.pk})",
                         actor=_user(user),
                     )
                 except SheetError as error:

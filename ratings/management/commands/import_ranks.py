@@ -76,7 +76,7 @@ class Command(BaseCommand):
     def _summary(self, sync: Any, lines: list[Any]) -> None:
         write = self.stdout.write
         write(
-            f"{sync.get_format_display()} list{f' of {sync.as_of:%Y-%m-%d}' if sync.as_of else ''} for {sync.club}: "
+            f"{committee.list_label(sync)}{f' of {sync.as_of:%Y-%m-%d}' if sync.as_of else ''} for {sync.club}: "
             f"read {sync.read}, matched {sync.matched}, ambiguous {sync.ambiguous}, "
             f"unmatched {sync.unmatched}, changes {sync.changes}"
         )
