@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ratings.systems.base import (
     Adjustment,
@@ -46,6 +46,7 @@ INDEX_MAX = 999  # seed 001: "an index which ranges between +999 and -999"
 INDEX_MIN = -999
 MAX_HANDICAP = MAX_RANK - MIN_RANK  # 38 stones: 30k against 9d; more is a typo
 MAX_KOMI = 1000.0  # a komi beyond +-1000 points is a typo, not a game
+_T = TypeVar("_T")
 HISTORY = 10  # seed 001, Opponent Factor: "in his previous ten games"
 
 # seed 001, "The Game Result Factor": the table, one row per Rank/Handicap
@@ -313,23 +314,33 @@ class SAGC:
         self.beyond_three_rows = beyond_three_rows
         bound = 4 if beyond_three_rows else 3
         self._bound = bound
-        ranks = range(MIN_RANK, MAX_RANK + 1)
-        # Level Factor x Game Status Factor by rank + 30, one table per kind
-        # (the seed's order of multiplication is kept, so the product is the
-        # same float as index_change() computes).
-        self._level_status = {kind: [level_factor(r) * STATUS_FACTOR[kind] for r in ranks] for kind in Kind}
-        # The demotion restrictions (loss_limit) as tables: the limit of a loss
-        # from a non-negative index by rank + 30, and from index -k by
-        # [rank + 30][k]; NO_LIMIT where a loss may demote.
-        self._first_limit = [_limit_or_none(r, 0) for r in ranks]
-        self._negative_limit = [[_limit_or_none(r, -k) for k in range(1000)] for r in ranks]
-        # Result factor by (differential + 4), for won/lost and promotion/demotion zone.
-        self._win_promo = [RESULT_TABLE[max(-bound, min(bound, d))][0] for d in range(-4, 5)]
-        self._loss_promo = [RESULT_TABLE[max(-bound, min(bound, d))][1] for d in range(-4, 5)]
-        self._win_demo = [RESULT_TABLE[max(-bound, min(bound, d))][2] for d in range(-4, 5)]
-        self._loss_demo = [RESULT_TABLE[max(-bound, min(bound, d))][3] for d in range(-4, 5)]
-        # Opponent Factor by number of previous games against the opponent (0..10).
-        self._opponent = [max(1, 10 - n) / 10 for n in range(HISTORY + 1)]
+        # Tables are indexed with Python's negative indexes so that the loop
+        # reads them by rank (-30..8) and by differential (-4..4) directly:
+        # _by_rank(f)[r] == f(r); the result rows likewise by differential.
+        # Level Factor x Game Status Factor x Opponent Factor by [rank][games
+        # against the opponent], one table per kind, multiplied in the seed's
+        # order, so the products are the floats index_change() computes.
+        self._level_status_opponent = {
+            kind: _by_rank(
+                lambda r, kind=kind: [  # type: ignore[misc]
+                    level_factor(r) * STATUS_FACTOR[kind] * (max(1, 10 - n) / 10) for n in range(HISTORY + 1)
+                ]
+            )
+            for kind in Kind
+        }
+        # The demotion restrictions (loss_limit): the limit of a loss from a
+        # non-negative index by rank, and from index -k by [rank][k]; NO_LIMIT
+        # where a loss may demote.
+        self._first_limit = _by_rank(lambda r: _limit_or_none(r, 0))
+        self._negative_limit = _by_rank(lambda r: [_limit_or_none(r, -k) for k in range(1000)])
+        # Game Result Factor by differential, for won/lost and promotion/demotion zone.
+        rows = [RESULT_TABLE[max(-bound, min(bound, d))] for d in range(0, 5)] + [
+            RESULT_TABLE[max(-bound, min(bound, d))] for d in range(-4, 0)
+        ]
+        self._win_promo = [row[0] for row in rows]
+        self._loss_promo = [row[1] for row in rows]
+        self._win_demo = [row[2] for row in rows]
+        self._loss_demo = [row[3] for row in rows]
         # Handicap Factor by |effective handicap|, long enough for any valid game.
         self._handicap = [handicap_factor(h) for h in range(2 * MAX_HANDICAP + 200)]
 
@@ -400,10 +411,9 @@ class SAGC:
         It computes exactly what :func:`index_change` and :func:`settle`
         state rule by rule (tests/test_sagc.py checks the two agree).
         """
-        level_status = self._level_status
+        level_status = self._level_status_opponent
         win_promo, loss_promo = self._win_promo, self._loss_promo
         win_demo, loss_demo = self._win_demo, self._loss_demo
-        opponent = self._opponent
         handicap_table = self._handicap
         first_limit = self._first_limit
         negative_limit = self._negative_limit
@@ -484,38 +494,24 @@ class SAGC:
                     elif diff < -bound:
                         diff = -bound
                     if white_wins:
-                        xw = (
-                            level[rw + 30]
-                            * opponent[hw.count(black)]
-                            * (win_promo if iw >= 0 else win_demo)[4 - diff]
-                            * factor
-                        )
+                        xw = level[rw][hw.count(black)] * (win_promo if iw >= 0 else win_demo)[-diff] * factor
                         xb = (
-                            level[rb + 30]
-                            * opponent[hb.count(white)]
-                            * (loss_promo if ib >= 0 else loss_demo)[diff + 4]
-                            * factor
+                            level[rb][hb.count(white)] * (loss_promo if ib >= 0 else loss_demo)[diff] * factor
                         )
                     else:
                         xw = (
-                            level[rw + 30]
-                            * opponent[hw.count(black)]
-                            * (loss_promo if iw >= 0 else loss_demo)[4 - diff]
+                            level[rw][hw.count(black)]
+                            * (loss_promo if iw >= 0 else loss_demo)[-diff]
                             * factor
                         )
-                        xb = (
-                            level[rb + 30]
-                            * opponent[hb.count(white)]
-                            * (win_promo if ib >= 0 else win_demo)[diff + 4]
-                            * factor
-                        )
+                        xb = level[rb][hb.count(white)] * (win_promo if ib >= 0 else win_demo)[diff] * factor
                     # round_change(): halves away from zero.
                     cw = int(xw + 0.5) if xw >= 0 else -int(0.5 - xw)
                     cb = int(xb + 0.5) if xb >= 0 else -int(0.5 - xb)
                     # settle(): demotion restrictions, then promotion/demotion.
                     nrw = rw
                     if cw < 0:
-                        limit = first_limit[rw + 30] if iw >= 0 else negative_limit[rw + 30][-iw]
+                        limit = first_limit[rw] if iw >= 0 else negative_limit[rw][-iw]
                         if iw + cw < limit:
                             cw = limit - iw
                         niw = iw + cw
@@ -533,7 +529,7 @@ class SAGC:
                                 niw = 0
                     nrb = rb
                     if cb < 0:
-                        limit = first_limit[rb + 30] if ib >= 0 else negative_limit[rb + 30][-ib]
+                        limit = first_limit[rb] if ib >= 0 else negative_limit[rb][-ib]
                         if ib + cb < limit:
                             cb = limit - ib
                         nib = ib + cb
@@ -615,6 +611,12 @@ class SAGC:
 
 
 NO_LIMIT = -1_000_000  # below any reachable index
+
+
+def _by_rank(function: Callable[[int], _T]) -> list[_T]:
+    """A table read as table[rank] for ranks -30..8: ranks 0..8 first, then
+    -30..-1, which Python's negative indexes reach from the end."""
+    return [function(r) for r in range(0, MAX_RANK + 1)] + [function(r) for r in range(MIN_RANK, 0)]
 
 
 def _limit_or_none(rank: int, index: int) -> int:
