@@ -117,7 +117,16 @@ class RankAdjustmentAdmin(admin.ModelAdmin):
 class HistoryEntryAdmin(admin.ModelAdmin):
     """Written by the recompute only: read-only here."""
 
-    list_display = ["date", "system", "player", "opponent", "change", "rank_after_label", "rating_after", "seq"]
+    list_display = [
+        "date",
+        "system",
+        "player",
+        "opponent",
+        "change",
+        "rank_after_label",
+        "rating_after",
+        "seq",
+    ]
     list_filter = ["system", "club"]
     list_select_related = ["player", "opponent"]
     search_fields = ["player__name", "opponent__name"]
@@ -154,7 +163,16 @@ class LogEntryAdmin(admin.ModelAdmin):
 
 @admin.register(RecomputeRun)
 class RecomputeRunAdmin(admin.ModelAdmin):
-    list_display = ["started_at", "club", "status", "full", "from_date", "games_replayed", "rows_written", "duration"]
+    list_display = [
+        "started_at",
+        "club",
+        "status",
+        "full",
+        "from_date",
+        "games_replayed",
+        "rows_written",
+        "duration",
+    ]
     list_filter = ["club", "status", "full", "trigger"]
     list_select_related = ["club"]
     search_fields = ["error", "club__name"]

@@ -58,7 +58,7 @@ def number(value: float | None) -> str:
     if value is None:
         return ""
     if abs(value - round(value)) < 1e-9:
-        return str(int(round(value)))
+        return str(round(value))
     return f"{value:.1f}"
 
 

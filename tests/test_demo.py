@@ -4,6 +4,7 @@ refused (or skipped) when data exists."""
 from __future__ import annotations
 
 import io
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -64,7 +65,7 @@ def test_some_sheets_are_entered_late_and_out_of_date_order(filled):  # type: ig
     games = list(Game.objects.order_by("entered_at", "id").values_list("date", "entered_at"))
     late = [1 for day, at in games if at.date() - day > timedelta(days=6)]
     assert len(late) > 20
-    out_of_order = sum(1 for (d1, _), (d2, _) in zip(games, games[1:]) if d2 < d1)
+    out_of_order = sum(1 for (d1, _), (d2, _) in itertools.pairwise(games) if d2 < d1)
     assert out_of_order >= 3
     assert all(at.date() >= day for day, at in games)
 
@@ -80,10 +81,13 @@ def test_it_logs_every_game_and_adjustment(filled):  # type: ignore[no-untyped-d
 
 def test_it_computes_the_ratings(filled):  # type: ignore[no-untyped-def]
     club = Club.objects.get()
-    assert HistoryEntry.objects.filter(system=club.primary_system).count() >= 2 * Game.objects.exclude(
-        forfeit=True
-    ).count() - 10
-    in_games = set(Game.objects.values_list("white", flat=True)) | set(Game.objects.values_list("black", flat=True))
+    assert (
+        HistoryEntry.objects.filter(system=club.primary_system).count()
+        >= 2 * Game.objects.exclude(forfeit=True).count() - 10
+    )
+    in_games = set(Game.objects.values_list("white", flat=True)) | set(
+        Game.objects.values_list("black", flat=True)
+    )
     assert set(Player.objects.filter(games_count__gt=0).values_list("id", flat=True)) == in_games
     assert Player.objects.exclude(last_updated=None).exists()
     assert Club.objects.get().dirty_from is None
@@ -91,7 +95,9 @@ def test_it_computes_the_ratings(filled):  # type: ignore[no-untyped-def]
 
 def test_it_creates_the_three_users_with_the_given_password(filled):  # type: ignore[no-untyped-def]
     assert "demo-pass-123" in filled
-    volunteer, committee, player = (User.objects.get(username=n) for n in ("volunteer", "committee", "player"))
+    volunteer, committee, player = (
+        User.objects.get(username=n) for n in ("volunteer", "committee", "player")
+    )
     assert volunteer.groups.filter(name="volunteer").exists()
     assert committee.groups.filter(name="committee").exists()
     assert not player.groups.exists()
@@ -107,7 +113,7 @@ def test_it_prints_a_random_password_when_none_is_given(db):  # type: ignore[no-
 
 
 def test_it_refuses_a_database_with_data(club):  # type: ignore[no-untyped-def]
-    with pytest.raises(CommandError, match="already has data.*--reset"):
+    with pytest.raises(CommandError, match=r"already has data.*--reset"):
         demo()
     assert Club.objects.count() == 1 and not Game.objects.exists()
 

@@ -6,8 +6,7 @@ and what an edit changed."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
-from datetime import timezone as tz
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -29,19 +28,28 @@ def log(club, make_player):  # type: ignore[no-untyped-def]
 
     def entry(summary, at, event_date, players, *, club=club, action="add", changes=None):  # type: ignore[no-untyped-def]
         e = LogEntry.objects.create(
-            club=club, at=at, actor=volunteer, action=action, event_date=event_date, summary=summary,
+            club=club,
+            at=at,
+            actor=volunteer,
+            action=action,
+            event_date=event_date,
+            summary=summary,
             changes=changes or {},
         )
         e.players.set(players)
         return e
 
-    entry("Entry A: Ann v Bob", datetime(2024, 3, 6, 20, tzinfo=tz.utc), date(2024, 3, 5), [ann, bob])
+    entry("Entry A: Ann v Bob", datetime(2024, 3, 6, 20, tzinfo=UTC), date(2024, 3, 5), [ann, bob])
     # Entered last, played first: it is the newest entry.
-    entry("Entry B: Ann v Bob (late)", datetime(2024, 4, 2, 9, tzinfo=tz.utc), date(2024, 2, 20), [ann, bob])
-    entry("Entry C: Zed alone", datetime(2024, 3, 10, 20, tzinfo=tz.utc), date(2024, 3, 9), [zed], club=other)
+    entry("Entry B: Ann v Bob (late)", datetime(2024, 4, 2, 9, tzinfo=UTC), date(2024, 2, 20), [ann, bob])
+    entry("Entry C: Zed alone", datetime(2024, 3, 10, 20, tzinfo=UTC), date(2024, 3, 9), [zed], club=other)
     entry(
-        "Entry D: komi corrected", datetime(2024, 3, 7, 8, tzinfo=tz.utc), date(2024, 3, 5), [ann, bob],
-        action="edit", changes={"komi": ["6.5", "7.5"]},
+        "Entry D: komi corrected",
+        datetime(2024, 3, 7, 8, tzinfo=UTC),
+        date(2024, 3, 5),
+        [ann, bob],
+        action="edit",
+        changes={"komi": ["6.5", "7.5"]},
     )
     return {"ann": ann, "bob": bob, "zed": zed}
 
@@ -101,10 +109,14 @@ def test_it_links_the_players_to_their_record_sheets(client, log):  # type: igno
 
 def test_it_paginates(client, club, make_player):  # type: ignore[no-untyped-def]
     ann = make_player("Ann")
-    start = datetime(2024, 1, 1, tzinfo=tz.utc)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
     for i in range(55):
         e = LogEntry.objects.create(
-            club=club, at=start + timedelta(hours=i), action="add", event_date=date(2024, 1, 1), summary=f"Entry {i:02d}"
+            club=club,
+            at=start + timedelta(hours=i),
+            action="add",
+            event_date=date(2024, 1, 1),
+            summary=f"Entry {i:02d}",
         )
         e.players.add(ann)
     first = summaries(client.get(reverse("log")).content.decode())

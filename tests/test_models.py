@@ -3,8 +3,7 @@ use, and the small helpers on each model."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from datetime import timezone as tz
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
@@ -108,9 +107,9 @@ def test_the_database_refuses_a_game_out_of_range(club, make_player, bad):  # ty
 
 def test_games_come_in_timeline_order_date_then_entry_order(club, make_player):  # type: ignore[no-untyped-def]
     ann, bob = make_player("Ann"), make_player("Bob")
-    late = a_game(club, ann, bob, date=date(2024, 3, 1), entered_at=datetime(2024, 3, 20, tzinfo=tz.utc))
-    first = a_game(club, ann, bob, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 6, tzinfo=tz.utc))
-    second = a_game(club, bob, ann, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 7, tzinfo=tz.utc))
+    late = a_game(club, ann, bob, date=date(2024, 3, 1), entered_at=datetime(2024, 3, 20, tzinfo=UTC))
+    first = a_game(club, ann, bob, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 6, tzinfo=UTC))
+    second = a_game(club, bob, ann, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 7, tzinfo=UTC))
     assert list(Game.objects.timeline()) == [late, first, second]
     assert Game.objects.of_player(ann).count() == 3
 
@@ -120,7 +119,9 @@ def test_games_come_in_timeline_order_date_then_entry_order(club, make_player): 
 
 def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  # type: ignore[no-untyped-def]
     ann = make_player("Ann")
-    assert refused(lambda: RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=9))
+    assert refused(
+        lambda: RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=9)
+    )
     assert str(RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=-5)) == (
         "2024-01-01 Ann set to 5k"
     )
@@ -131,9 +132,19 @@ def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  #
 
 def row(club, player, seq, game=None, opponent=None, rank_before=-10.0, system="sagc"):  # type: ignore[no-untyped-def]
     return HistoryEntry.objects.create(
-        club=club, system=system, seq=seq, date=date(2024, 1, 1 + seq), player=player, game=game,
-        opponent=opponent, colour="w" if game else "", rank_before=rank_before, rating_before=0, change=10,
-        rank_after=rank_before, rating_after=10 * seq,
+        club=club,
+        system=system,
+        seq=seq,
+        date=date(2024, 1, 1 + seq),
+        player=player,
+        game=game,
+        opponent=opponent,
+        colour="w" if game else "",
+        rank_before=rank_before,
+        rating_before=0,
+        change=10,
+        rank_after=rank_before,
+        rating_after=10 * seq,
     )
 
 
@@ -185,10 +196,20 @@ def test_log_queries_filter_by_club_player_and_game_date(club, make_player):  # 
 
 
 def test_the_log_is_newest_entry_first(club):  # type: ignore[no-untyped-def]
-    old = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 9), summary="old",
-                                  at=datetime(2024, 3, 1, tzinfo=tz.utc))
-    new = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 1, 1), summary="new",
-                                  at=datetime(2024, 4, 1, tzinfo=tz.utc))
+    old = LogEntry.objects.create(
+        club=club,
+        action="add",
+        event_date=date(2024, 3, 9),
+        summary="old",
+        at=datetime(2024, 3, 1, tzinfo=UTC),
+    )
+    new = LogEntry.objects.create(
+        club=club,
+        action="add",
+        event_date=date(2024, 1, 1),
+        summary="new",
+        at=datetime(2024, 4, 1, tzinfo=UTC),
+    )
     assert list(LogEntry.objects.for_page()) == [new, old]
     assert str(new).endswith("Added new")
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import date, datetime, timedelta
-from datetime import timezone as tz
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -35,15 +34,26 @@ SEED_001_COLUMNS = [
 
 
 def at(day: date, hour: int = 20) -> datetime:
-    return datetime(day.year, day.month, day.day, hour, tzinfo=tz.utc)
+    return datetime(day.year, day.month, day.day, hour, tzinfo=UTC)
 
 
-def add_game(club, white, black, day, *, winner="white", handicap=0, komi="6.5", kind="club", entered=None, comments=""):  # type: ignore[no-untyped-def]
+def add_game(
+    club, white, black, day, *, winner="white", handicap=0, komi="6.5", kind="club", entered=None, comments=""
+):  # type: ignore[no-untyped-def]
     entered_at = at(entered or day + timedelta(days=1))
     sheet = RecordSheet.objects.create(club=club, date=day, kind=kind, entered_at=entered_at)
     return Game.objects.create(
-        club=club, sheet=sheet, date=day, white=white, black=black, winner=winner, handicap=handicap,
-        komi=Decimal(komi), kind=kind, entered_at=entered_at, comments=comments,
+        club=club,
+        sheet=sheet,
+        date=day,
+        white=white,
+        black=black,
+        winner=winner,
+        handicap=handicap,
+        komi=Decimal(komi),
+        kind=kind,
+        entered_at=entered_at,
+        comments=comments,
     )
 
 
@@ -69,15 +79,31 @@ def history(club, make_player):  # type: ignore[no-untyped-def]
     cat = make_player("Cat", rank=-15)
     games = [
         add_game(club, ann, bob, date(2024, 3, 5), winner="black", handicap=2, komi="0.5"),
-        add_game(club, ann, cat, date(2024, 3, 12), winner="white", handicap=5, komi="0.5", kind="tournament"),
+        add_game(
+            club, ann, cat, date(2024, 3, 12), winner="white", handicap=5, komi="0.5", kind="tournament"
+        ),
         add_game(club, ann, bob, date(2024, 3, 14), winner="white", kind="free", comments="teaching"),
         # Entered on 20 March, played on 1 March: first in the timeline.
-        add_game(club, bob, cat, date(2024, 3, 1), winner="black", handicap=3, komi="0.5", kind="internet",
-                 entered=date(2024, 3, 20)),
+        add_game(
+            club,
+            bob,
+            cat,
+            date(2024, 3, 1),
+            winner="black",
+            handicap=3,
+            komi="0.5",
+            kind="internet",
+            entered=date(2024, 3, 20),
+        ),
         add_game(club, cat, ann, date(2024, 3, 19), winner="white", komi="-5.5", entered=date(2024, 3, 19)),
     ]
     adjustment = RankAdjustment.objects.create(
-        club=club, player=bob, date=date(2024, 3, 10), rank=-11, reason="SAGA sync", entered_at=at(date(2024, 3, 10))
+        club=club,
+        player=bob,
+        date=date(2024, 3, 10),
+        rank=-11,
+        reason="SAGA sync",
+        entered_at=at(date(2024, 3, 10)),
     )
     recompute(club)
     return {"players": (ann, bob, cat), "games": games, "adjustment": adjustment}
@@ -93,8 +119,14 @@ def expected_rows(history, player):  # type: ignore[no-untyped-def]
     events: list[tuple[tuple, object, object]] = []
     for g in history["games"]:
         event = base.Game(
-            date=g.date, white=g.white_id, black=g.black_id, winner=base.Winner(g.winner), handicap=g.handicap,
-            komi=float(g.komi), kind=base.Kind(g.kind), club="c",
+            date=g.date,
+            white=g.white_id,
+            black=g.black_id,
+            winner=base.Winner(g.winner),
+            handicap=g.handicap,
+            komi=float(g.komi),
+            kind=base.Kind(g.kind),
+            club="c",
         )
         events.append(((g.date, g.entered_at, 0, g.pk), event, g))
     a = history["adjustment"]
@@ -109,21 +141,44 @@ def expected_rows(history, player):  # type: ignore[no-untyped-def]
             if event.player != player.pk:
                 continue
             row = ledger.row(i, base.WHITE)
-            rows.append([player.name, format_rank(row.rank_before), "", "", "", "", "",
-                         _signed(row.change), f"{row.rating_after:.0f}", format_rank(row.rank_after),
-                         event.date.isoformat(), obj.reason])
+            rows.append(
+                [
+                    player.name,
+                    format_rank(row.rank_before),
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    _signed(row.change),
+                    f"{row.rating_after:.0f}",
+                    format_rank(row.rank_after),
+                    event.date.isoformat(),
+                    obj.reason,
+                ]
+            )
             continue
         if player.pk not in (event.white, event.black):
             continue
         mine = base.WHITE if event.white == player.pk else base.BLACK
         row, other = ledger.row(i, mine), ledger.row(i, 1 - mine)
         opponent = event.black if mine == base.WHITE else event.white
-        rows.append([
-            names[opponent], format_rank(other.rank_before), "White" if mine == base.WHITE else "Black",
-            str(event.handicap), f"{event.komi:g}", {"white": "White", "black": "Black"}[event.winner.value],
-            f"{sagc.STATUS_FACTOR[event.kind]:g}", _signed(row.change), f"{row.rating_after:.0f}",
-            format_rank(row.rank_after), event.date.isoformat(), obj.comments,
-        ])
+        rows.append(
+            [
+                names[opponent],
+                format_rank(other.rank_before),
+                "White" if mine == base.WHITE else "Black",
+                str(event.handicap),
+                f"{event.komi:g}",
+                {"white": "White", "black": "Black"}[event.winner.value],
+                f"{sagc.STATUS_FACTOR[event.kind]:g}",
+                _signed(row.change),
+                f"{row.rating_after:.0f}",
+                format_rank(row.rank_after),
+                event.date.isoformat(),
+                obj.comments,
+            ]
+        )
     return rows[::-1]
 
 
@@ -165,7 +220,9 @@ def test_it_lists_the_newest_game_first_even_when_entered_late(client, history):
 def test_the_opponents_rank_is_the_one_at_the_time_of_the_game(client, club, make_player):  # type: ignore[no-untyped-def]
     ann, bob = make_player("Ann", rank=-10), make_player("Bob", rank=-10)
     add_game(club, ann, bob, date(2024, 1, 9))
-    RankAdjustment.objects.create(club=club, player=bob, date=date(2024, 2, 1), rank=-5, entered_at=at(date(2024, 2, 1)))
+    RankAdjustment.objects.create(
+        club=club, player=bob, date=date(2024, 2, 1), rank=-5, entered_at=at(date(2024, 2, 1))
+    )
     add_game(club, ann, bob, date(2024, 3, 5), handicap=5, komi="0.5", winner="black")
     recompute(club)
     rows = sheet_csv(client, ann)[1:]
@@ -181,8 +238,18 @@ def test_it_exports_csv_with_the_players_slug_in_the_file_name(client, history):
 def test_it_shows_another_computed_system_on_request(client, club, history):  # type: ignore[no-untyped-def]
     ann = history["players"][0]
     HistoryEntry.objects.create(
-        club=club, system="egf", seq=99, date=date(2024, 3, 5), player=ann, game=history["games"][0], colour="w",
-        opponent=history["players"][1], rank_before=-10, rating_before=1100, change=-12.5, rank_after=-10,
+        club=club,
+        system="egf",
+        seq=99,
+        date=date(2024, 3, 5),
+        player=ann,
+        game=history["games"][0],
+        colour="w",
+        opponent=history["players"][1],
+        rank_before=-10,
+        rating_before=1100,
+        change=-12.5,
+        rank_after=-10,
         rating_after=1087.5,
     )
     club.compared_systems = ["egf"]

@@ -50,11 +50,48 @@ from ratings.systems.ranks import format_rank
 DEMO_USERS = ("volunteer", "committee", "player")
 DAYS = 730  # two years
 
-FIRST = (
-    "Thabo Anna Pieter Lerato Sipho Johan Naledi Willem Zanele Kobus Ayanda Marike Themba Elsa Bongani Riaan "
-    "Nomsa Hennie Palesa Gert Lindiwe Andre Karabo Sanet Mpho Francois Refilwe Jaco Nandi Louis Precious "
-    "Deon Busisiwe Stefan Ntombi Werner Kagiso Ilse Tumelo Chen"
-).split()
+FIRST = [
+    "Thabo",
+    "Anna",
+    "Pieter",
+    "Lerato",
+    "Sipho",
+    "Johan",
+    "Naledi",
+    "Willem",
+    "Zanele",
+    "Kobus",
+    "Ayanda",
+    "Marike",
+    "Themba",
+    "Elsa",
+    "Bongani",
+    "Riaan",
+    "Nomsa",
+    "Hennie",
+    "Palesa",
+    "Gert",
+    "Lindiwe",
+    "Andre",
+    "Karabo",
+    "Sanet",
+    "Mpho",
+    "Francois",
+    "Refilwe",
+    "Jaco",
+    "Nandi",
+    "Louis",
+    "Precious",
+    "Deon",
+    "Busisiwe",
+    "Stefan",
+    "Ntombi",
+    "Werner",
+    "Kagiso",
+    "Ilse",
+    "Tumelo",
+    "Chen",
+]
 LAST = (
     "Mokoena Botha Nkosi van der Merwe Dlamini Pretorius Khumalo Venter Ndlovu Joubert Mahlangu du Plessis "
     "Zulu Steyn Sithole Coetzee Mthembu Fourie Ngcobo Nel Radebe Kruger Molefe Smit Tshabalala Marais Shabalala "
@@ -89,7 +126,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--password", help="password of the demo users (default: a random one, printed)")
-        parser.add_argument("--reset", action="store_true", help="delete all club data and the demo users first")
+        parser.add_argument(
+            "--reset", action="store_true", help="delete all club data and the demo users first"
+        )
         parser.add_argument("--if-empty", action="store_true", help="do nothing (no error) when data exists")
         parser.add_argument("--seed", type=int, default=2005, help="random seed (default 2005)")
 
@@ -209,7 +248,9 @@ class Command(BaseCommand):
                 rank=rank,
                 since=since,
                 saga_id=str(1000 + i * 7) if rng.random() < 0.6 else "",
-                egd_pin=str(rng.randrange(10_000_000, 29_999_999)) if rank >= -10 and rng.random() < 0.5 else "",
+                egd_pin=str(rng.randrange(10_000_000, 29_999_999))
+                if rank >= -10 and rng.random() < 0.5
+                else "",
             )
             # Weak players improve fastest; a few are over- or under-ranked.
             growth = max(0.0, rng.gauss(-rank / 6, 1.0)) if rank < 0 else rng.gauss(0.2, 0.3)
@@ -232,8 +273,9 @@ class Command(BaseCommand):
         plans: list[tuple[date, str, str, list[tuple[DemoPlayer, DemoPlayer, str]]]] = []
         day = start + timedelta(days=(1 - start.weekday()) % 7)  # Tuesdays: club night
         while day < today:
-            present = [p for p in players if p.model.since <= day and rng.random() < 0.35]
-            rng.shuffle(present)
+            present = self._by_strength(
+                rng, [p for p in players if p.model.since <= day and rng.random() < 0.35]
+            )
             games = []
             for a, b in zip(present[::2], present[1::2], strict=False):
                 for _ in range(rng.choice((1, 1, 1, 2))):
@@ -250,29 +292,42 @@ class Command(BaseCommand):
             entrants = [p for p in players if p.model.since <= day and rng.random() < 0.7]
             games = []
             for _round in range(4):
-                rng.shuffle(entrants)
-                games += [(a, b, Kind.TOURNAMENT) for a, b in zip(entrants[::2], entrants[1::2], strict=False)]
+                entrants = self._by_strength(rng, entrants)
+                games += [
+                    (a, b, Kind.TOURNAMENT) for a, b in zip(entrants[::2], entrants[1::2], strict=False)
+                ]
             plans.append((day, f"Stellenbosch Open {day.year}", Kind.TOURNAMENT, games))
         # Monthly internet league: a few games on the last day of each month.
         day = start
         while day < today:
             month_end = (day.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
             if month_end < today:
-                online = [p for p in players if p.model.since <= month_end]
-                pairs = [tuple(rng.sample(online, 2)) for _ in range(rng.randrange(2, 6))]
-                plans.append((month_end, "Internet league", Kind.INTERNET, [(a, b, Kind.INTERNET) for a, b in pairs]))
+                online = self._by_strength(rng, [p for p in players if p.model.since <= month_end])
+                pairs = [
+                    (online[i], online[i + 1])
+                    for i in rng.sample(range(len(online) - 1), rng.randrange(2, 6))
+                ]
+                plans.append(
+                    (month_end, "Internet league", Kind.INTERNET, [(a, b, Kind.INTERNET) for a, b in pairs])
+                )
             day = month_end + timedelta(days=1)
 
         sheets: list[RecordSheet] = []
         games: list[Game] = []
         for day, event, kind, pairs in sorted(plans, key=lambda plan: plan[0]):
             # Entered a day or two later; one sheet in six weeks late, after later ones.
-            delay = timedelta(days=rng.randrange(7, 45)) if rng.random() < 1 / 6 else timedelta(days=rng.randrange(1, 3))
+            delay = (
+                timedelta(days=rng.randrange(7, 45))
+                if rng.random() < 1 / 6
+                else timedelta(days=rng.randrange(1, 3))
+            )
             entered_at = datetime.combine(day, time(20, rng.randrange(60)), tz) + delay
             entered_at = min(entered_at, now - timedelta(minutes=rng.randrange(5, 600)))
             entered_at = max(entered_at, datetime.combine(day, time(23, 0), tz))
             actor = committee if rng.random() < 0.2 else volunteer
-            sheet = RecordSheet(club=club, event=event, date=day, kind=kind, entered_by=actor, entered_at=entered_at)
+            sheet = RecordSheet(
+                club=club, event=event, date=day, kind=kind, entered_by=actor, entered_at=entered_at
+            )
             sheets.append(sheet)
             games += [self._game(rng, club, sheet, day, a, b, game_kind, start) for a, b, game_kind in pairs]
         # Bulk inserts (primary keys come back on SQLite and PostgreSQL).
@@ -283,6 +338,12 @@ class Command(BaseCommand):
         self._log_games(club, games)
         self._edits(rng, club, volunteer)
         return len(sheets)
+
+    @staticmethod
+    def _by_strength(rng: random.Random, players: list[DemoPlayer]) -> list[DemoPlayer]:
+        """Players in rank order with some noise: neighbours pair up, as at a
+        club where people mostly play those a few stones away."""
+        return sorted(players, key=lambda p: p.model.start_rank + rng.gauss(0, 2.5))
 
     def _game(
         self,
