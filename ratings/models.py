@@ -312,6 +312,9 @@ class HistoryEntry(models.Model):
             models.Index(fields=["adjustment"], condition=Q(adjustment__isnull=False), name="history_adjustment"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.system} {self.date} {self.player_id}: {self.change:+g}"
+
     @property
     def rank_after_label(self) -> str:
         return format_rank(self.rank_after)
@@ -510,6 +513,9 @@ class RankSyncLine(models.Model):
 
     class Meta:
         ordering = ["player__name"]
+
+    def __str__(self) -> str:
+        return f"sync #{self.sync_id}: {self.player_id} ({self.match})"
 
     @property
     def proposes_change(self) -> bool:
