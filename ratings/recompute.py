@@ -104,6 +104,15 @@ def enqueue(club_id: int, trigger: str = "commit") -> None:
             log.exception("recompute of club %s failed; it stays dirty", club_id)
 
 
+def first_event_date(club: m.Club) -> date | None:
+    """The date of the club's first game or adjustment (None: nothing yet)."""
+    days = [
+        m.Game.objects.filter(club=club).aggregate(first=Min("date"))["first"],
+        m.RankAdjustment.objects.filter(club=club).aggregate(first=Min("date"))["first"],
+    ]
+    return min((d for d in days if d is not None), default=None)
+
+
 # --- 3. notices --------------------------------------------------------------
 
 

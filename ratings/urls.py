@@ -4,6 +4,7 @@ from django.urls import path
 
 from ratings.views import adjustments, home, log, players, sheets
 from ratings.views import api, committee  # committee area
+from ratings.views import recompute as recompute_views  # recompute area
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -24,6 +25,8 @@ urlpatterns = [
     path("adjustments/new/", adjustments.adjustment_new, name="adjustment_new"),
     path("clubs/<slug:slug>/settings/", adjustments.club_settings, name="club_settings"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
+    path("recompute/", recompute_views.recompute_status, name="recompute_status"),
+    path("recompute/<slug:slug>/", recompute_views.recompute_now, name="recompute_now"),
     # --- committee: adjustments, rank sync, import/export (ratings/views/committee.py) ---
     path("committee/ranks/", committee.rank_sync_list, name="rank_syncs"),
     path("committee/ranks/new/", committee.rank_sync_new, name="rank_sync_new"),
