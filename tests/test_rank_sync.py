@@ -7,6 +7,8 @@ from datetime import date
 import pytest
 import time_machine
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ratings import committee
 from ratings.committee import Choice, CommitteeError
@@ -376,3 +378,30 @@ def test_the_list_of_syncs_shows_who_when_file_and_counts(client_for, club, make
         '<td class="num">2</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td>'
         in page
     )  # "Player One" is missing
+
+
+def test_an_applied_sync_shows_what_was_applied_and_refuses_a_second_apply(
+    client_for, club, make_player
+) -> None:
+    ann = make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
+    client = client_for("committee")
+    page = client.get(sync.get_absolute_url()).content.decode()
+    assert "✔ set" in page and "Apply the ticked changes" not in page
+    line = sync.lines.get(player=ann)
+    response = client.post(sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-06-02"})
+    assert response.status_code == 302
+    assert RankAdjustment.objects.count() == 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.one_of(st.binary(min_size=1, max_size=200), st.text(min_size=1, max_size=200).map(str.encode)))
+def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_store_nothing(client_for, club, data) -> None:
+    response = _upload(client_for("committee"), data, name="list.txt", club=club.pk)
+    if response.status_code == 400:
+        assert "list.txt: " in response.content.decode()
+        assert not RankSync.objects.exists()
+    else:  # a few bytes can happen to be a valid (tiny) CSV list
+        assert response.status_code == 302
+        RankSync.objects.all().delete()

@@ -311,3 +311,15 @@ def test_check_only_on_the_page_saves_nothing(client_for, club) -> None:
     response = _post(client_for("committee"), juvisy("h9"), club, dry_run="on")
     assert response.status_code == 200 and "Check only: nothing was saved" in response.content.decode()
     assert not RecordSheet.objects.exists()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.one_of(st.binary(min_size=1, max_size=200), st.text(min_size=1, max_size=200).map(str.encode)))
+def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_change_nothing(
+    client_for, club, data
+) -> None:
+    before = state()
+    response = _post(client_for("committee"), data, club, name="results.h9")
+    assert response.status_code == 400
+    assert "results.h9: " in response.content.decode()
+    assert state() == before
