@@ -1,0 +1,175 @@
+"""Speed of the recompute pipeline and of the pages at federation scale.
+
+    python bench/recompute.py --games 1000000 [--players 5000] [--clubs 5] [--seed 1] [--profile]
+
+Builds a fresh benchmark database next to the configured one (SQLite: a
+temporary file; PostgreSQL: the database NAME_bench, dropped and created),
+migrates it, fills it with ``manage.py generate`` (not timed), then times:
+
+- full: every club's history replayed and written from scratch
+  (``recompute_club(full=True)`` for each club, all systems of the club);
+- late game at 99%: one game entered at the date 99% of the way through the
+  biggest club's history, then its incremental recompute;
+- a 10-game sheet saved (services.save_sheet, the recompute left to the
+  worker: what a volunteer waits for when a broker is configured);
+- sheet page / player list: median of 20 requests through the Django test
+  client (a busy player's record sheet; /players/).
+
+Wall and CPU seconds are printed for each part (the CPU figure shows the
+cost when the machine is shared).  The last line is
+
+    full: S s; late game at 99%: L s; sheet page: M ms; player list: Q ms
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def _bench_database() -> str:
+    """A DATABASE_URL for a fresh benchmark database beside the configured one."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        import psycopg
+
+        base, _, name = url.rpartition("/")
+        bench = f"{name.split('?')[0]}_bench"
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{bench}"')
+            conn.execute(f'CREATE DATABASE "{bench}"')
+        return f"{base}/{bench}"
+    path = Path(tempfile.mkdtemp(prefix="clubrating-bench-")) / "bench.sqlite3"
+    return f"sqlite:///{path}"
+
+
+def _timed(label: str, work: Callable[[], Any]) -> tuple[float, Any]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"{label}: {wall:.3f} s wall, {cpu:.3f} s CPU", flush=True)
+    return wall, result
+
+
+def _median_ms(client: Any, url: str, times: int = 20) -> float:
+    client.get(url)  # warm caches and templates
+    samples = []
+    for _ in range(times):
+        start = time.perf_counter()
+        response = client.get(url)
+        samples.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200, (url, response.status_code)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=5_000)
+    parser.add_argument("--clubs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="cProfile the full recompute")
+    args = parser.parse_args()
+
+    os.environ["DATABASE_URL"] = _bench_database()
+    os.environ["CELERY_BROKER_URL"] = ""
+    os.environ.setdefault("DEBUG", "0")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.urls import reverse
+
+    from ratings import recompute, services
+    from ratings.models import Club, Game, Player
+
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}", flush=True)
+    call_command("migrate", verbosity=0)
+    with open(os.devnull, "w") as quiet:
+        _timed(
+            f"generate {args.games} games, {args.players} players, {args.clubs} clubs (not a target)",
+            lambda: call_command(
+                "generate",
+                games=args.games,
+                players=args.players,
+                clubs=args.clubs,
+                seed=args.seed,
+                stdout=quiet,
+            ),
+        )
+    clubs = list(Club.objects.order_by("pk"))
+
+    def full() -> None:
+        for club in clubs:
+            recompute.recompute_club(club.pk, full=True, trigger="bench")
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        full_wall, _ = _timed("full recompute (profiled)", lambda: profiler.runcall(full))
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    else:
+        full_wall, _ = _timed("full recompute", full)
+
+    biggest = max(clubs, key=lambda c: Game.objects.filter(club=c).count())
+    dates = list(Game.objects.filter(club=biggest).order_by("date").values_list("date", flat=True))
+    late_day = dates[int(len(dates) * 0.99)]
+    pair = list(Player.objects.filter(club=biggest).order_by("pk")[:2])
+    real_enqueue = recompute.enqueue
+    recompute.enqueue = lambda club_id, trigger="commit": None  # type: ignore[assignment]
+    try:
+        _timed(
+            "late game at 99% saved (recompute left to the worker)",
+            lambda: services.save_sheet(
+                club=biggest,
+                date=late_day,
+                rows=[services.GameRow(white=pair[0], black=pair[1], winner="white")],
+            ),
+        )
+        late_wall, run = _timed(
+            "late game at 99%: incremental recompute", lambda: recompute.recompute_club(biggest.pk)
+        )
+        print(f"  from {run.from_date}, {run.games_replayed} games replayed, {run.rows_written} rows written")
+        players = list(Player.objects.filter(club=biggest).order_by("pk")[:20])
+        rows = [
+            services.GameRow(white=players[i], black=players[i + 10], winner="black" if i % 2 else "white")
+            for i in range(10)
+        ]
+        _timed(
+            "10-game sheet saved (recompute left to the worker)",
+            lambda: services.save_sheet(club=biggest, date=dates[-1], rows=rows),
+        )
+    finally:
+        recompute.enqueue = real_enqueue  # type: ignore[assignment]
+    recompute.recompute_club(biggest.pk)
+
+    busy = Player.objects.filter(club=biggest).order_by("-games_count").first()
+    assert busy is not None
+    client = Client()
+    sheet_ms = _median_ms(client, reverse("player", args=[busy.slug]))
+    list_ms = _median_ms(client, reverse("players"))
+    print(f"  sheet page of {busy.name} ({busy.games_count} games)")
+    print(
+        f"full: {full_wall:.1f} s; late game at 99%: {late_wall:.2f} s; sheet page: {sheet_ms:.0f} ms; player list: {list_ms:.0f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
