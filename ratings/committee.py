@@ -159,6 +159,12 @@ def preview_rank_sync(
     """
     ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
     id_field = ID_FIELD[ranks.format]
+    too_long = next((e for e in ranks.entries if len(e.national_id or "") > _id_max_length(id_field)), None)
+    if too_long is not None:
+        raise CommitteeError(
+            f"line {too_long.line}: national id {too_long.national_id!r} is longer than the "
+            f"{_id_max_length(id_field)} characters of a {Player._meta.get_field(id_field).verbose_name}"
+        )
     players = list(Player.objects.filter(club=club).order_by("name"))
     matches = match_players(players, ranks.entries, id_field)
     with transaction.atomic():
@@ -181,7 +187,7 @@ def preview_rank_sync(
                     match=how,
                     line=entry.line if entry else None,
                     national_name=entry.name[:200] if entry else "",
-                    national_id=(entry.national_id or "")[:20] if entry else "",
+                    national_id=(entry.national_id or "") if entry else "",
                     national_rank=entry.rank if entry else None,
                     club_rank=player.rank,
                     club_rating=player.rating,

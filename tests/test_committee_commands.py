@@ -225,3 +225,9 @@ def test_garbage_tournaments_never_crash_and_change_nothing(tmp_path, club, data
     except CommandError as error:
         assert "nothing was changed" in str(error)
         assert (RecordSheet.objects.count(), Player.objects.count()) == before
+
+
+def test_a_future_date_is_refused_before_anything_is_read(tmp_path, club, members) -> None:
+    with pytest.raises(CommandError, match="--date: 2024-07-01 is in the future"):
+        run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--date", "2024-07-01")
+    assert not RankSync.objects.exists()

@@ -405,3 +405,12 @@ def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_store_nothing(cl
     else:  # a few bytes can happen to be a valid (tiny) CSV list
         assert response.status_code == 302
         RankSync.objects.all().delete()
+
+
+def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    with pytest.raises(
+        CommitteeError, match="line 2: national id 'S-123456789012345678901' is longer than the 20"
+    ):
+        committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-123456789012345678901", "8k")))
+    assert not RankSync.objects.exists()

@@ -57,6 +57,8 @@ class Command(BaseCommand):
         path = Path(options["file"])
         data = read_bytes(path)
         effective = iso_date(options["date"]) if options["date"] else None
+        if effective is not None and effective > timezone.localdate():
+            raise CommandError(f"--date: {effective} is in the future")
         try:
             club = committee.find_club(options["club"])
             with transaction.atomic():
