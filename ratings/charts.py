@@ -8,12 +8,13 @@ the system rates on.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-WIDTH = 600
-HEIGHT = 180
+WIDTH = 480
+HEIGHT = 200
 PAD_LEFT = 44
 PAD_RIGHT = 8
 PAD_TOP = 8
@@ -57,12 +58,15 @@ def history_chart(
     points: Sequence[tuple[date, float]],
     label: Callable[[float], str] = lambda v: f"{v:g}",
     *,
+    whole_ticks: bool = False,
     width: int = WIDTH,
     height: int = HEIGHT,
 ) -> Chart | None:
     """The chart of ``points`` (date, value) in date order; None when empty.
 
-    ``label`` formats a y value for the axis (e.g. a rank label).
+    ``label`` formats a y value for the axis (e.g. a rank label);
+    ``whole_ticks`` puts the y ticks on whole numbers (ranks) when the
+    range holds any, at most five of them.
     """
     kept = thin(points)
     if not kept:
@@ -84,7 +88,12 @@ def history_chart(
 
     coords = " ".join(f"{x_of(d)},{y_of(v)}" for d, v in kept)
     x_ticks = tuple(Tick(x_of(d), height - 6, d.strftime("%b %Y")) for d in _date_ticks(first, last))
-    y_ticks = tuple(Tick(PAD_LEFT - 4, y_of(v), label(v)) for v in (high, (high + low) / 2, low))
+    tick_values = [high, (high + low) / 2, low]
+    if whole_ticks:
+        whole = list(range(math.ceil(low), math.floor(high) + 1))
+        if whole:
+            tick_values = [float(v) for v in whole[:: max(1, -(-len(whole) // 5))]]
+    y_ticks = tuple(Tick(PAD_LEFT - 4, y_of(v), label(v)) for v in tick_values)
     return Chart(width, height, coords, x_ticks, y_ticks, first, last, len(kept))
 
 

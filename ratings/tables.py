@@ -18,7 +18,9 @@ from ratings.systems.ranks import format_rank
 
 class PlayerTable(tables.Table):
     name = tables.Column(linkify=True, attrs={"td": {"class": "name"}})
-    club = tables.Column(accessor="club__name", verbose_name="Club")
+    club = tables.Column(
+        accessor="club__name", verbose_name="Club", attrs={"th": {"class": "club"}, "td": {"class": "club"}}
+    )
     rank = tables.Column(verbose_name="Rank", attrs={"td": {"class": "num"}})
     rating = tables.Column(verbose_name="Index", attrs={"td": {"class": "num"}})
     games_count = tables.Column(verbose_name="Games", attrs={"td": {"class": "num"}})
