@@ -414,3 +414,22 @@ def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(
     ):
         committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-123456789012345678901", "8k")))
     assert not RankSync.objects.exists()
+
+
+def test_the_egd_list_matches_by_pin_once_remembered(club, make_player) -> None:
+    from tests.conftest import REPO
+
+    data = (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes()
+    alice = make_player("Alice Testeur", rank=-1)  # " 10000001  Testeur Alice  UK Lndn  2d ... 2188"
+    first = committee.preview_rank_sync(club, data, filename="allworld_lp.html")
+    line = lines_by_name(first)["Alice Testeur"]
+    assert (first.format, first.as_of, line.match, line.national_rank) == (
+        "egd",
+        date(2020, 2, 2),
+        "name",
+        1.0,
+    )
+    committee.apply_rank_sync(first, committee.default_choices(first), effective=date(2024, 6, 1))
+    alice.refresh_from_db()
+    assert alice.egd_pin == "10000001"
+    assert lines_by_name(committee.preview_rank_sync(club, data))["Alice Testeur"].match == "id"
