@@ -75,6 +75,10 @@ def history_chart(
     span_days = max((last - first).days, 1)
     values = [v for _, v in kept]
     low, high = min(values), max(values)
+    if whole_ticks:
+        # Show whole rank bands, so a player who stayed within one rank
+        # still gets two labelled lines (e.g. 15k and 14k), never one label.
+        low, high = math.floor(low), math.ceil(high)
     if high - low < 1e-9:
         low, high = low - 1, high + 1
     inner_w = width - PAD_LEFT - PAD_RIGHT

@@ -49,7 +49,7 @@ class SheetHeaderForm(forms.Form):
         choices=Kind.choices,
         initial=Kind.CLUB,
         label="Kind of games",
-        help_text="Club games unless the sheet says otherwise (seed 001).",
+        help_text="Club games unless the paper sheet says otherwise.",
     )
     comments = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 

@@ -1,0 +1,24 @@
+"""The record sheet's history chart (ratings/charts.py)."""
+
+from datetime import date
+
+from ratings.charts import history_chart
+from ratings.systems.ranks import format_rank
+
+
+def test_a_player_who_stayed_within_one_rank_gets_the_two_band_lines_labelled() -> None:
+    # SAGC plots rank + index / 2000: a 15k between index -300 and +400.
+    points = [(date(2026, 1, 1), -15 - 0.15), (date(2026, 3, 1), -15 + 0.2), (date(2026, 6, 1), -15 + 0.1)]
+    chart = history_chart(points, label=lambda v: format_rank(round(v)), whole_ticks=True)
+    labels = [tick.label for tick in chart.y_ticks]
+    # the range widens to the whole bands it touches: 16k..14k
+    assert labels == ["16k", "15k", "14k"]
+    assert len(set(labels)) == len(labels), "every tick names a different rank"
+
+
+def test_the_x_axis_is_spaced_by_real_dates() -> None:
+    points = [(date(2026, 1, 1), 1.0), (date(2026, 1, 2), 2.0), (date(2026, 12, 31), 3.0)]
+    chart = history_chart(points)
+    xs = [float(pair.split(",")[0]) for pair in chart.points.split()]
+    # the second point is one day after the first, the third a year later
+    assert xs[1] - xs[0] < (xs[2] - xs[0]) / 100
