@@ -34,6 +34,12 @@ class PlayerTable(tables.Table):
         attrs = {"class": "data players"}
         empty_text = "No players match."
 
+    def __init__(self, *args: Any, rating_label: str = "Index", **kwargs: Any) -> None:
+        """``rating_label`` names the rating column after the unit of the
+        clubs' primary system ("Index", "GoR", "Level", "Strength")."""
+        super().__init__(*args, **kwargs)
+        self.columns["rating"].column.verbose_name = rating_label
+
     def render_rank(self, value: float) -> str:
         return format_rank(value)
 
@@ -100,6 +106,17 @@ def unit_of(system: str) -> str:
         return str(get_system(system).unit)
     except (ImportError, AttributeError, ValueError):
         return "rating"
+
+
+def rating_label(systems: Iterable[str]) -> str:
+    """The players list's rating header: the unit of the primary system,
+    capitalised ("Index", "GoR", "Level", "Strength"); "Rating" when the
+    clubs shown rate in different units."""
+    units = {unit_of(name) for name in systems}
+    if len(units) != 1:
+        return "Rating"
+    unit = units.pop()
+    return unit[:1].upper() + unit[1:]
 
 
 def sheet_headers(system: str) -> tuple[str, ...]:

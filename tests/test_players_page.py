@@ -48,6 +48,26 @@ def test_it_shows_name_club_rank_index_games_and_last_updated(client, players): 
     assert cells == ["Stellenbosch Go Club", "3k", "450", "12", "2024-05-01"]
 
 
+@pytest.mark.parametrize(
+    ("system", "header"), [("sagc", "Index"), ("egf", "GoR"), ("ffg", "Level"), ("west-surrey", "Strength")]
+)
+def test_it_names_the_rating_column_after_the_clubs_primary_system(client, players, system, header):  # type: ignore[no-untyped-def]
+    Club.objects.update(primary_system=system)
+    html = client.get(reverse("players")).content.decode()
+    assert headers_on(html)[3] == header
+    rows = list(csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).content.decode())))
+    assert rows[0][3] == header
+
+
+def test_it_says_rating_when_the_clubs_listed_rate_in_different_units(client, players):  # type: ignore[no-untyped-def]
+    Club.objects.filter(slug="cape-town").update(primary_system="egf")
+    assert headers_on(client.get(reverse("players")).content.decode())[3] == "Rating"
+    html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
+    assert headers_on(html)[3] == "GoR"
+    html = client.get(reverse("players"), {"club": "stellenbosch"}).content.decode()
+    assert headers_on(html)[3] == "Index"
+
+
 def test_it_lists_the_strongest_first_and_the_index_breaks_ties(client, players):  # type: ignore[no-untyped-def]
     html = client.get(reverse("players")).content.decode()
     assert names_on(html) == ["Cat Smit", "Ann Botha", "Bob Nel", "Dan Venter"]

@@ -16,7 +16,7 @@ from ratings.filters import PlayerFilterForm
 from ratings.models import Club, HistoryEntry, Player
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
-from ratings.tables import PlayerTable, sheet_headers, sheet_rows
+from ratings.tables import PlayerTable, rating_label, sheet_headers, sheet_rows
 
 PLAYERS_PER_PAGE = 50
 SHEET_ROWS_PER_PAGE = 50
@@ -49,9 +49,13 @@ def get_system_of(club: Club, requested: str | None) -> str:
 def player_list(request: HttpRequest) -> HttpResponse:
     form = PlayerFilterForm(request.GET or None)
     players = Player.objects.for_table()
+    clubs = Club.objects.all()
     if form.is_valid():
         players = players.in_club(form.cleaned_data["club"]).search(form.cleaned_data["q"])
-    table = PlayerTable(players)
+        if form.cleaned_data["club"] is not None:
+            clubs = clubs.filter(pk=form.cleaned_data["club"].pk)
+    systems = clubs.values_list("primary_system", flat=True).distinct()
+    table = PlayerTable(players, rating_label=rating_label(systems))
     RequestConfig(request, paginate={"per_page": PLAYERS_PER_PAGE}).configure(table)
     if request.GET.get("export") == "csv":
         return csv_response("players.csv", table.as_values())
@@ -92,7 +96,8 @@ def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
     if system == "sagc":
         values = [(day, rank + index / 2000) for day, rank, index in points]
         return history_chart(values, label=lambda v: format_rank(round(v)), whole_ticks=True)
-    return history_chart([(day, rating) for day, _, rating in points])
+    # Whole numbers on the axis: "1720" fits the margin, "1719.674" does not.
+    return history_chart([(day, rating) for day, _, rating in points], label=lambda v: f"{v:.0f}")
 
 
 @login_required
