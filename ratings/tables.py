@@ -144,6 +144,8 @@ class SheetRow:
     date: date
     comments: str
     adjustment: bool
+    #: The record sheet the game was entered on (None for an adjustment), for a link.
+    sheet_id: int | None = None
 
     def cells(self) -> tuple[str, ...]:
         """The 12 columns as text, for the page and the CSV export."""
@@ -204,6 +206,7 @@ def sheet_row(entry: HistoryEntry, player: Player) -> SheetRow:
         date=game.date,
         comments=game.comments,
         adjustment=False,
+        sheet_id=game.sheet_id,
     )
 
 

@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 
 from ratings.models import Game, HistoryEntry, Kind, RankAdjustment, RecordSheet
@@ -336,3 +337,12 @@ def test_the_chart_keeps_the_last_value_of_a_day_and_thins_long_histories() -> N
     kept = thin(many)
     assert len(kept) == MAX_POINTS and kept[0] == many[0] and kept[-1] == many[-1]
     assert history_chart([]) is None
+
+
+def test_each_game_dates_links_to_the_sheet_it_was_entered_on(client, history):  # type: ignore[no-untyped-def]
+    ann = history["players"][0]
+    html = client.get(reverse("player", args=[ann.slug])).content.decode()
+    table = html.split('class="data sheet"')[1]
+    linked = re.findall(r'<td><a href="/sheets/(\d+)/"[^>]*>(\d{4}-\d\d-\d\d)</a></td>', table)
+    games = Game.objects.filter(Q(white=ann) | Q(black=ann))
+    assert sorted(linked) == sorted((str(g.sheet_id), g.date.isoformat()) for g in games)
