@@ -280,18 +280,33 @@ class HistoryEntry(models.Model):
     # Only the indexes the pages and the recompute use (every index costs
     # time on a full rewrite of millions of rows): club and player are
     # covered by the composite indexes below, opponent is never searched.
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # No foreign-key constraints in the database either (db_constraint=False):
+    # their per-row checks were most of the time of a full rewrite on
+    # PostgreSQL (docs/recompute.md).  The rows are written only by the
+    # recompute, from events it has just read in the same transaction, and
+    # Django still cascades the deletes (on_delete=CASCADE).
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False)
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     seq = models.PositiveBigIntegerField()
     date = models.DateField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="history", db_index=False)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="history", db_index=False, db_constraint=False
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_constraint=False
+    )
     adjustment = models.ForeignKey(
-        RankAdjustment, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False
+        RankAdjustment,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
     )
     colour = models.CharField(max_length=1, blank=True)  # "w", "b", "" for an adjustment
     opponent = models.ForeignKey(
-        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False, db_constraint=False
     )
     rank_before = models.FloatField()
     rating_before = models.FloatField()

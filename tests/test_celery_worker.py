@@ -86,7 +86,7 @@ def worker(settings):  # type: ignore[no-untyped-def]
         celery_app.conf.broker_url, celery_app.conf.task_default_queue = saved
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(worker, client_for, make_player):
     club = Club.objects.get(slug="stellenbosch")
     ann = make_player("Ann Botha", rank=-12)
