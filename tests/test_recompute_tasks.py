@@ -1,0 +1,120 @@
+"""Enqueueing after commit, the thin Celery tasks, the sweeper, and the
+recompute/generate commands."""
+
+from __future__ import annotations
+
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import OperationalError, transaction
+
+from ratings import recompute, tasks
+from ratings.models import Club, Game, HistoryEntry, Player, RecomputeRun, RecordSheet
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_enqueues_the_task_by_club_id_after_commit_when_a_broker_is_set(
+    club, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
+    sent: list[tuple[object, ...]] = []
+    monkeypatch.setattr(tasks.recompute_club_task, "delay", lambda *args: sent.append(args))
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        recompute.mark_dirty(club, date(2026, 3, 12))
+        recompute.mark_dirty(club, date(2026, 3, 10))
+        assert sent == [], "nothing is enqueued before commit"
+    assert sent == [(club.pk,)], "one task, by id, after commit"
+
+
+def test_a_rolled_back_transaction_enqueues_nothing_and_marks_nothing(club, settings, monkeypatch):
+    settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
+    sent: list[object] = []
+    monkeypatch.setattr(tasks.recompute_club_task, "delay", lambda *args: sent.append(args))
+    with pytest.raises(RuntimeError), transaction.atomic():
+        recompute.mark_dirty(club, date(2026, 3, 12))
+        raise RuntimeError("the sheet did not validate")
+    club.refresh_from_db()
+    assert club.dirty_from is None and sent == []
+    with transaction.atomic():  # and the next transaction still schedules its own run
+        recompute.mark_dirty(club, date(2026, 3, 12))
+        assert any(
+            isinstance(f, recompute._AfterCommit) for _s, f, _r in transaction.get_connection().run_on_commit
+        )
+
+
+def test_the_task_retries_transient_database_errors_only():
+    assert tasks.recompute_club_task.autoretry_for == (OperationalError,)
+    assert tasks.recompute_club_task.acks_late is True
+    assert tasks.recompute_club_task.retry_backoff
+
+
+def test_the_task_body_recomputes_the_club(club, make_player):
+    alice, bob = make_player("Alice"), make_player("Bob")
+    sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
+    Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="black")
+    recompute.mark_dirty(club, date(2025, 2, 4))
+    run_id = tasks.recompute_club_task.run(club.pk)
+    run = RecomputeRun.objects.get(pk=run_id)
+    assert (run.status, run.trigger, run.games_replayed, run.rows_written) == ("done", "celery", 1, 2)
+    assert tasks.recompute_club_task.run(club.pk) is None, "a clean club: nothing to do"
+
+
+def test_the_sweeper_recomputes_every_dirty_club(club, make_player, settings):
+    settings.CELERY_BROKER_URL = ""
+    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    alice, bob = make_player("Alice"), make_player("Bob")
+    sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
+    Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="black")
+    Club.objects.filter(pk=club.pk).update(dirty_from=date(2025, 2, 4), dirty_generation=1)
+    assert tasks.sweep_dirty_clubs.run() == [club.pk]
+    assert Club.objects.filter(dirty_from__isnull=False).count() == 0
+    assert HistoryEntry.objects.filter(club=club).count() == 2
+    assert not HistoryEntry.objects.filter(club=other).exists()
+
+
+def test_the_recompute_command_reports_each_club(club, make_player):
+    alice, bob = make_player("Alice"), make_player("Bob")
+    sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
+    Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="white")
+    out = StringIO()
+    call_command("recompute", "--club", club.slug, "--full", "--no-progress", stdout=out)
+    assert "stellenbosch: done, from the start, 1 games replayed, 2 rows written" in out.getvalue()
+    out = StringIO()
+    call_command("recompute", "--no-progress", stdout=out)
+    assert "stellenbosch: up to date" in out.getvalue()
+    with pytest.raises(CommandError, match="--club: no club with slug 'nowhere'"):
+        call_command("recompute", "--club", "nowhere")
+    with pytest.raises(CommandError, match="--from: '12/03/2026' is not a date"):
+        call_command("recompute", "--from", "12/03/2026")
+
+
+def _games() -> list[tuple[object, ...]]:
+    return list(
+        Game.objects.order_by("id").values_list(
+            "date", "white__slug", "black__slug", "handicap", "komi", "winner", "kind"
+        )
+    )
+
+
+def test_generate_is_reproducible_and_realistic(db):
+    call_command(
+        "generate", games=600, players=40, clubs=2, seed=7, end=date(2025, 12, 31), stdout=StringIO()
+    )
+    first = _games()
+    assert len(first) == 600 and Club.objects.count() == 2 and Player.objects.count() == 40
+    assert {g[6] for g in first} >= {"club", "tournament"}
+    assert any(g[3] >= 2 for g in first), "some handicap games"
+    assert all((g[3] == 0) == (float(g[4]) == 6.5) for g in first), "komi 6.5 even, 0.5 with stones"
+    assert all(-25 <= r <= 3 for r in Player.objects.values_list("start_rank", flat=True))
+    assert Club.objects.filter(dirty_from__isnull=False).count() == 2, "left dirty for the next recompute"
+    with pytest.raises(CommandError, match="already has games"):
+        call_command("generate", games=10, players=4, clubs=1)
+    for model in (Game, RecordSheet, Player, Club):
+        model.objects.all().delete()
+    call_command(
+        "generate", games=600, players=40, clubs=2, seed=7, end=date(2025, 12, 31), stdout=StringIO()
+    )
+    assert [g[:1] + g[3:] for g in _games()] == [g[:1] + g[3:] for g in first], "same seed, same history"
