@@ -12,11 +12,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from ratings.models import Club, LogEntry
+from ratings.models import Club, LogEntry, RecordSheet
 
 
 def summaries(html: str) -> list[str]:
-    return re.findall(r"<td>(Entry [^<\n]+)", html)
+    return re.findall(r'<td class="details">(Entry [^<\n]+)', html)
 
 
 @pytest.fixture
@@ -105,6 +105,16 @@ def test_a_backwards_date_range_is_explained_not_applied(client, log):  # type: 
 def test_it_links_the_players_to_their_record_sheets(client, log):  # type: ignore[no-untyped-def]
     html = client.get(reverse("log")).content.decode()
     assert f'href="{log["zed"].get_absolute_url()}">Zed Zulu</a>' in html
+
+
+def test_an_entrys_date_links_to_the_record_sheet_it_was_entered_on(client, log, club):  # type: ignore[no-untyped-def]
+    sheet = RecordSheet.objects.create(club=club, date=date(2024, 3, 5))
+    LogEntry.objects.filter(summary__startswith="Entry A").update(sheet=sheet)
+    html = client.get(reverse("log")).content.decode()
+    row = html[: html.index("Entry A")].rsplit("<tr", 1)[1]
+    assert re.search(rf'<a href="/sheets/{sheet.pk}/"[^>]*>2024-03-05</a>', row)
+    other = html[: html.index("Entry B")].rsplit("<tr", 1)[1]
+    assert "/sheets/" not in other
 
 
 def test_it_paginates(client, club, make_player):  # type: ignore[no-untyped-def]
