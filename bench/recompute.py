@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -127,6 +128,8 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
     else:
         full_wall, _ = _timed("full recompute", full)
+    print("  of which " + ", ".join(f"{k} {v:.2f} s" for k, v in recompute.timings.items()) + " (wall)")
+    print(f"  peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
     biggest = max(clubs, key=lambda c: Game.objects.filter(club=c).count())
     dates = list(Game.objects.filter(club=biggest).order_by("date").values_list("date", flat=True))

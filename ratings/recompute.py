@@ -138,6 +138,12 @@ SQLITE_BATCH = 5_000
 SQLITE_CACHE_KIB = 262_144
 
 
+#: Seconds spent in each step by the runs of this process (bench/recompute.py
+#: reports them; "engine" is the rating systems' own time, "load" reading
+#: the timeline, "write" the transaction that rewrites the history).
+timings: dict[str, float] = {"load": 0.0, "engine": 0.0, "write": 0.0}
+
+
 @dataclass
 class Timeline:
     """The club's events in timeline order and what the rows need."""
@@ -638,7 +644,10 @@ def _replay_and_write(
 ) -> None:
     """Replay from ``resume`` (a checkpoint date, or the beginning), then
     rewrite the history from ``start`` in one transaction."""
+    clock = time.perf_counter
+    began = clock()
     timeline = load_timeline(club, resume)
+    timings["load"] += clock() - began
     events = timeline.events
     write_from = 0 if start is None else bisect_left([e.date for e in events], start)
     cuts = _boundaries(events, write_from)
@@ -661,7 +670,9 @@ def _replay_and_write(
         chunks: list[tuple[int, base.Ledger]] = []
         for lo, hi in zip([0, *cuts], [*cuts, len(events)], strict=True):
             try:
+                began = clock()
                 result = system.rate(events[lo:hi], state=state, starts=timeline.starts)
+                timings["engine"] += clock() - began
             except base.RatingError as error:
                 raise RecomputeError(_describe_error(error, timeline, lo)) from error
             state = result.state
@@ -691,6 +702,7 @@ def _replay_and_write(
             for lo, ledger in chunks:
                 yield from history_rows(club.pk, name, columns, ledger, lo, first_seq, write_from)
 
+    began = clock()
     with transaction.atomic():
         _tune_connection()
         # The tail of every system, by the (club, system, date) index; all
@@ -711,6 +723,7 @@ def _replay_and_write(
         m.RatingCheckpoint.objects.bulk_create(new_checkpoints, batch_size=50)
         if systems:
             _update_players(club, final_state, final_games)
+    timings["write"] += clock() - began
 
 
 def _tune_connection() -> None:
