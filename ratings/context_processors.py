@@ -15,6 +15,12 @@ def site(request: HttpRequest) -> dict[str, Any]:
         "is_committee": is_committee(user),
         "my_player": getattr(user, "player", None) if user.is_authenticated else None,
     }
+    if context["is_committee"]:
+        # The committee's "Club settings" link: the first club (the page
+        # switches between clubs when there are several).
+        from ratings.models import Club
+
+        context["settings_club"] = Club.objects.order_by("name").only("slug").first()
     # The recompute pipeline (ratings/recompute.py) provides the notice of
     # clubs whose ratings are being recomputed.
     try:

@@ -277,5 +277,6 @@ class ClubSettingsForm(forms.Form):
         choices=SYSTEM_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Also computed on the same games, for comparison.",
+        help_text="Also computed on the same games; a record sheet can switch to them. "
+        "The primary system is always computed: ticking it here changes nothing.",
     )

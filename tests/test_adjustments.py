@@ -169,3 +169,17 @@ def test_the_adjustment_date_defaults_to_today(client_for, club) -> None:
     html = client_for("committee").get("/adjustments/new/").content.decode()
     assert f'value="{timezone.localdate().isoformat()}"' in html
     assert (timezone.localdate() - timedelta(days=1)).isoformat() not in html
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
+def test_only_the_committee_sees_the_club_settings_link(client_for, club, role) -> None:
+    html = client_for(role).get("/players/").content.decode()
+    nav = html[html.index("<nav") : html.index("</nav>")]
+    assert (f'href="/clubs/{club.slug}/settings/"' in nav) is (role == "committee")
+
+
+def test_the_club_settings_page_switches_between_clubs(client_for, club) -> None:
+    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    html = client_for("committee").get(f"/clubs/{club.slug}/settings/").content.decode()
+    assert f'href="/clubs/{other.slug}/settings/"' in html
+    assert f'href="/clubs/{club.slug}/settings/" aria-current="true"' in html

@@ -117,3 +117,11 @@ def test_every_logged_in_role_can_change_their_password(client_for, personas, ro
     assert response.status_code == 302 and response["Location"] == reverse("password_change_done")
     assert User.objects.get(username=role).check_password(new)
     assert client.get(reverse("password_change_done")).status_code == 200
+
+
+@pytest.mark.parametrize("role", ["player", "volunteer", "committee"])
+def test_the_header_offers_a_visible_password_link(client_for, role):  # type: ignore[no-untyped-def]
+    html = client_for(role).get(reverse("players")).content.decode()
+    account = html[html.index('<div class="account">') :].split("</div>")[0]
+    assert f'href="{reverse("password_change")}"' in account
+    assert ">Password</a>" in account

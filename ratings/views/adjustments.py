@@ -87,4 +87,6 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             messages.info(request, "Nothing changed.")
         return redirect("club_settings", slug=club.slug)
     status = 400 if form.is_bound else 200
-    return render(request, "ratings/club_settings.html", {"form": form, "club": club}, status=status)
+    clubs = Club.objects.order_by("name").only("slug", "name")
+    context = {"form": form, "club": club, "clubs": clubs if len(clubs) > 1 else []}
+    return render(request, "ratings/club_settings.html", context, status=status)
