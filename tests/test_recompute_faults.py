@@ -86,7 +86,7 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
         def rate(self, events, state=None, starts=None):  # type: ignore[no-untyped-def]
             raise InvalidEvent(len(events) - 1, "handicap", "out of range")
 
-    monkeypatch.setattr(recompute, "get_system", lambda name: Refusing())
+    monkeypatch.setattr(recompute, "_system", lambda name: Refusing())
     recompute.mark_dirty(club, game.date)
     with pytest.raises(
         recompute.RecomputeError, match=f"game {game.pk} of 2025-05-01: handicap: out of range"
