@@ -298,6 +298,40 @@ def test_the_preview_lists_every_player_with_the_changes_ticked(client_for, club
     assert 'value="2024-06-15"' in page  # the CSV has no date: today
 
 
+def test_the_preview_puts_what_needs_a_decision_first(client_for, club, make_player) -> None:
+    for name in ("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"):
+        make_player(name, rank=-10)
+    data = ranks_csv(
+        ("Ann Same", "S-1", "10k"),
+        ("Zed Change", "S-2", "8k"),
+        ("Dupont, Jean", "S-4", "8k"),
+        ("Jean Dupont", "S-5", "3k"),
+    )
+    sync = committee.preview_rank_sync(club, data, filename="saga.csv")
+    page = client_for("committee").get(sync.get_absolute_url()).content.decode()
+    order = sorted(("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"), key=lambda n: page.index(f">{n}</a>"))
+    assert order == ["Zed Change", "Jean Dupont", "Ann Same", "Abe Absent"]
+
+
+def test_the_preview_is_titled_by_list_and_club_and_names_the_clubs_unit(client_for, club, make_player) -> None:
+    club.primary_system = "egf"
+    club.save()
+    make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")), filename="saga.csv")
+    page = client_for("committee").get(sync.get_absolute_url()).content.decode()
+    title = page[page.index("<title>") : page.index("</title>")]
+    assert str(sync.pk) not in title and club.name in title
+    assert '<th scope="col" class="num">GoR</th>' in page
+
+
+def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(client_for, club, make_player) -> None:
+    make_player("Ann Bee", rank=-10)
+    sync = committee.preview_rank_sync(club, ranks_csv(("Someone Else", "S-1", "8k")), filename="saga.csv")
+    page = client_for("committee").get(sync.get_absolute_url()).content.decode()
+    assert "Nothing to apply" in page and "no player of Stellenbosch Go Club was found" in page
+    assert "Apply the ticked changes" not in page
+
+
 def test_ticking_an_ambiguous_line_without_a_candidate_is_an_error_next_to_it(
     client_for, club, make_player
 ) -> None:

@@ -20,6 +20,7 @@ from ratings import committee
 from ratings.exchange import ExchangeError
 from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
 from ratings.models import Club, RankSync
+from ratings.tables import rating_label
 
 SYNCS_PER_PAGE = 30
 
@@ -57,6 +58,16 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
     lines = list(sync.lines.select_related("player", "adjustment"))
     for line in lines:
         line.changes = committee.proposes_change(line)  # type: ignore[attr-defined]
+    # What needs a decision first: proposed changes, then ambiguous matches,
+    # then the other matches, then the players not in the list.
+    lines.sort(
+        key=lambda line: (
+            not line.changes,  # type: ignore[attr-defined]
+            line.match != "ambiguous",
+            line.match == "missing",
+            line.player.name.casefold(),
+        )
+    )
     form = None
     if sync.applied_at is None:
         form = ApplySyncForm(request.POST or None, sync=sync, lines=lines)
@@ -83,7 +94,15 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return redirect("rank_sync", pk=sync.pk)
     status = 400 if form is not None and form.is_bound else 200
-    context = {"sync": sync, "lines": lines, "form": form}
+    context = {
+        "sync": sync,
+        "lines": lines,
+        "form": form,
+        # The club rating column is named after the primary system's unit.
+        "unit": rating_label([sync.club.primary_system]),
+        # Whether any line can be ticked (else the page says there is nothing to apply).
+        "applicable": form is not None and any(name.startswith("apply_") for name in form.fields),
+    }
     return render(request, "ratings/committee/rank_sync.html", context, status=status)
 
 
