@@ -30,12 +30,21 @@ def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
         "1234",
         "2468",
         "0.42",
-        "celery",
+        "background worker",  # trigger "celery", in words
         "game 7 of 2026-03-01",
         "Updating</strong> from 2026-03-01",
     ):
         assert text in page, text
     assert "Ratings after 1 March 2026 are being updated for Stellenbosch Go Club." in page
+
+
+def test_it_names_systems_and_reasons_in_words_and_links_each_clubs_settings(client_for, club):
+    Club.objects.filter(pk=club.pk).update(primary_system="sagc", compared_systems=["egf"])
+    RecomputeRun.objects.create(club=club, status="done", trigger="commit")
+    page = client_for("committee").get(reverse("recompute_status")).content.decode()
+    assert "South African Go Clubs, EGF GoR (since 2021)" in page
+    assert "<td>after a change</td>" in page and "<td>commit</td>" not in page
+    assert f'href="{reverse("club_settings", args=[club.slug])}"' in page
 
 
 @pytest.mark.parametrize(
