@@ -717,11 +717,11 @@ def _replay_and_write(
         # The tail of every system, by the (club, system, date) index; all
         # rows of a system the club no longer computes.
         computed = {name for name, _ in systems}
-        for name in SYSTEM_NAMES if start is not None else [None]:
+        for stored in SYSTEM_NAMES if start is not None else [None]:
             history = m.HistoryEntry.objects.filter(club=club)
-            if name is not None:
-                history = history.filter(system=name)
-                if name in computed:
+            if stored is not None:
+                history = history.filter(system=stored)
+                if stored in computed:
                     history = history.filter(date__gte=start)
             history._raw_delete(history.db)  # no signals or cascades hang off history rows
         stale_checkpoints = m.RatingCheckpoint.objects.filter(club=club)

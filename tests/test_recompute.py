@@ -40,11 +40,10 @@ def test_it_recomputes_after_commit_without_a_broker(
 ):
     settings.CELERY_BROKER_URL = ""
     alice, bob = make_player("Alice", rank=-10), make_player("Bob", rank=-10)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with transaction.atomic():
-            add_game(club, date(2026, 3, 12), alice, bob, "white")
-            recompute.mark_dirty(club, date(2026, 3, 12))
-            recompute.mark_dirty(club, date(2026, 3, 12))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        add_game(club, date(2026, 3, 12), alice, bob, "white")
+        recompute.mark_dirty(club, date(2026, 3, 12))
+        recompute.mark_dirty(club, date(2026, 3, 12))
     assert len(callbacks) == 1, "one recompute per club per transaction"
     club.refresh_from_db()
     assert club.dirty_from is None
@@ -89,7 +88,7 @@ def history(club: Club) -> list[tuple[object, ...]]:
             "change",
             "rank_after",
             "rating_after",
-        )  # fmt: skip
+        )
     )
 
 

@@ -52,7 +52,7 @@ def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(
                         white=players[(number + g) % 8],
                         black=players[(number + g + 3) % 8],
                         winner="white" if (number + g + s) % 2 else "black",
-                    )  # fmt: skip
+                    )
                     for g in range(GAMES_PER_SHEET)
                 ]
                 services.save_sheet(club=club, date=day, rows=rows)
