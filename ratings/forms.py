@@ -81,7 +81,7 @@ class GameRowForm(forms.Form):
         decimal_places=1,
         required=False,
         initial=Decimal("6.5"),
-        help_text="Negative: to Black",
+        help_text="Points to White; negative: to Black",
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
     winner = forms.ChoiceField(
@@ -190,7 +190,7 @@ class GameEditForm(forms.Form):
     komi = forms.DecimalField(
         max_digits=4,
         decimal_places=1,
-        help_text="To White; negative = to Black.",
+        help_text="Points to White; negative: to Black",
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
     winner = forms.ChoiceField(choices=Winner.choices, widget=forms.RadioSelect)

@@ -278,6 +278,17 @@ def test_anyone_may_read_a_saved_sheet_but_only_volunteers_see_edit_links(client
     assert "/edit/" in client_for("committee").get(f"/sheets/{sheet.pk}/").content.decode()
 
 
+def test_a_saved_sheet_links_everyone_to_its_games_in_the_log(client_for, club, players) -> None:
+    client_for("volunteer").post(
+        URL, sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}])
+    )
+    sheet = RecordSheet.objects.get()
+    day = sheet.games.get().date.isoformat()
+    html = client_for("anonymous").get(f"/sheets/{sheet.pk}/").content.decode()
+    assert f'href="/log/?club={club.slug}&amp;start={day}&amp;end={day}">These games in the log</a>' in html
+    assert f'href="/players/?club={club.slug}"' in html
+
+
 # --- every role against every entry view ---------------------------------------
 
 EXPECTED = {"anonymous": "login", "player": 403, "volunteer": "ok", "committee": "ok"}

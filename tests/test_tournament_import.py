@@ -294,7 +294,7 @@ def test_only_the_committee_sees_the_import_page(role, client_for) -> None:
 def test_the_page_reports_created_matched_and_skipped_with_lines(client_for, club) -> None:
     page = _post(client_for("committee"), juvisy("h9"), club).content.decode()
     sheet = RecordSheet.objects.get(club=club)
-    assert f'href="{sheet.get_absolute_url()}"' in page
+    assert f'href="{sheet.get_absolute_url()}">the record sheet of 2019-10-26 ({sheet.event})</a>' in page
     assert "New players (" in page and "Minieri Davide (3d)" in page
     assert "line 13, round 2: no game this round" in page
 
