@@ -53,6 +53,13 @@ def test_the_list_shows_adjustments_newest_first(client_for, club, alice) -> Non
     assert "1d" in html and "4k" in html
 
 
+@pytest.mark.parametrize(("system", "header"), [("sagc", "Index"), ("ffg", "Level")])
+def test_the_list_names_the_rating_column_after_the_primary_system(client_for, club, system, header) -> None:
+    Club.objects.filter(pk=club.pk).update(primary_system=system)
+    html = client_for("committee").get("/adjustments/").content.decode()
+    assert f'<th scope="col">{header}</th>' in html
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [

@@ -21,6 +21,7 @@ from ratings.models import Club, RankAdjustment
 from ratings.services import SheetError
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
+from ratings.tables import rating_label
 
 
 @committee_required
@@ -32,7 +33,8 @@ def adjustment_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(adjustments, 50).get_page(request.GET.get("page"))
     for adjustment in page:
         adjustment.rank_text = format_rank(adjustment.rank)  # type: ignore[attr-defined]
-    return render(request, "ratings/adjustment_list.html", {"page": page})
+    systems = Club.objects.values_list("primary_system", flat=True).distinct()
+    return render(request, "ratings/adjustment_list.html", {"page": page, "unit": rating_label(systems)})
 
 
 @committee_required
