@@ -76,8 +76,24 @@ def test_it_shows_who_entered_it_and_when(client, log):  # type: ignore[no-untyp
 
 def test_an_edit_shows_what_changed(client, log):  # type: ignore[no-untyped-def]
     html = client.get(reverse("log")).content.decode()
-    assert "<b>komi</b>: <del>6.5</del> → <ins>7.5</ins>" in html
+    assert "<b>Komi</b>: <del>6.5</del> → <ins>7.5</ins>" in html
     assert "Edited" in html
+
+
+def test_changes_are_in_words_and_a_deletion_is_its_summary_alone(client, log, club):  # type: ignore[no-untyped-def]
+    LogEntry.objects.create(
+        club=club, action="edit", event_date=date(2024, 3, 5), summary="Entry E: forfeit",
+        changes={"forfeit": [False, True], "minutes": [None, 45]},
+    )  # fmt: skip
+    LogEntry.objects.create(
+        club=club, action="delete", event_date=date(2024, 3, 5), summary="Entry F: deleted",
+        changes={"komi": ["6.5", None], "forfeit": [False, None]},
+    )  # fmt: skip
+    html = client.get(reverse("log")).content.decode()
+    assert "<b>Forfeit</b>: <del>no</del> → <ins>yes</ins>" in html
+    assert "<b>Minutes</b>: <del>(blank)</del> → <ins>45</ins>" in html
+    deleted = html[html.index("Entry F") :].split("</tr>")[0]
+    assert "<del>" not in deleted and "None" not in deleted
 
 
 def test_it_filters_by_club(client, log):  # type: ignore[no-untyped-def]

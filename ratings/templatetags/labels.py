@@ -37,3 +37,16 @@ def system_labels(names: Iterable[str]) -> str:
 @register.filter
 def trigger_label(trigger: str) -> str:
     return TRIGGER_LABELS.get(trigger, trigger)
+
+
+@register.filter
+def change_value(value: object) -> str:
+    """A value in the log's "what changed" list: no Python words (None,
+    True, False) on the page."""
+    if value is None or value == "":
+        return "(blank)"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
