@@ -3,10 +3,12 @@ needs (the committee's back door; day-to-day work uses the site's pages)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from ratings.forms import SYSTEM_CHOICES
 from ratings.models import (
     Club,
     Game,
@@ -20,8 +22,29 @@ from ratings.models import (
 from ratings.systems.ranks import format_rank
 
 
+class ClubAdminForm(forms.ModelForm):
+    """The compared systems as ticks, not a JSON list typed by hand."""
+
+    compared_systems = forms.MultipleChoiceField(
+        choices=SYSTEM_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Also computed on the same games.",
+    )
+
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "primary_system", "compared_systems", "api_token"]
+        labels = {"api_token": "API token"}
+        help_texts = {
+            "primary_system": "To change the systems, prefer the site's club settings page: "
+            "it recomputes the club's history, saving here does not.",
+        }
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    form = ClubAdminForm
     list_display = ["name", "slug", "primary_system", "compared_systems", "dirty_from"]
     list_filter = ["primary_system"]
     search_fields = ["name", "slug"]
@@ -34,10 +57,10 @@ class RankListFilter(admin.SimpleListFilter):
 
     title = "rank"
     parameter_name = "band"
-    BANDS = {
-        "ddk": ("20k-11k", -20, -11),
-        "sdk": ("10k-1k", -10, -1),
+    BANDS = {  # strongest first
         "dan": ("dan", 0, 8),
+        "sdk": ("10k-1k", -10, -1),
+        "ddk": ("20k-11k", -20, -11),
         "beginner": ("30k-21k", -30, -21),
     }
 

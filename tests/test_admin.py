@@ -63,3 +63,14 @@ def test_the_admin_keeps_out_every_role_without_staff_status(client_for, role): 
     response = client_for(role).get(reverse("admin:ratings_game_changelist"))
     assert response.status_code == 302
     assert reverse("admin:login") in response["Location"]
+
+
+def test_the_club_form_offers_the_compared_systems_as_ticks(admin_client_with_data, club):  # type: ignore[no-untyped-def]
+    url = reverse("admin:ratings_club_change", args=[club.pk])
+    html = admin_client_with_data.get(url).content.decode()
+    assert 'type="checkbox" name="compared_systems" value="egf"' in html
+    assert "API token" in html
+    data = {"name": club.name, "slug": club.slug, "primary_system": "sagc", "compared_systems": ["egf", "ffg"]}
+    assert admin_client_with_data.post(url, data).status_code == 302
+    club.refresh_from_db()
+    assert club.compared_systems == ["egf", "ffg"]
