@@ -215,3 +215,12 @@ def test_regenerating_replaces_the_token(client_for, club) -> None:
     assert club.api_token and club.api_token != old
     page = client_for("committee").get(reverse("export")).content.decode()
     assert club.api_token in page and "Regenerate" in page
+
+
+def test_regenerating_asks_first_and_the_page_links_the_api(client_for, club) -> None:
+    page = client_for("committee").get(reverse("export")).content.decode()
+    assert "confirm(" not in page  # no token yet: nothing to lose
+    assert f'<a href="{reverse("api_games")}">open it</a>' in page
+    committee.new_api_token(club)
+    page = client_for("committee").get(reverse("export")).content.decode()
+    assert "stops working at once. Regenerate it?" in page
