@@ -64,6 +64,14 @@ def test_my_sheet_takes_a_linked_player_to_their_record_sheet(client_for, person
     assert response["Location"] == personas["player"].player.get_absolute_url()
 
 
+def test_my_sheet_is_marked_current_on_the_players_own_page(client_for, personas):  # type: ignore[no-untyped-def]
+    client = client_for("player")
+    own = client.get(personas["player"].player.get_absolute_url()).content.decode()
+    assert f'href="{reverse("my_sheet")}" aria-current="page">My record sheet' in own
+    other = client.get(reverse("players")).content.decode()
+    assert f'href="{reverse("my_sheet")}">My record sheet' in other
+
+
 @pytest.mark.parametrize("role", ["volunteer", "committee"])
 def test_my_sheet_explains_when_the_account_is_not_linked(client_for, role):  # type: ignore[no-untyped-def]
     response = client_for(role).get(reverse("my_sheet"))
