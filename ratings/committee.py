@@ -71,7 +71,7 @@ def _id_max_length(id_field: str) -> int:
 
 def grade(rank: float) -> int:
     """The whole grade a rank falls in: 1.3d -> 1d, 14.5k -> 15k (floor, as the
-    h9 writer bands fractional ranks, docs/_parts/formats.md)."""
+    h9 writer bands fractional ranks, docs/formats.md)."""
     return math.floor(rank + 1e-9)
 
 
@@ -437,7 +437,7 @@ def api_page(club: Club, start: date | None, end: date | None, offset: int, limi
     """
     light = list(club_games(club, start, end).values_list("id", "white_id", "black_id"))
     page_ids = [gid for gid, _, _ in light[offset : offset + limit]]
-    # The round rule of exchange.assign_rounds (docs/_parts/formats.md,
+    # The round rule of exchange.assign_rounds (docs/formats.md,
     # "Rounds of a club export"): round = 1 + the later of the two players'
     # previous rounds, in timeline order.
     last: dict[int, int] = {}

@@ -61,7 +61,7 @@ def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club) -> None:
         "A",
     )
     games = list(sheet.games.select_related("white", "black"))
-    # 36 games: docs/_parts/formats.md ("give the same 36 games").
+    # 36 games: docs/formats.md ("give the same 36 games").
     assert len(games) == report.games == 36
     assert {g.kind for g in games} == {"tournament"}
     first = next(g for g in games if {g.white.name, g.black.name} == {"Minieri Davide", "Daguenet Mathieu"})

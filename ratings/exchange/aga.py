@@ -5,7 +5,7 @@ FORMATS.md, "AGA results file": ``TOURNEY name, place, dates``, then
 ``id Last, First rank``, ``GAMES`` followed by
 ``whiteID blackID w|b handicap komi``.  '#' starts a comment.
 
-Decisions (docs/_parts/formats.md): dates are written mm/dd/yyyy (the AGA is
+Decisions (docs/formats.md): dates are written mm/dd/yyyy (the AGA is
 American; the reader also takes yyyy-mm-dd); a player without an AGA id is
 written with ``X`` + the club's id so the ratings coordinator can see who
 needs a temporary id; the AGA has no jigo, so a jigo is left out with a

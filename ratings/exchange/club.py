@@ -1,7 +1,7 @@
 """A club's games over a period as one tournament, for the EGD, FFG and AGA files.
 
 Results files are organised in rounds, one game per player per round; club
-games are not.  Decision (docs/_parts/formats.md, "Rounds of a club
+games are not.  Decision (docs/formats.md, "Rounds of a club
 export"): the games are taken in date order and each is put in the first
 round after the last round of both its players, i.e. round = 1 + the later
 of the two players' previous rounds.  Each player's games then keep their

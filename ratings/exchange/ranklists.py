@@ -5,7 +5,7 @@ one scale of :mod:`ratings.systems.ranks` (30k = -30, 1k = -1, 1d = 0) and the
 rating in the list's own unit.  Reading is all-or-nothing: the whole file is
 parsed before anything is returned, and the first line that does not parse
 raises :class:`ExchangeError` naming it.  The conversions and every decision
-are documented in docs/_parts/formats.md.
+are documented in docs/formats.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Game records as CSV rows or JSON objects, with stable documented field names.
 
-The same fields in both (docs/_parts/formats.md, "Game records"), one record
+The same fields in both (docs/formats.md, "Game records"), one record
 per game, in this order::
 
     date, event, event_class, round, kind, board,

@@ -1,6 +1,6 @@
 """Bytes to text: encoding detection and line splitting.
 
-Decision (docs/_parts/formats.md, "Text encodings"): a strict UTF-8 decode
+Decision (docs/formats.md, "Text encodings"): a strict UTF-8 decode
 first (with or without a byte-order mark), then Windows-1252, which agrees
 with ISO-8859-1 on every printable character and also gives the curly quotes
 and the euro sign that Windows editors put in 0x80-0x9F.  charset-normalizer

@@ -1,7 +1,7 @@
 """``manage.py export_games --format csv|json|h9|tou|aga --from DATE --to DATE [--club SLUG] [--out FILE]``.
 
 A club's games of a period for a national body (issue 5): CSV or JSON game
-records (docs/_parts/formats.md), an EGD results file (class C "club
+records (docs/formats.md), an EGD results file (class C "club
 ladder"), an FFG .tou or an AGA results file.  Writes to standard output, or
 to ``--out`` all at once.
 """
