@@ -346,3 +346,19 @@ def test_each_game_dates_links_to_the_sheet_it_was_entered_on(client, history): 
     linked = re.findall(r'<td><a href="/sheets/(\d+)/"[^>]*>(\d{4}-\d\d-\d\d)</a></td>', table)
     games = Game.objects.filter(Q(white=ann) | Q(black=ann))
     assert sorted(linked) == sorted((str(g.sheet_id), g.date.isoformat()) for g in games)
+
+
+def test_a_single_date_of_games_draws_no_empty_chart(client, club, make_player):  # type: ignore[no-untyped-def]
+    from ratings import services
+    from ratings.recompute import recompute_club
+
+    ann, bob = make_player("Ann One", rank=-10), make_player("Bob One", rank=-10)
+    rows = [
+        services.GameRow(white=ann, black=bob, winner="white"),
+        services.GameRow(white=bob, black=ann, winner="white"),
+    ]
+    services.save_sheet(club=club, date=date(2024, 3, 5), rows=rows)
+    recompute_club(club.pk, full=True)
+    html = client.get(reverse("player", args=[ann.slug])).content.decode()
+    assert "Bob One" in html  # the sheet is there
+    assert "<svg" not in html  # a chart of one date would be an empty box
