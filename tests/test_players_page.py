@@ -136,3 +136,10 @@ def test_it_takes_the_same_number_of_queries_for_many_players(client, club, make
         make_player(f"Player {i:02d}")
     with django_assert_num_queries(len(few.captured_queries)):
         client.get(reverse("players"))
+
+
+def test_a_club_filter_names_the_club_in_the_heading_and_title(client, players):  # type: ignore[no-untyped-def]
+    html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
+    assert "<h1>Players of Cape Town Go Club</h1>" in html
+    assert "<title>Players of Cape Town Go Club" in html
+    assert "<h1>Players</h1>" in client.get(reverse("players")).content.decode()
