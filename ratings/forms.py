@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.urls import reverse_lazy
 from django.utils import timezone
 
 from ratings.models import Club, Game, Kind, Player, Winner
@@ -42,7 +43,18 @@ def read_rank(text: str, *, whole: bool = False) -> float:
 class SheetHeaderForm(forms.Form):
     """The top of a paper record sheet."""
 
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(),
+        empty_label=None,
+        # Another club: the name autocomplete offers that club's players.
+        widget=forms.Select(
+            attrs={
+                "hx-get": reverse_lazy("sheet_players"),
+                "hx-trigger": "change",
+                "hx-target": "#players-list",
+            }
+        ),
+    )
     event = forms.CharField(max_length=200, required=False, help_text="e.g. Tuesday club night")
     date = forms.DateField(widget=DATE_INPUT)
     kind = forms.ChoiceField(

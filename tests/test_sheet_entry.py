@@ -245,6 +245,32 @@ def test_the_player_list_follows_the_chosen_club(client_for, club, players, make
     assert "Cape Player" in html and "Alice" not in html
 
 
+def test_choosing_another_club_reloads_the_name_list(client_for, club, players) -> None:
+    html = client_for("volunteer").get(URL).content.decode()
+    select = html[html.index('<select name="club"') :].split(">")[0]
+    assert f'hx-get="{reverse("sheet_players")}"' in select
+    assert 'hx-trigger="change"' in select and 'hx-target="#players-list"' in select
+
+
+def test_a_new_sheet_starts_on_the_club_of_the_volunteers_last_sheet(
+    client_for, club, players, make_player
+) -> None:
+    from ratings.models import Club
+
+    # "Aardvark" sorts first, so the old default (the first club by name) would pick it.
+    other = Club.objects.create(name="Aardvark Go Club", slug="aardvark")
+    make_player("Aard Player", club=other)
+    volunteer = client_for("volunteer")
+    html = volunteer.get(URL).content.decode()
+    assert f'<option value="{other.pk}" selected>' in html  # nothing entered yet: the first club
+    volunteer.post(
+        URL, sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}])
+    )
+    html = volunteer.get(URL).content.decode()
+    assert f'<option value="{club.pk}" selected>' in html
+    assert '<option value="Alice Mokoena">' in html and "Aard Player" not in html
+
+
 def test_the_saved_sheet_shows_its_games_and_the_rating_changes_once_computed(
     client_for, club, players
 ) -> None:

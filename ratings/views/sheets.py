@@ -51,7 +51,14 @@ def _club_of(request: HttpRequest) -> Club | None:
 @require_http_methods(["GET", "POST"])
 def sheet_new(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
-        header = SheetHeaderForm()
+        # The club this volunteer entered their last sheet for (else the first club).
+        last = (
+            RecordSheet.objects.filter(entered_by=request.user.pk)
+            .order_by("-entered_at", "-id")
+            .values_list("club", flat=True)
+            .first()
+        )
+        header = SheetHeaderForm(initial={"club": last} if last is not None else None)
         rows = [_row_form(n) for n in range(START_ROWS)]
         return _render_sheet_form(request, header, rows)
 
