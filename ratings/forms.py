@@ -20,6 +20,7 @@ from ratings.models import Club, Game, Kind, Player, Winner
 from ratings.services import GameRow, NewPlayer, PlayerRef, default_komi, game_problems
 from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
+from ratings.tables import unit_of
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
@@ -244,19 +245,26 @@ class AdjustmentForm(forms.Form):
     """The committee sets a player's rank from a date (seed 001: a record-sheet
     row with the player's own name as opponent)."""
 
-    player = forms.ModelChoiceField(queryset=Player.objects.select_related("club").order_by("name"))
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.select_related("club").order_by("name"), empty_label="Choose a player"
+    )
     date = forms.DateField(widget=DATE_INPUT)
     rank = forms.CharField(max_length=8, help_text="e.g. 11k, 2d")
     rating = forms.FloatField(
         required=False,
         label="New index (optional)",
-        help_text="In the club's primary system's unit (SAGC index -999..999). Blank: the start of the rank.",
+        help_text="In the unit of the club's primary system (SAGC: an index from -999 to 999 within the rank). "
+        "Blank: the start of the rank.",
     )
     reason = forms.CharField(max_length=200, required=False, help_text="e.g. SAGA rank list of 2024-06")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate
+        # "New index" / "New GoR" / "New level": the unit of the clubs' primary system.
+        units = {unit_of(name) for name in Club.objects.values_list("primary_system", flat=True).distinct()}
+        unit = units.pop() if len(units) == 1 else "rating"
+        self.fields["rating"].label = f"New {unit} (optional)"
         self.fields["player"].label_from_instance = (  # type: ignore[attr-defined]
             lambda p: f"{p.name} ({format_rank(p.rank)}, {p.club})"
         )

@@ -60,6 +60,13 @@ def test_the_list_names_the_rating_column_after_the_primary_system(client_for, c
     assert f'<th scope="col">{header}</th>' in html
 
 
+@pytest.mark.parametrize(("system", "label"), [("sagc", "New index (optional)"), ("egf", "New GoR (optional)")])
+def test_the_form_names_the_rating_in_the_primary_systems_unit(client_for, club, system, label) -> None:
+    Club.objects.filter(pk=club.pk).update(primary_system=system)
+    html = client_for("committee").get("/adjustments/new/").content.decode()
+    assert f">{label}</label>" in html and "Choose a player" in html
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
