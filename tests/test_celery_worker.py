@@ -20,12 +20,21 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
 
 from clubrating.celery import app as celery_app
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun
 from tests.conftest import need
+
+ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+# Decided at collection, before pytest-django sets up a transactional test
+# database (its serialized rollback cannot run on SQLite's in-memory one).
+pytestmark = pytest.mark.skipif(
+    not ON_POSTGRESQL,
+    reason="the worker process must see the test database: run with DATABASE_URL on PostgreSQL (CI's PostgreSQL pass)",
+)
 
 REPO = Path(__file__).resolve().parent.parent
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
