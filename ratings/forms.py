@@ -207,12 +207,14 @@ class GameEditForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
     winner = forms.ChoiceField(choices=Winner.choices, widget=forms.RadioSelect)
-    kind = forms.ChoiceField(choices=Kind.choices)
-    board = forms.TypedChoiceField(choices=Game._meta.get_field("board").choices, coerce=int)
-    minutes = forms.IntegerField(
-        required=False, min_value=0, max_value=32767, help_text="Main time per player"
+    kind = forms.ChoiceField(choices=Kind.choices, label="Kind of game")
+    board = forms.TypedChoiceField(
+        choices=Game._meta.get_field("board").choices, coerce=int, label="Board size"
     )
-    forfeit = forms.BooleanField(required=False)
+    minutes = forms.IntegerField(
+        required=False, min_value=0, max_value=32767, label="Minutes", help_text="Main time per player"
+    )
+    forfeit = forms.BooleanField(required=False, help_text="Not played: it does not count for the ratings")
     comments = forms.CharField(max_length=200, required=False)
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
