@@ -50,7 +50,7 @@ class _UploadForm(forms.Form):
     """A file for one club; ``clean_file`` gives its bytes."""
 
     club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
-    file = forms.FileField()
+    file = forms.FileField(error_messages={"required": "choose the file to upload"})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

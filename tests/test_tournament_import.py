@@ -299,6 +299,12 @@ def test_the_page_reports_created_matched_and_skipped_with_lines(client_for, clu
     assert "line 13, round 2: no game this round" in page
 
 
+def test_the_page_asks_for_a_file_when_none_was_chosen(client_for, club) -> None:
+    response = client_for("committee").post(reverse("tournament_import"), {"club": club.pk, "format": ""})
+    assert response.status_code == 400
+    assert "choose the file to upload" in response.content.decode()
+
+
 def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for, club) -> None:
     data = juvisy("h9").replace(b"1-/b0    0=", b"1-/w0    0=", 1)
     response = _post(client_for("committee"), data, club)
