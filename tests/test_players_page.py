@@ -143,3 +143,10 @@ def test_a_club_filter_names_the_club_in_the_heading_and_title(client, players):
     assert "<h1>Players of Cape Town Go Club</h1>" in html
     assert "<title>Players of Cape Town Go Club" in html
     assert "<h1>Players</h1>" in client.get(reverse("players")).content.decode()
+
+
+def test_a_phone_may_drop_the_club_column_only_when_one_club_is_listed(client, players):  # type: ignore[no-untyped-def]
+    # static/css/site.css hides .club on narrow screens for table.one-club only.
+    assert 'class="data players several-clubs"' in client.get(reverse("players")).content.decode()
+    html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
+    assert 'class="data players one-club"' in html

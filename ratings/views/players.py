@@ -55,7 +55,11 @@ def player_list(request: HttpRequest) -> HttpResponse:
         if form.cleaned_data["club"] is not None:
             clubs = clubs.filter(pk=form.cleaned_data["club"].pk)
     systems = clubs.values_list("primary_system", flat=True).distinct()
-    table = PlayerTable(players, rating_label=rating_label(systems))
+    # One club shown: a phone can drop the club column (static/css/site.css).
+    one_club = "one-club" if clubs.count() == 1 else "several-clubs"
+    table = PlayerTable(
+        players, rating_label=rating_label(systems), attrs={"class": f"data players {one_club}"}
+    )
     RequestConfig(request, paginate={"per_page": PLAYERS_PER_PAGE}).configure(table)
     if request.GET.get("export") == "csv":
         return csv_response("players.csv", table.as_values())
