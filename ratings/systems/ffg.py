@@ -17,7 +17,10 @@ levels its players had when the period began:
 * then the start level of every player whose variation passes the
   threshold (:func:`threshold`) is corrected by delta - threshold, and the
   period is rated again, until the levels move less than 0.1 between two
-  iterations, or after 100 iterations ("Ajustements").
+  iterations, or after 100 iterations ("Ajustements").  The same corrected
+  start levels are reached in far fewer iterations by secant steps (the
+  default, ``adjustment="accelerated"``); ``adjustment="literal"`` runs the
+  seed's iteration step by step.
 
 docs/_parts/ffg.md explains every rule and every decision to a committee.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import Literal
 
 from ratings.systems._ffg_common import (
     BEGINNER,
@@ -113,6 +117,16 @@ def expected(level: float, opponent: float) -> float:
     return 1.0 / (math.exp((opponent - level) / ((1250.0 - weak) / 7.0)) + 1.0)
 
 
+#: The two ways of running seed 002's adjustment (see :meth:`FFG._settle`).
+AdjustmentMode = Literal["accelerated", "literal"]
+ADJUSTMENTS: tuple[AdjustmentMode, ...] = ("accelerated", "literal")
+#: The smallest threshold of seed 002's table (unknown player above 675): a
+#: variation within it never needs the table.
+SMALLEST_THRESHOLD = 10.0
+#: The longest secant step of the accelerated adjustment, in levels.
+MAX_STEP = 200.0
+
+
 class FFG(LadderBase):
     """The FFG ladder since 2022; settings in the constructor.
 
@@ -122,8 +136,11 @@ class FFG(LadderBase):
     -2000 presupposes; False rates every game with the bare formula.
     ``counted_kinds``: the kinds of game that count (free games never do by
     default).  ``adjust``: run the adjustment of start levels.
-    ``round_levels``: publish whole levels at the end of each period.
-    ``tolerance`` and ``max_iterations``: when the adjustment stops.
+    ``adjustment``: "accelerated" (default) reaches the adjustment's fixed
+    point by secant steps, "literal" runs the seed's iteration as written
+    (see :meth:`_settle`).  ``round_levels``: publish whole levels at the end
+    of each period.  ``tolerance`` and ``max_iterations``: when the
+    adjustment stops.
     """
 
     name = "ffg"
@@ -136,6 +153,7 @@ class FFG(LadderBase):
         coefficients: bool = True,
         counted_kinds: Collection[Kind] = COUNTED_KINDS,
         adjust: bool = True,
+        adjustment: AdjustmentMode = "accelerated",
         round_levels: bool = True,
         tolerance: float = 0.1,
         max_iterations: int = 100,
@@ -148,10 +166,11 @@ class FFG(LadderBase):
         )
         if not tolerance > 0.0:
             raise ValueError(f"tolerance must be above 0, got {tolerance!r}")
+        if adjustment not in ADJUSTMENTS:
+            raise ValueError(f"adjustment must be one of {', '.join(ADJUSTMENTS)}, got {adjustment!r}")
         self.coefficients = coefficients
+        self.adjustment: AdjustmentMode = adjustment
         self.tolerance = float(tolerance)
-        #: Tests only: send every period through the adjusted path.
-        self._always_adjusted = False
 
     def _rate_period(
         self,
@@ -163,13 +182,12 @@ class FFG(LadderBase):
         known: list[bool],
         ledger: Ledger,
     ) -> None:
-        """Rate one period: a single pass when no player passes the threshold.
+        """Rate one period (seed 002), adjust its start levels, write its rows.
 
-        The pass rates every game from the start levels and writes the rows
-        as it goes.  If then some player's variation passes their threshold,
-        :meth:`_rate_adjusted` rates the period again with the adjustment and
-        rewrites its rows.  Both paths apply the same formulas (a test runs
-        every period through both and compares the rows).
+        The period's players get local numbers 0..m-1; what each counted game
+        needs (Black's handicap bonus, coefficient, White's coefficient below
+        -2000, White's result) is read once, so that the adjustment can rate
+        games again without reading the events.
         """
         exp = math.exp
         counted_kinds = self.counted_tuple
@@ -179,196 +197,64 @@ class FFG(LadderBase):
         floor = FLOOR
         ceiling = CEILING
         beginner = BEGINNER
-        rank_before = ledger.rank_before
-        rating_before = ledger.rating_before
-        change_col = ledger.change
-        rank_after = ledger.rank_after
-        rating_after = ledger.rating_after
 
-        start: dict[int, float] = {}  # player number -> level at the period's start
-        kf: dict[int, float] = {}  # K at that level
-        run: dict[int, float] = {}  # start level plus the changes so far
-        last: dict[int, int] = {}  # the player's last slot in the period
-        counted_by: list[int] = []  # players of the counted games
-        for k in games:
-            g = events[k]
-            assert isinstance(g, Game)
-            w = white[k]
-            b = black[k]
-            lw = start.get(w)
-            if lw is None:
-                lw = start[w] = run[w] = levels[w]
-                kf[w] = k_factor(lw)
-            lb = start.get(b)
-            if lb is None:
-                lb = start[b] = run[b] = levels[b]
-                kf[b] = k_factor(lb)
-            slot = 2 * k
-            last[w] = slot
-            last[b] = slot + 1
-            cw = cb = 0.0
-            # "Les résultats par forfait ne comptent pas"; free games never count.
-            if not g.forfeit and g.kind in counted_kinds:
-                handicap = g.handicap
-                if handicap == 0 and g.board == 19 and g.minutes is None and g.komi >= SEN_KOMI:
-                    bonus = 0.0
-                    coefficient = 1.0
-                    stones = 0
-                else:
-                    stones = handicap_stones(handicap, g.komi)
-                    bonus = handicap_bonus(stones)
-                    coefficient = game_coefficient(stones, g.board, g.minutes)[0] if use_coefficients else 1.0
-                if coefficient > 0.0:
-                    counted_by.append(w)
-                    counted_by.append(b)
-                    winner = g.winner
-                    rw = 1.0 if winner is white_wins else 0.0 if winner is black_wins else 0.5
-                    fb = lb + bonus
-                    if fb < lw:
-                        pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - fb)) + 1.0)
-                    else:
-                        pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - lw)) + 1.0)
-                    strong = lw if lw > lb else lb
-                    if strong >= 400.0:
-                        half = 0.0
-                    elif strong >= 0.0:
-                        half = 0.005
-                    elif strong >= -1000.0:
-                        half = 0.025
-                    elif strong >= -2000.0:
-                        half = 0.05
-                    else:
-                        half = 0.075
-                    if lw < beginner:
-                        cw = kf[w] * (rw - pw + half)
-                        if rw == 0.0 and stones > 0 and g.board == 19:
-                            cw *= coefficient
-                    else:
-                        cw = coefficient * kf[w] * (rw - pw + half)
-                    cb = (1.0 if lb < beginner else coefficient) * kf[b] * (pw - rw + half)
-            x = run[w]
-            before = floor if x < floor else ceiling if x > ceiling else x
-            x += cw
-            run[w] = x
-            after = floor if x < floor else ceiling if x > ceiling else x
-            rank_before[slot] = before // 100.0
-            rating_before[slot] = before
-            change_col[slot] = cw
-            rank_after[slot] = after // 100.0
-            rating_after[slot] = after
-            slot += 1
-            x = run[b]
-            before = floor if x < floor else ceiling if x > ceiling else x
-            x += cb
-            run[b] = x
-            after = floor if x < floor else ceiling if x > ceiling else x
-            rank_before[slot] = before // 100.0
-            rating_before[slot] = before
-            change_col[slot] = cb
-            rank_after[slot] = after // 100.0
-            rating_after[slot] = after
-
-        if counted_by and (self.adjust or self._always_adjusted):
-            for p, s in start.items():
-                x = run[p]
-                x = floor if x < floor else ceiling if x > ceiling else x
-                delta = x - s
-                if self._always_adjusted or (delta if delta > 0.0 else -delta) > threshold(s, known[p]):
-                    self._rate_adjusted(events, games, white, black, levels, known, ledger)
-                    return
-        settled = self._settled
-        for p, slot in last.items():
-            x = run[p]
-            x = settled(floor if x < floor else ceiling if x > ceiling else x)
-            rank_after[slot] = x // 100.0
-            rating_after[slot] = x
-            levels[p] = x
-        for p in counted_by:
-            known[p] = True
-
-    def _rate_adjusted(
-        self,
-        events: Sequence[Event],
-        games: list[int],
-        white: list[int],
-        black: list[int],
-        levels: list[float],
-        known: list[bool],
-        ledger: Ledger,
-    ) -> None:
-        exp = math.exp
-        counted_kinds = self.counted_tuple
-        use_coefficients = self.coefficients
-        white_wins = Winner.WHITE
-        black_wins = Winner.BLACK
-        floor = FLOOR
-        ceiling = CEILING
-        beginner = BEGINNER
-
-        # The period's players get local numbers 0..m-1.
+        n = len(games)
         local: dict[int, int] = {}
         player: list[int] = []  # local -> player number
-        start: list[float] = []  # start level, corrected by the adjustment
-        kf: list[float] = []  # K at the start level
-        # Per game of the period: local white, local black, and for a counted
-        # game its index among the counted ones (-1: not counted).
-        lw_of: list[int] = []
-        lb_of: list[int] = []
-        counted_at: list[int] = []
-        # Counted games: players, Black's handicap bonus, coefficient,
-        # White's coefficient below -2000, White's result, changes.
-        gw: list[int] = []
-        gb: list[int] = []
-        gbonus: list[float] = []
-        gcoef: list[float] = []
-        gbeg: list[float] = []
-        grw: list[float] = []
-        for k in games:
-            g = events[k]
-            assert isinstance(g, Game)
-            w = local.get(white[k])
+        start: list[float] = []  # start level (corrected by the adjustment)
+        gw = [0] * n  # local White and Black of each game of the period
+        gb = [0] * n
+        gbonus = [0.0] * n  # Black's handicap bonus 100 (H - 0.5)
+        gcoef = [0.0] * n  # the game's coefficient
+        gbeg = [1.0] * n  # White's coefficient when below -2000
+        grw = [0.0] * n  # White's result R
+        counted: list[int] = []  # the games that count
+        for i in range(n):
+            k = games[i]
+            g: Game = events[k]  # type: ignore[assignment]  # the driver sends games only
+            q = white[k]
+            w = local.get(q)
             if w is None:
-                w = local[white[k]] = len(player)
-                player.append(white[k])
-                start.append(levels[white[k]])
-            b = local.get(black[k])
+                w = local[q] = len(start)
+                player.append(q)
+                start.append(levels[q])
+            q = black[k]
+            b = local.get(q)
             if b is None:
-                b = local[black[k]] = len(player)
-                player.append(black[k])
-                start.append(levels[black[k]])
-            lw_of.append(w)
-            lb_of.append(b)
+                b = local[q] = len(start)
+                player.append(q)
+                start.append(levels[q])
+            gw[i] = w
+            gb[i] = b
             # "Les résultats par forfait ne comptent pas"; free games never count.
             if g.forfeit or g.kind not in counted_kinds:
-                counted_at.append(-1)
                 continue
-            stones = handicap_stones(g.handicap, g.komi)
-            if use_coefficients:
-                coefficient, _ = game_coefficient(stones, g.board, g.minutes)
-                if coefficient == 0.0:
-                    counted_at.append(-1)
-                    continue
-            else:
-                coefficient = 1.0
             winner = g.winner
             rw = 1.0 if winner is white_wins else 0.0 if winner is black_wins else 0.5
-            counted_at.append(len(gw))
-            gw.append(w)
-            gb.append(b)
-            gbonus.append(handicap_bonus(stones))
-            gcoef.append(coefficient)
-            # Note of seed 002: below -2000 "le coefficient est 1 quels que soient
-            # le handicap, la taille du goban ou le temps de réflexion, sauf quand
-            # Blanc perd une partie 19x19 à handicap" -- then White keeps the
-            # game's coefficient.
-            gbeg.append(coefficient if (rw == 0.0 and stones > 0 and g.board == 19) else 1.0)
-            grw.append(rw)
-        m = len(player)
-        count = len(gw)
-        cws = [0.0] * count
-        cbs = [0.0] * count
+            handicap = g.handicap
+            if handicap == 0 and g.board == 19 and g.minutes is None and g.komi >= SEN_KOMI:
+                gcoef[i] = 1.0  # the common case: an even 19x19 game, bonus 0
+            else:
+                stones = handicap_stones(handicap, g.komi)
+                coefficient = game_coefficient(stones, g.board, g.minutes)[0] if use_coefficients else 1.0
+                if coefficient == 0.0:
+                    continue
+                gbonus[i] = handicap_bonus(stones)
+                gcoef[i] = coefficient
+                # Note of seed 002: below -2000 "le coefficient est 1 quels que
+                # soient le handicap, la taille du goban ou le temps de
+                # réflexion, sauf quand Blanc perd une partie 19x19 à handicap"
+                # -- then White keeps the game's coefficient.
+                if rw == 0.0 and stones > 0 and g.board == 19:
+                    gbeg[i] = coefficient
+            grw[i] = rw
+            counted.append(i)
+
+        m = len(start)
+        kf = [k_factor(x) for x in start]  # K at the (corrected) start level
         acc = [0.0] * m  # sum of each player's changes in the period
-        kf = [k_factor(x) for x in start]
+        cws = [0.0] * n  # each game's changes, White's and Black's
+        cbs = [0.0] * n
 
         def replay(which: Iterable[int]) -> None:
             """Rate the counted games ``which`` from the current start levels."""
@@ -404,48 +290,71 @@ class FFG(LadderBase):
                 cws[j] = cw
                 cbs[j] = cb
 
-        replay(range(count))
+        replay(counted)
         # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
-        final = [start[p] + acc[p] for p in range(m)]
-        final = [floor if x < floor else ceiling if x > ceiling else x for x in final]
-        if self.adjust and count:
-            self._settle(start, kf, acc, final, gw, gb, replay, [known[q] for q in player])
+        final = [0.0] * m
+        for p in range(m):
+            x = start[p] + acc[p]
+            final[p] = floor if x < floor else ceiling if x > ceiling else x
+        if self.adjust and counted:
+            smallest = SMALLEST_THRESHOLD
+            for p in range(m):
+                x = final[p] - start[p]
+                if (x > smallest or x < -smallest) and abs(x) > threshold(start[p], known[player[p]]):
+                    limit = [threshold(start[q], known[player[q]]) for q in range(m)]
+                    self._settle(start, kf, acc, final, limit, gw, gb, counted, replay)
+                    break
 
         # Ledger rows: a player's rows chain from the (corrected) start level
         # through the changes of their games in the period; the last one shows
-        # the level the period ends with, as published.
-        settled = [self._settled(x) for x in final]
+        # the level the period ends with, as published (whole levels when
+        # ``round_levels``, half away from zero).
+        if self.round_levels:
+            settled = [
+                float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5)) for x in final
+            ]
+        else:
+            settled = final
         last = [0] * m
-        for i in range(len(games)):
-            last[lw_of[i]] = i
-            last[lb_of[i]] = i
+        for i in range(n):
+            last[gw[i]] = i
+            last[gb[i]] = i
         run = list(start)
         rank_before = ledger.rank_before
         rating_before = ledger.rating_before
         change_col = ledger.change
         rank_after = ledger.rank_after
         rating_after = ledger.rating_after
-        for i, k in enumerate(games):
-            j = counted_at[i]
-            slot = 2 * k
-            for p, c in ((lw_of[i], cws[j] if j >= 0 else 0.0), (lb_of[i], cbs[j] if j >= 0 else 0.0)):
-                before = run[p]
-                before = floor if before < floor else ceiling if before > ceiling else before
-                if last[p] == i:
-                    after = settled[p]
-                else:
-                    after = run[p] + c
-                    after = floor if after < floor else ceiling if after > ceiling else after
-                run[p] += c
-                rank_before[slot] = before // 100.0
-                rating_before[slot] = before
-                change_col[slot] = c
-                rank_after[slot] = after // 100.0
-                rating_after[slot] = after
-                slot += 1
+        for i in range(n):
+            slot = 2 * games[i]
+            p = gw[i]
+            c = cws[i]
+            x = run[p]
+            before = floor if x < floor else ceiling if x > ceiling else x
+            x += c
+            run[p] = x
+            after = settled[p] if last[p] == i else floor if x < floor else ceiling if x > ceiling else x
+            rank_before[slot] = before // 100.0
+            rating_before[slot] = before
+            change_col[slot] = c
+            rank_after[slot] = after // 100.0
+            rating_after[slot] = after
+            slot += 1
+            p = gb[i]
+            c = cbs[i]
+            x = run[p]
+            before = floor if x < floor else ceiling if x > ceiling else x
+            x += c
+            run[p] = x
+            after = settled[p] if last[p] == i else floor if x < floor else ceiling if x > ceiling else x
+            rank_before[slot] = before // 100.0
+            rating_before[slot] = before
+            change_col[slot] = c
+            rank_after[slot] = after // 100.0
+            rating_after[slot] = after
         for p in range(m):
             levels[player[p]] = settled[p]
-        for j in range(count):
+        for j in counted:
             known[player[gw[j]]] = True
             known[player[gb[j]]] = True
 
@@ -455,34 +364,99 @@ class FFG(LadderBase):
         kf: list[float],
         acc: list[float],
         final: list[float],
+        limit: list[float],
         gw: list[int],
         gb: list[int],
+        counted: list[int],
         replay: Callable[[Iterable[int]], None],
-        was_known: list[bool],
-    ) -> None:
+    ) -> int:
         """seed 002, "L'algorithme d'ajustement", on one period.
 
         "pour tous les joueurs dont la variation delta dépasse le seuil, le
         niveau de départ est corrigé de delta-seuil.  Cet algorithme est
         éventuellement répété jusqu'à convergence ... lorsque les variations
         entre deux itérations successives des niveaux calculés restent en deça
-        de 0,1 (ou après 100 itérations)."  The threshold is read at each
-        player's level and known flag at the start of the period.  Only the
-        games of corrected players are rated again: the others' changes depend
-        on levels that did not move.  ``start``, ``kf``, ``acc`` and ``final``
-        are updated in place.
+        de 0,1 (ou après 100 itérations)."  ``limit`` holds each player's
+        threshold, read at their level and known flag at the start of the
+        period.  Only the games of corrected players are rated again: the
+        others' changes depend on levels that did not move.  ``start``,
+        ``kf``, ``acc`` and ``final`` are updated in place; returns the number
+        of iterations (the first, full calculation included).
+        """
+        games_of: list[list[int]] = [[] for _ in start]
+        for j in counted:
+            games_of[gw[j]].append(j)
+            games_of[gb[j]].append(j)
+        if self.adjustment == "literal":
+            return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, replay)
+        return self._settle_accelerated(start, kf, acc, final, limit, gw, gb, games_of, replay)
+
+    def _rerate(
+        self,
+        corrected: list[int],
+        start: list[float],
+        acc: list[float],
+        final: list[float],
+        gw: list[int],
+        gb: list[int],
+        games_of: list[list[int]],
+        replay: Callable[[Iterable[int]], None],
+    ) -> tuple[set[int], float]:
+        """Rate again the games of the ``corrected`` players.
+
+        Returns the players whose computed level may have moved (the
+        corrected ones and their opponents) and the largest move of a
+        computed level, which the seed's stopping rule compares with 0.1.
         """
         floor = FLOOR
         ceiling = CEILING
-        m = len(start)
-        limit = [threshold(start[p], was_known[p]) for p in range(m)]
-        games_of: list[list[int]] | None = None
+        if len(corrected) == 1:
+            redo: Iterable[int] = games_of[corrected[0]]
+        else:
+            redo = sorted({j for p in corrected for j in games_of[p]})
+        replay(redo)
+        touched = set(corrected)
+        for j in redo:
+            touched.add(gw[j])
+            touched.add(gb[j])
+        moved = 0.0
+        for p in touched:
+            x = start[p] + acc[p]
+            x = floor if x < floor else ceiling if x > ceiling else x
+            d = x - final[p]
+            if d < 0.0:
+                d = -d
+            if d > moved:
+                moved = d
+            final[p] = x
+        return touched, moved
+
+    def _settle_literal(
+        self,
+        start: list[float],
+        kf: list[float],
+        acc: list[float],
+        final: list[float],
+        limit: list[float],
+        gw: list[int],
+        gb: list[int],
+        games_of: list[list[int]],
+        replay: Callable[[Iterable[int]], None],
+    ) -> int:
+        """The seed's iteration as written: every player past the threshold
+        moves by delta - seuil, then the period is rated again.
+
+        Each step moves a start level by the excess only, while the excess
+        shrinks by a few percent per step (a player's variation depends
+        weakly on their own start level), so this takes tens of iterations
+        and often reaches the cap of 100.
+        """
         tolerance = self.tolerance
         iterations = 1
         # Only a player whose computed level moved can newly pass the
         # threshold: the first time every player is a candidate, then only
         # those the last iteration touched.
-        candidates: Iterable[int] = range(m)
+        candidates: Iterable[int] = range(len(start))
         while iterations < self.max_iterations:
             corrected = []
             for p in candidates:
@@ -499,29 +473,239 @@ class FFG(LadderBase):
                 kf[p] = k_factor(s)
                 corrected.append(p)
             if not corrected:
-                return  # nothing moves: another iteration would repeat this one
+                break  # nothing moves: another iteration would repeat this one
             iterations += 1
-            if games_of is None:
-                games_of = [[] for _ in range(m)]
-                for j in range(len(gw)):
-                    games_of[gw[j]].append(j)
-                    games_of[gb[j]].append(j)
-            redo = sorted({j for p in corrected for j in games_of[p]})
-            replay(redo)
-            touched = set(corrected)
-            for j in redo:
-                touched.add(gw[j])
-                touched.add(gb[j])
-            candidates = touched
-            moved = 0.0
-            for p in touched:
-                x = start[p] + acc[p]
-                x = floor if x < floor else ceiling if x > ceiling else x
-                d = x - final[p]
-                if d < 0.0:
-                    d = -d
-                if d > moved:
-                    moved = d
-                final[p] = x
+            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, replay)
             if moved < tolerance:
-                return
+                break
+        return iterations
+
+    def _settle_accelerated(
+        self,
+        start: list[float],
+        kf: list[float],
+        acc: list[float],
+        final: list[float],
+        limit: list[float],
+        gw: list[int],
+        gb: list[int],
+        games_of: list[list[int]],
+        replay: Callable[[Iterable[int]], None],
+    ) -> int:
+        """The same corrections as :meth:`_settle_literal`, in few iterations.
+
+        The literal iteration of one player is the fixed-point iteration
+        s <- s + f(s) on f(s) = delta(s) - seuil (with the sign of the
+        correction); it converges to the start level where f = 0, the
+        variation exactly at the threshold, but only by a few percent a step
+        because f changes slowly with s.  Here each corrected player steps to
+        the root of the secant through their last two iterates, and falls
+        back on the literal step when the secant is unsafe:
+
+        * a player's first correction is the literal step (no secant yet);
+        * a player with an opponent who is being corrected too takes the
+          literal step: two such players pull each other's variations in,
+          and which of them gets back inside first, and so keeps only part
+          of their correction, depends on the literal iteration's path, so
+          that path is followed step by step (it is not unique otherwise);
+          the secant is used again once the opponents stop moving;
+        * a step is never shorter than the literal one (the secant's slope
+          must lie in (-1, 0), as f's does);
+        * a start level known to put the variation back inside the threshold
+          bounds the steps (regula falsi between that level and the current
+          one);
+        * a player whose variation is back inside after an overshoot returns
+          toward the threshold, but never behind the level the literal step
+          had reached: a player pushed inside by their opponents' corrections
+          keeps the correction, as in the literal iteration.
+
+        It stops on the seed's rule (computed levels moved less than
+        ``tolerance``) once start levels also moved less than that and no
+        literal step of the last iteration left more than half the tolerance
+        to go (a literal step of r leaves r / (1 - ratio) to go, ratio its
+        last shrinking factor, taken as 0.9 while unknown), or when nobody
+        moves, or after ``max_iterations``.
+        """
+        nan = math.nan
+        floor = FLOOR
+        ceiling = CEILING
+        tolerance = self.tolerance
+        small = tolerance / 2.0
+        m = len(start)
+        direction = [0] * m  # +1 / -1 once a player's start is corrected
+        committed = list(start)  # never step back behind this (literal) level
+        prev_s = [nan] * m  # the previous iterate and its residual
+        prev_r = [0.0] * m
+        out_s = [nan] * m  # last start level with the variation outside
+        out_r = [0.0] * m
+        in_s = [nan] * m  # last start level with the variation back inside
+        in_r = [0.0] * m
+        # The bracket end a regula falsi step kept the last time (+1 outside,
+        # -1 inside): kept twice, its residual is halved (Illinois), which
+        # stops the steps from creeping toward the fixed point from one side.
+        kept = [0] * m
+        opponents: list[list[int] | None] = [None] * m
+        moving = [False] * m  # corrected in the last iteration
+        literal = [False] * m  # the last step was the literal one
+        ratio = [0.0] * m  # residual / residual before that literal step
+        iterations = 1
+        candidates: Iterable[int] = range(m)
+        while iterations < self.max_iterations:
+            # Who passes the threshold now, with their residual r (0 at the
+            # threshold, of the correction's sign while outside).
+            outside: list[tuple[int, float]] = []
+            inside: list[tuple[int, float]] = []
+            for p in candidates:
+                s = start[p]
+                delta = final[p] - s
+                t = limit[p]
+                d = direction[p]
+                if d == 0:
+                    if delta > t:
+                        d = 1
+                    elif delta < -t:
+                        d = -1
+                    else:
+                        continue
+                    # Not while an opponent overshot the fixed point (back
+                    # inside, past the level the literal step had reached):
+                    # the literal iteration never puts them there, so it
+                    # would not have corrected this player either.
+                    coupled = opponents[p]
+                    if coupled is None:
+                        coupled = opponents[p] = [gb[j] if gw[j] == p else gw[j] for j in games_of[p]]
+                    for q in coupled:
+                        e = direction[q]
+                        if e != 0 and (start[q] - committed[q]) * e > 0.0:
+                            x = final[q] - start[q]
+                            if (x - limit[q] if e > 0 else x + limit[q]) * e < 0.0:
+                                break
+                    else:
+                        direction[p] = d
+                    if direction[p] == 0:
+                        continue
+                elif ((delta < -t) if d > 0 else (delta > t)) and (s - committed[p]) * d <= 0.0:
+                    # Past the threshold on the other side at a level the
+                    # literal step reached (the variation jumps where ε or the
+                    # coefficient below -2000 changes): the literal iteration
+                    # corrects back; start afresh.  (Reached by a secant step,
+                    # it is an overshoot: stepped back below.)
+                    d = direction[p] = -d
+                    committed[p] = s
+                    prev_s[p] = out_s[p] = in_s[p] = nan
+                    kept[p] = 0
+                r = delta - t if d > 0 else delta + t
+                if r * d > 0.0:
+                    outside.append((p, r))
+                elif r != 0.0:
+                    inside.append((p, r))
+            now = [False] * m
+            for p, r in outside:
+                now[p] = True
+                pr = prev_r[p]
+                ratio[p] = r / pr if literal[p] and r * pr > 0.0 else -1.0
+            corrected = []
+            blind = False  # a literal step far from the fixed point was taken
+            stepped = 0.0  # the largest step of a start level
+            for p, r in outside:
+                s = start[p]
+                d = direction[p]
+                out_s[p] = s
+                out_r[p] = r
+                new = s + r  # the literal step
+                committed[p] = new
+                # A secant through the last two iterates is safe only when no
+                # opponent moved between them nor moves now: otherwise the
+                # literal iteration's path (which of two coupled players stops
+                # first) decides the end point, and it is followed step by step.
+                coupled = opponents[p]
+                if coupled is None:
+                    coupled = opponents[p] = [gb[j] if gw[j] == p else gw[j] for j in games_of[p]]
+                alone = True
+                for q in coupled:
+                    if now[q] or moving[q]:
+                        alone = False
+                        break
+                secant = False
+                ps = prev_s[p]
+                pr = prev_r[p]
+                if alone and ps == ps and ps != s and r != pr:
+                    slope = (r - pr) / (s - ps)
+                    if -1.0 < slope < 0.0:
+                        new = s - r / slope
+                        secant = True
+                        # A nearly flat secant is not trusted over two grades.
+                        if new - s > MAX_STEP:
+                            new = s + MAX_STEP
+                        elif new - s < -MAX_STEP:
+                            new = s - MAX_STEP
+                    bound = in_s[p]
+                    if bound == bound:
+                        if (bound - (s + r)) * d <= 0.0:
+                            in_s[p] = nan  # stale: the literal step passes it
+                        elif (bound - new) * d <= 0.0:
+                            if kept[p] < 0:
+                                in_r[p] *= 0.5
+                            new = s - r * (bound - s) / (in_r[p] - r)  # regula falsi
+                            secant = True
+                            kept[p] = -1
+                        else:
+                            kept[p] = 0
+                    if (new - s - r) * d < 0.0:
+                        new = s + r  # never short of the literal step
+                if not secant:
+                    # What the literal iteration still has to go: r / (1 - ratio).
+                    lam = ratio[p]
+                    if (r if r > 0.0 else -r) > small * (1.0 - lam if 0.0 < lam < 1.0 else 0.1):
+                        blind = True
+                literal[p] = new == s + r
+                # The fixed point lies within the bounds (past 850 - seuil a
+                # winner's computed level is cut at 850, and so is the
+                # variation); a flat secant must not throw a level beyond them.
+                new = floor if new < floor else ceiling if new > ceiling else new
+                if (new - s if new > s else s - new) > stepped:
+                    stepped = new - s if new > s else s - new
+                prev_s[p] = s
+                prev_r[p] = r
+                start[p] = new
+                kf[p] = k_factor(new)
+                corrected.append(p)
+            for p, r in inside:
+                # Back inside the threshold: after an overshoot of a secant
+                # step, return toward the threshold, never behind the level the
+                # literal step had reached; otherwise stay, as literally.
+                s = start[p]
+                d = direction[p]
+                in_s[p] = s
+                in_r[p] = r
+                c = committed[p]
+                if (s - c) * d <= 0.0:
+                    continue
+                o = out_s[p]
+                if o == o:
+                    if kept[p] > 0:
+                        out_r[p] *= 0.5
+                    new = s - r * (s - o) / (r - out_r[p])  # regula falsi
+                    kept[p] = 1
+                else:
+                    new = c
+                if (new - c) * d < 0.0:
+                    new = c
+                literal[p] = False
+                if (new - s if new > s else s - new) > stepped:
+                    stepped = new - s if new > s else s - new
+                prev_s[p] = s
+                prev_r[p] = r
+                start[p] = new
+                kf[p] = k_factor(new)
+                corrected.append(p)
+            if not corrected:
+                break
+            moving = [False] * m
+            for p in corrected:
+                moving[p] = True
+            iterations += 1
+            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, replay)
+            if moved < tolerance and stepped < tolerance and not blind:
+                break
+        return iterations
