@@ -661,7 +661,8 @@ def import_tournament(
         if duplicate is not None:
             raise CommitteeError(
                 f"{tournament.name or 'these games'} of {day:%Y-%m-%d} was already imported into {club.name} "
-                f"(record sheet #{duplicate.pk})"
+                f"(the record sheet entered {duplicate.entered_at:%Y-%m-%d %H:%M}"
+                f"{' by ' + duplicate.entered_by.get_username() if duplicate.entered_by else ''})"
             )
         rows = [
             GameRow(

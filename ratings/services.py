@@ -567,6 +567,11 @@ def set_club_systems(club: Club, *, primary: str, compared: Sequence[str], actor
     A change replays the club's whole history (dirty from its first event):
     the cached ranks and record sheets follow the primary system.  Returns
     whether anything changed.
+
+    When the primary system changes, the old primary stays computed for
+    comparison: the form cannot offer it as "compared" while it is primary,
+    so dropping it would silently lose the history the club used until now.
+    It can be unticked afterwards.
     """
     unknown = [name for name in [primary, *compared] if name not in SYSTEM_NAMES]
     if unknown:
@@ -574,6 +579,8 @@ def set_club_systems(club: Club, *, primary: str, compared: Sequence[str], actor
     wanted = [name for name in dict.fromkeys(compared) if name != primary]
     with transaction.atomic():
         current = Club.objects.select_for_update().get(pk=club.pk)
+        if current.primary_system != primary and current.primary_system not in wanted:
+            wanted.append(current.primary_system)
         if current.primary_system == primary and list(current.compared_systems) == wanted:
             return False
         current.primary_system = primary

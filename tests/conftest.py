@@ -74,7 +74,9 @@ def make_player(club):  # type: ignore[no-untyped-def]
 def _user(username: str, group: str | None = None) -> User:
     user = User.objects.create_user(username, f"{username}@example.org", PASSWORD)
     if group:
-        user.groups.add(Group.objects.get(name=group))
+        # get_or_create: a transactional test before this one may have flushed
+        # the groups the data migration made.
+        user.groups.add(Group.objects.get_or_create(name=group)[0])
     return user
 
 

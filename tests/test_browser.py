@@ -95,7 +95,7 @@ def history(transactional_db, settings):  # type: ignore[no-untyped-def]
     )
     recompute_club(club.pk, full=True)
     volunteer = User.objects.create_user("volunteer", password=PASSWORD)
-    volunteer.groups.add(Group.objects.get(name="volunteer"))
+    volunteer.groups.add(Group.objects.get_or_create(name="volunteer")[0])  # a transactional test may have flushed it
     return {"club": club, **people}
 
 

@@ -312,6 +312,21 @@ def test_changing_the_club_systems_marks_dirty_from_the_first_game(club, game) -
     assert club.dirty_from is None
 
 
+def test_switching_the_primary_system_keeps_the_old_one_for_comparison(club) -> None:
+    services.set_club_systems(club, primary="sagc", compared=["egf"])
+    services.set_club_systems(club, primary="egf", compared=[])
+    club.refresh_from_db()
+    assert (club.primary_system, club.compared_systems) == ("egf", ["sagc"])
+    # and back: EGF stays, nothing is silently dropped
+    services.set_club_systems(club, primary="sagc", compared=[])
+    club.refresh_from_db()
+    assert (club.primary_system, club.compared_systems) == ("sagc", ["egf"])
+    # unticking a compared system while the primary stays drops it
+    services.set_club_systems(club, primary="sagc", compared=[])
+    club.refresh_from_db()
+    assert club.compared_systems == []
+
+
 def test_an_unknown_system_is_refused(club) -> None:
     with pytest.raises(ValueError, match="unknown rating system nope"):
         services.set_club_systems(club, primary="nope", compared=[])

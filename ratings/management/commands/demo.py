@@ -191,7 +191,7 @@ class Command(BaseCommand):
         for name, group in (("volunteer", VOLUNTEER), ("committee", COMMITTEE), ("player", None)):
             user = User.objects.create(username=name, email=f"{name}@example.org", password=hashed)
             if group:
-                user.groups.add(Group.objects.get(name=group))
+                user.groups.add(Group.objects.get_or_create(name=group)[0])
             users[name] = user
         return users
 
