@@ -319,6 +319,7 @@ class HistoryEntry(models.Model):
     objects = HistoryQuerySet.as_manager()
 
     class Meta:
+        verbose_name_plural = "history entries"
         constraints = [
             models.UniqueConstraint(fields=["player", "system", "seq"], name="history_unique_row"),
         ]
@@ -392,6 +393,8 @@ class LogEntry(models.Model):
     objects = LogEntryQuerySet.as_manager()
 
     class Meta:
+        verbose_name = "log entry"
+        verbose_name_plural = "log entries"
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["club", "-at"])]
 
