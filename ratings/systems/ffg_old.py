@@ -24,12 +24,14 @@ docs/_parts/ffg-old.md explains every rule and every decision to a committee.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 
 from ratings.systems._ffg_common import (
     BEGINNER,
     COUNTED_KINDS,
     FLOOR,
+    SEN_KOMI,
     LadderBase,
     game_coefficient,
     handicap_bonus,
@@ -135,8 +137,7 @@ class OldFFG(LadderBase):
         # stages 2-4, coefficient of stage 4 alone, White won).
         plays: list[tuple[int, int, bool, float, float, float, bool]] = []
         for k in games:
-            g = events[k]
-            assert isinstance(g, Game)
+            g: Game = events[k]  # type: ignore[assignment]  # the driver sends games only
             w = white[k]
             b = black[k]
             if w not in start:
@@ -144,8 +145,13 @@ class OldFFG(LadderBase):
             if b not in start:
                 start[b] = levels[b]
             winner = g.winner
-            stones = handicap_stones(g.handicap, g.komi)
-            coefficient, timing = game_coefficient(stones, g.board, g.minutes)
+            handicap = g.handicap
+            if handicap == 0 and g.board == 19 and g.minutes is None and g.komi >= SEN_KOMI:
+                stones = 0  # the common case: an even 19x19 game, coefficients 1
+                coefficient = timing = 1.0
+            else:
+                stones = handicap_stones(handicap, g.komi)
+                coefficient, timing = game_coefficient(stones, g.board, g.minutes)
             # Forfeits and free games are never rated; seed 000 knows only a
             # winner and a loser, so a jigo does not count either.
             decided = winner is white_wins or winner is black_wins
@@ -224,8 +230,15 @@ class OldFFG(LadderBase):
                     break
 
         # Ledger rows follow the levels game by game; a player's last row in
-        # the period shows the level the period ends with, as published.
-        settled = {p: self._settled(x) for p, x in final.items()}
+        # the period shows the level the period ends with, as published (whole
+        # levels when ``round_levels``, half away from zero).
+        if self.round_levels:
+            settled = {
+                p: float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5))
+                for p, x in final.items()
+            }
+        else:
+            settled = final
         last: dict[int, int] = {}
         for i, entry in enumerate(plays):
             last[entry[0]] = i
@@ -237,20 +250,34 @@ class OldFFG(LadderBase):
         rating_after = ledger.rating_after
         for i, k in enumerate(games):
             entry = plays[i]
-            for slot, p, before, c in (
-                (2 * k, entry[0], bws[i], cws[i]),
-                (2 * k + 1, entry[1], bbs[i], cbs[i]),
-            ):
-                if last[p] == i:
-                    after = settled[p]
-                else:
-                    after = before + c
-                    after = floor if after < floor else after
-                rank_before[slot] = before // 100.0
-                rating_before[slot] = before
-                change_col[slot] = c
-                rank_after[slot] = after // 100.0
-                rating_after[slot] = after
+            slot = 2 * k
+            p = entry[0]
+            before = bws[i]
+            c = cws[i]
+            if last[p] == i:
+                after = settled[p]
+            else:
+                after = before + c
+                after = floor if after < floor else after
+            rank_before[slot] = before // 100.0
+            rating_before[slot] = before
+            change_col[slot] = c
+            rank_after[slot] = after // 100.0
+            rating_after[slot] = after
+            slot += 1
+            p = entry[1]
+            before = bbs[i]
+            c = cbs[i]
+            if last[p] == i:
+                after = settled[p]
+            else:
+                after = before + c
+                after = floor if after < floor else after
+            rank_before[slot] = before // 100.0
+            rating_before[slot] = before
+            change_col[slot] = c
+            rank_after[slot] = after // 100.0
+            rating_after[slot] = after
         for p, x in settled.items():
             levels[p] = x
         for entry in plays:
