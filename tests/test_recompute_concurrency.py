@@ -39,7 +39,7 @@ def history(club: Club) -> list[tuple[object, ...]]:
     )
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(make_player, settings):
     if connection.vendor != "postgresql":
         pytest.skip("concurrent writers need PostgreSQL (CI runs this test on its PostgreSQL pass)")
