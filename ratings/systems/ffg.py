@@ -545,7 +545,7 @@ class FFG(LadderBase):
         # stops the steps from creeping toward the fixed point from one side.
         kept = [0] * m
         opponents: list[list[int] | None] = [None] * m
-        moving = [False] * m  # corrected in the last iteration
+        moving: set[int] = set()  # corrected in the last iteration
         literal = [False] * m  # the last step was the literal one
         ratio = [0.0] * m  # residual / residual before that literal step
         iterations = 1
@@ -599,9 +599,9 @@ class FFG(LadderBase):
                     outside.append((p, r))
                 elif r != 0.0:
                     inside.append((p, r))
-            now = [False] * m
+            now = set()
             for p, r in outside:
-                now[p] = True
+                now.add(p)
                 pr = prev_r[p]
                 ratio[p] = r / pr if literal[p] and r * pr > 0.0 else -1.0
             corrected = []
@@ -623,7 +623,7 @@ class FFG(LadderBase):
                     coupled = opponents[p] = [gb[j] if gw[j] == p else gw[j] for j in games_of[p]]
                 alone = True
                 for q in coupled:
-                    if now[q] or moving[q]:
+                    if q in now or q in moving:
                         alone = False
                         break
                 secant = False
@@ -701,9 +701,7 @@ class FFG(LadderBase):
                 corrected.append(p)
             if not corrected:
                 break
-            moving = [False] * m
-            for p in corrected:
-                moving[p] = True
+            moving = set(corrected)
             iterations += 1
             candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, replay)
             if moved < tolerance and stepped < tolerance and not blind:
