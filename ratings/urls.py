@@ -2,8 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import adjustments, home, log, players, sheets
-from ratings.views import api, committee  # committee area
+from ratings.views import adjustments, api, committee, home, log, players, sheets  # committee area
 from ratings.views import recompute as recompute_views  # recompute area
 
 urlpatterns = [
