@@ -276,16 +276,6 @@ class LadderBase:
     ) -> None:
         raise NotImplementedError
 
-    def _settled(self, level: float) -> float:
-        """A period's final level as the ladder publishes it.
-
-        The FFG publishes whole levels (data/ech_ffg_V3.txt); we round at the
-        end of every period, half away from zero, when ``round_levels``.
-        """
-        if not self.round_levels:
-            return level
-        return float(math.floor(level + 0.5)) if level >= 0.0 else -float(math.floor(-level + 0.5))
-
     def rate(
         self,
         events: Sequence[Event],
