@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 import django_tables2 as tables
@@ -100,8 +101,13 @@ SHEET_HEADERS: tuple[str, ...] = (
 )
 
 
+@lru_cache(maxsize=None)
 def unit_of(system: str) -> str:
-    """The name of a system's rating column ("index", "GoR", "level")."""
+    """The name of a system's rating column ("index", "GoR", "level").
+
+    Cached: ``unit`` is a class constant of each system, but building a
+    system to read it is not free (SAGC precomputes its tables: tens of
+    milliseconds, most of a players-list request before this cache)."""
     try:
         return str(get_system(system).unit)
     except (ImportError, AttributeError, ValueError):
