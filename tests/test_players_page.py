@@ -150,3 +150,12 @@ def test_a_phone_may_drop_the_club_column_only_when_one_club_is_listed(client, p
     assert 'class="data players several-clubs"' in client.get(reverse("players")).content.decode()
     html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
     assert 'class="data players one-club"' in html
+
+
+def test_the_csv_and_page_links_keep_the_filters_and_sorting(client, club, make_player):  # type: ignore[no-untyped-def]
+    for i in range(55):
+        make_player(f"Player {i:02d}")
+    html = client.get(reverse("players"), {"q": "player", "sort": "name"}).content.decode()
+    assert 'href="?q=player&amp;sort=name&amp;export=csv"' in html  # one "?", not "??q=..."
+    assert 'href="?q=player&amp;sort=name&amp;page=2"' in html
+    assert 'href="?q=player&amp;sort=-name"' in html  # the Name header reverses the order

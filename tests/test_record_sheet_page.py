@@ -297,6 +297,11 @@ def test_a_long_sheet_is_paginated(client, club, make_player):  # type: ignore[n
     assert first.count("<tr") == 51 and second.count("<tr") == 11  # header row + 50, header + 10
     assert "2023-03-01" in first and "2023-01-01" in second
     assert len(sheet_csv(client, ann)) == 61  # the export has every row
+    # The links carry one "?" ({% querystring %} writes its own): "??page=2"
+    # would send the browser back to page 1.
+    assert 'href="?page=2" rel="next"' in first
+    assert 'href="?page=1" rel="prev"' in second
+    assert 'href="?page=2&amp;export=csv"' not in second and 'href="?export=csv"' in second
 
 
 def test_the_sheet_takes_a_fixed_number_of_queries(client, club, make_player, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
