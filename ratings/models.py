@@ -246,10 +246,14 @@ class RankAdjustment(models.Model):
 
 class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
     def for_sheet(self, player: Player, system: str) -> HistoryQuerySet:
-        """The player's record sheet rows in one system, newest first."""
+        """The player's record sheet rows in one system, newest first.
+
+        Without ``state``: the engine state JSON is only for resuming a
+        recompute, and decoding it was a good part of reading a page of rows."""
         return (
             self.filter(player=player, system=system)
             .select_related("game", "adjustment", "opponent")
+            .defer("state")
             .order_by("-seq")
         )
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 import django_tables2 as tables
+from django.urls import reverse
 
 from ratings.models import HistoryEntry, Kind, Player, Winner
 from ratings.systems import get_system
@@ -168,6 +169,44 @@ class SheetRow:
             format_rank(self.new_rank),
             self.date.isoformat(),
             self.comments,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLine:
+    """A record-sheet row as the page writes it: the 12 cells as text, with
+    the links worked out here, so the template writes each row with plain
+    variables (a loop over the cells with a test on each took most of the
+    page's time)."""
+
+    adjustment: bool
+    opponent: str
+    #: The opponent's record sheet; "" for an adjustment (the player's own name).
+    opponent_url: str
+    opponent_rank: str
+    colour: str
+    handicap: str
+    komi: str
+    winner: str
+    status_factor: str
+    change: str
+    new_index: str
+    new_rank: str
+    date: str
+    #: The record sheet the game was entered on; "" for an adjustment.
+    sheet_url: str
+    comments: str
+
+    @classmethod
+    def of(cls, row: SheetRow) -> SheetLine:
+        cells = row.cells()
+        return cls(
+            row.adjustment,
+            *cells[:1],
+            "" if row.adjustment else row.opponent.get_absolute_url(),
+            *cells[1:11],
+            reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
+            cells[11],
         )
 
 
