@@ -525,6 +525,15 @@ def test_accelerated_adjustment_reaches_the_literal_iterations_fixed_point(
             variation = fast.state[p].level - fast_first[p]  # type: ignore[attr-defined]
             assert abs(variation) <= threshold(*before[p]) + 0.1, (p, variation)
         corrected = {p for p, level in first.items() if level != before[p][0]}
+        # A correction across a level where ε or the coefficient below -2000
+        # changes: where the literal step lands past the jump depends on the
+        # iterates before it (docs/_parts/ffg.md, case (b)).
+        if any(
+            min(before[p][0], first[p]) < jump <= max(before[p][0], first[p])
+            for p in corrected
+            for jump in (400.0, 0.0, -1000.0, -2000.0)
+        ):
+            continue
         at_threshold = all(
             abs(abs(slow.state[p].level - first[p]) - threshold(*before[p])) < 1e-3  # type: ignore[attr-defined]
             for p in corrected
