@@ -497,7 +497,7 @@ def test_accelerated_adjustment_reaches_the_literal_iterations_fixed_point(
     # variations with their thresholds.  (Elsewhere its end point depends on
     # its path: two corrected opponents, one of whom gets back inside first,
     # or a variation that jumps over the threshold where ε or the coefficient
-    # below -2000 changes, where it may even cycle; see docs/_parts/ffg.md.)
+    # below -2000 changes, where it may even cycle; see docs/rating-systems.md.)
     events, starts = history
     literal = FFG(adjustment="literal", tolerance=1e-7, max_iterations=20_000, round_levels=False)
     accelerated = FFG(round_levels=False, max_iterations=1000)
@@ -527,7 +527,7 @@ def test_accelerated_adjustment_reaches_the_literal_iterations_fixed_point(
         corrected = {p for p, level in first.items() if level != before[p][0]}
         # A correction across a level where ε or the coefficient below -2000
         # changes: where the literal step lands past the jump depends on the
-        # iterates before it (docs/_parts/ffg.md, case (b)).
+        # iterates before it (docs/rating-systems.md, case (b)).
         if any(
             min(before[p][0], first[p]) < jump <= max(before[p][0], first[p])
             for p in corrected

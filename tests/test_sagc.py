@@ -165,7 +165,7 @@ def test_14k_against_16k_scratch_reads_minus_2_and_plus_2_rows() -> None:
 
 def test_14k_losing_to_16k_follows_the_table_not_the_example_numbers() -> None:
     # The seed's example says -2 and -1.64; its table's -2 row says -1.8 and -1.
-    # We follow the table (docs/_parts/sagc.md).
+    # We follow the table (docs/rating-systems.md).
     assert result_factor(-2, 0, won=False) == -1.8
     assert result_factor(-2, -1, won=False) == -1.0
     assert result_factor(2, 0, won=True) == 2.2
@@ -312,7 +312,7 @@ def test_start_rank_takes_the_whole_rank_at_or_below_within_30k_9d() -> None:
 
 
 def test_worked_example_of_the_documentation() -> None:
-    # docs/_parts/sagc.md: Black 10k (index 120) gets 2 stones (komi 0.5) from
+    # docs/rating-systems.md: Black 10k (index 120) gets 2 stones (komi 0.5) from
     # White 8k (index -300) in a club game and wins; they met twice in each
     # other's last ten games.
     # eff = int(2 - (0.5-6)/10) = int(2.55) = 2; differential 0 for both.

@@ -7,7 +7,7 @@ expected result and for ``con`` differ, so one replay loop serves both; the
 formulas sit inline in it because the loop must replay a million games in a
 few seconds (issue 2, "Speed").
 
-Sources (docs/_parts/egf.md lists them with addresses):
+Sources (docs/rating-systems.md lists them with addresses):
 
 * seed 004 (goratings.eu) and the EGD page "EGF Official ratings system"
   (europeangodatabase.eu/EGD/EGF_rating_system.php) for the current system;

@@ -1,6 +1,6 @@
 """The EGF GoR as computed by the European Go Database since 2021 (seed 004).
 
-Rules (docs/_parts/egf.md explains each with its source):
+Rules (docs/rating-systems.md explains each with its source):
 
 * Se = 1 / (1 + exp(beta(r2) - beta(r1))), beta(r) = -7 ln(3300 - r);
 * con = ((3300 - r) / 200) ^ 1.6; bonus = ln(1 + exp((2300 - r) / 80)) / 5;

@@ -1,6 +1,6 @@
 """The EGF GoR before 2021 (EGD "EGF_rating_system_old.php").
 
-Rules (docs/_parts/egf-old.md explains each with its source):
+Rules (docs/rating-systems.md explains each with its source):
 
 * Se(A) = 1 / (e^(D/a) + 1) - epsilon / 2 for each player, D the rating
   difference, a = 200 - (r - 100) / 20 at the weaker player's rating

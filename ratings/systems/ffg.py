@@ -22,7 +22,7 @@ levels its players had when the period began:
   default, ``adjustment="accelerated"``); ``adjustment="literal"`` runs the
   seed's iteration step by step.
 
-docs/_parts/ffg.md explains every rule and every decision to a committee.
+docs/rating-systems.md explains every rule and every decision to a committee.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Then, for the whole period, the start level of every player whose variation
 passes 50 (unknown player) or 100 (known player) is corrected by delta -
 threshold and the period is rated again, until the levels move less than 10.
 
-docs/_parts/ffg-old.md explains every rule and every decision to a committee.
+docs/rating-systems.md explains every rule and every decision to a committee.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ The small functions below state each rule once; :class:`SAGC` builds its
 lookup tables from them, and its replay loop only reads those tables (a
 million games in a few seconds).  Decisions where the seed is silent or
 contradicts itself are marked "Decision:" and explained in
-docs/_parts/sagc.md.
+docs/rating-systems.md.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Also here: the handicap and komi options for a number of handicap levels
 ("taken as komi, stones or a mixture at black's discretion") and the seed's
 rule for choosing a tournament grade from the BGA rating list (promote at
 +0.7, demote at -0.7).  Decisions are marked "Decision:" and explained in
-docs/_parts/west-surrey.md.
+docs/rating-systems.md.
 """
 
 from __future__ import annotations
