@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import django_tables2 as tables
@@ -102,7 +102,7 @@ SHEET_HEADERS: tuple[str, ...] = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def unit_of(system: str) -> str:
     """The name of a system's rating column ("index", "GoR", "level").
 

@@ -203,6 +203,40 @@ def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_olde
     assert bob.last_updated == date(2024, 1, 5)
 
 
+def test_on_one_sheet_the_last_row_of_a_player_is_their_most_recently_added_game(
+    club, alice, bob, make_player
+) -> None:
+    # seed 001, "My last updated date has gone backwards": the rows of a sheet
+    # are added in order, so the later row counts even when it is older.
+    cat = make_player("Cat")
+    _sheet(
+        club,
+        [
+            GameRow(white=alice, black=bob, winner="white", date=date(2024, 5, 20)),
+            GameRow(white=bob, black=cat, winner="black", date=date(2024, 5, 2)),
+            GameRow(white=cat, black=alice, winner="white", date=date(2024, 5, 10)),
+        ],
+    )
+    updated = dict(Player.objects.values_list("name", "last_updated"))
+    assert updated == {"Alice": date(2024, 5, 10), "Bob": date(2024, 5, 2), "Cat": date(2024, 5, 10)}
+
+
+def test_a_sheet_takes_as_many_queries_for_ten_games_as_for_one(
+    club, make_player, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [make_player(f"P{i}") for i in range(20)]
+    with CaptureQueriesContext(connection) as one:
+        _sheet(club, [GameRow(white=players[0], black=players[1], winner="white")])
+    rows = [GameRow(white=players[i], black=players[i + 10], winner="black") for i in range(10)]
+    with django_assert_num_queries(len(one.captured_queries)):
+        _sheet(club, rows)
+    assert Game.objects.count() == 11
+    assert LogEntry.players.through.objects.count() == 22  # each log entry names both players
+
+
 # --- edit and delete -------------------------------------------------------------
 
 
