@@ -265,10 +265,15 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
         """Annotate ``opponent_rank``: the opponent's rank at the time of the
         game (seed 001, record sheet column 2), read from the opponent's own
         row of the same game in the same system (``rank_before``), so it is
-        right even when the game was entered late.  One correlated subquery
-        on the (game) index, no extra column to keep in step."""
+        right even when the game was entered late.  No extra column to keep
+        in step: one correlated subquery, and a single probe of the unique
+        (player, system, seq) index, since both rows of a game share the
+        game's ``seq`` (its place in the timeline).  Looked up by game
+        instead, it depended on the planner choosing the game index: without
+        table statistics (a freshly rewritten history) PostgreSQL read every
+        row of the opponent for each line, ~30 ms a page."""
         same_game = HistoryEntry.objects.filter(
-            system=OuterRef("system"), game=OuterRef("game"), player=OuterRef("opponent")
+            player=OuterRef("opponent"), system=OuterRef("system"), seq=OuterRef("seq"), game=OuterRef("game")
         ).values("rank_before")[:1]
         return self.annotate(opponent_rank=Subquery(same_game))
 
