@@ -1,10 +1,15 @@
 """Speed of the recompute pipeline and of the pages at federation scale.
 
     python bench/recompute.py --games 1000000 [--players 5000] [--clubs 5] [--seed 1] [--profile]
+        [--database URL]
 
 Builds a fresh benchmark database next to the configured one (SQLite: a
 temporary file; PostgreSQL: the database NAME_bench, dropped and created),
-migrates it, fills it with ``manage.py generate`` (not timed), then times:
+migrates it, fills it with ``manage.py generate`` (not timed), then times
+the parts below.  ``--database URL`` reuses a database instead (generating
+into it only if it has no games yet): its history and checkpoints are
+emptied first, so every run starts from the state ``generate`` leaves, and
+the games the bench adds are deleted again at the end.
 
 - full: every club's history replayed and written from scratch
   (``recompute_club(full=True)`` for each club, all systems of the club);
@@ -82,9 +87,14 @@ def main() -> None:
     parser.add_argument("--clubs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the full recompute")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="reuse this database (generated into once; history emptied before each run)",
+    )
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = _bench_database()
+    os.environ["DATABASE_URL"] = args.database or _bench_database()
     os.environ["CELERY_BROKER_URL"] = ""
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
@@ -93,14 +103,36 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
     from django.db import connection
-    from django.test import Client
-    from django.urls import reverse
 
-    from ratings import recompute, services
-    from ratings.models import Club, Game, Player
+    from ratings import recompute
+    from ratings.models import Club, Game, HistoryEntry, LogEntry, RatingCheckpoint, RecordSheet
 
     print(f"database: {connection.vendor} {connection.settings_dict['NAME']}", flush=True)
     call_command("migrate", verbosity=0)
+    if args.database and Game.objects.exists():
+        # The state generate leaves: no history, every club dirty from its start.
+        HistoryEntry.objects.all()._raw_delete(HistoryEntry.objects.db)
+        RatingCheckpoint.objects.all().delete()
+        for club in Club.objects.all():
+            first = recompute.first_event_date(club)
+            Club.objects.filter(pk=club.pk).update(dirty_from=first, dirty_generation=1, clean_generation=0)
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(f"VACUUM ANALYZE {HistoryEntry._meta.db_table}")
+    else:
+        _generate(args, call_command)
+    last_sheet = RecordSheet.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    last_log = LogEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    try:
+        _measure(args, connection)
+    finally:
+        if args.database:  # leave the reused database as generate made it
+            Game.objects.filter(sheet__pk__gt=last_sheet).delete()
+            RecordSheet.objects.filter(pk__gt=last_sheet).delete()
+            LogEntry.objects.filter(pk__gt=last_log).delete()
+
+
+def _generate(args: argparse.Namespace, call_command: Callable[..., Any]) -> None:
     with open(os.devnull, "w") as quiet:
         _timed(
             f"generate {args.games} games, {args.players} players, {args.clubs} clubs (not a target)",
@@ -113,6 +145,15 @@ def main() -> None:
                 stdout=quiet,
             ),
         )
+
+
+def _measure(args: argparse.Namespace, connection: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from ratings import recompute, services
+    from ratings.models import Club, Game, Player
+
     clubs = list(Club.objects.order_by("pk"))
 
     def full() -> None:

@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import functools
 import heapq
+import json
 import logging
 import os
 import threading
@@ -137,12 +138,17 @@ LOCK_NAMESPACE = 0x52415445
 SQLITE_BATCH = 5_000
 #: SQLite page cache of the recompute's connection, in KiB.
 SQLITE_CACHE_KIB = 262_144
+#: A rewrite drops the history's secondary indexes and builds them again
+#: when it writes at least this many rows and at least 1/REBUILD_SHARE of
+#: the rows that stay in the table (_drop_indexes).
+REBUILD_MIN_ROWS = 100_000
+REBUILD_SHARE = 2
 
 
 #: Seconds spent in each step by the runs of this process (bench/recompute.py
 #: reports them; "engine" is the rating systems' own time, "load" reading
 #: the timeline, "write" the transaction that rewrites the history).
-timings: dict[str, float] = {"load": 0.0, "engine": 0.0, "write": 0.0}
+timings: dict[str, float] = {"load": 0.0, "engine": 0.0, "write": 0.0, "index": 0.0}
 
 
 @dataclass
@@ -191,15 +197,14 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
     )
     timeline = Timeline()
     events, refs = timeline.events, timeline.refs
-    winners = {w.value: w for w in base.Winner}
-    kinds = {k.value: k for k in base.Kind}
-    days: dict[Any, date] = {}
     slug = club.slug
-    new_game = base.Game
     with conn.cursor() as cursor:
         cursor.execute(games_sql, params)
         game_rows = cursor.fetchall()
-    if adjustment_rows:
+    if not adjustment_rows:
+        # The common case: games only, in a tight loop (no merge layer).
+        timeline.events, timeline.refs = _games(game_rows, slug)
+    else:
         # Few adjustments: merge them into the games by timeline key, on
         # one footing (the backends give dates and datetimes differently).
         merged: Iterable[tuple[Any, ...]] = heapq.merge(
@@ -207,54 +212,79 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
             ((_as_date(r[0]), _as_utc(r[1]), 1, r[2], r) for r in adjustment_rows),
             key=lambda item: item[:4],
         )
-    else:
-        merged = ((None, None, 0, None, r) for r in game_rows)
-    for _day, _at, tag, _pk, row in merged:
-        if tag == 0:
-            (
-                day_raw,
-                _,
-                pk,
-                white,
-                black,
-                winner,
-                handicap,
-                komi,
-                kind,
-                board,
-                minutes,
-                forfeit,
-                event,
-                sheet_kind,
-            ) = row
-            day = days.get(day_raw)
-            if day is None:
-                day = days[day_raw] = day_raw if isinstance(day_raw, date) else date.fromisoformat(day_raw)
-            events.append(
-                new_game(
-                    day,
-                    white,
-                    black,
-                    winners[winner],
-                    handicap,
-                    float(komi),
-                    kinds[kind],
-                    board,
-                    minutes,
-                    _event_key(event, sheet_kind, day),
-                    None,
-                    slug,
-                    bool(forfeit),
-                )
-            )
-            refs.append(("g", pk))
-        else:
+        run: list[tuple[Any, ...]] = []
+        for _day, _at, tag, _pk, row in merged:
+            if tag == 0:
+                run.append(row)
+                continue
+            if run:
+                more_events, more_refs = _games(run, slug)
+                events += more_events
+                refs += more_refs
+                run = []
             day, _, pk, player, rank, rating = row
             events.append(base.Adjustment(day, player, rank, rating))
             refs.append(("a", pk))
+        if run:
+            more_events, more_refs = _games(run, slug)
+            events += more_events
+            refs += more_refs
     for pk, start_rank in m.Player.objects.filter(club=club).values_list("id", "start_rank"):
         timeline.starts[pk] = base.Start(rank=start_rank)
     return timeline
+
+
+def _games(rows: Sequence[tuple[Any, ...]], slug: str) -> tuple[list[base.Event], list[tuple[str, int]]]:
+    """The base.Game of each row of the timeline query, and its ref.
+
+    The hot loop of the read (a million rows): locals only, each date
+    parsed once, the period key (_event_key) inlined."""
+    winners = {w.value: w for w in base.Winner}
+    kinds = {k.value: k for k in base.Kind}
+    tournament = m.Kind.TOURNAMENT.value
+    days: dict[Any, date] = {}
+    new_game = base.Game
+    events: list[base.Event] = []
+    refs: list[tuple[str, int]] = []
+    add_event, add_ref = events.append, refs.append
+    for (
+        day_raw,
+        _,
+        pk,
+        white,
+        black,
+        winner,
+        handicap,
+        komi,
+        kind,
+        board,
+        minutes,
+        forfeit,
+        event,
+        sheet_kind,
+    ) in rows:
+        day = days.get(day_raw)
+        if day is None:
+            day = days[day_raw] = day_raw if isinstance(day_raw, date) else date.fromisoformat(day_raw)
+        add_event(
+            new_game(
+                day,
+                white,
+                black,
+                winners[winner],
+                handicap,
+                komi,  # a float already: CAST(... AS DOUBLE PRECISION)
+                kinds[kind],
+                board,
+                minutes,
+                f"{event} ({day.year})" if event and sheet_kind == tournament else None,  # _event_key
+                None,
+                slug,
+                forfeit is True or forfeit == 1,
+            )
+        )
+        add_ref(("g", pk))
+    return events, refs
 
 
 def _as_date(value: Any) -> date:
@@ -714,6 +744,12 @@ def _replay_and_write(
     began = clock()
     with transaction.atomic():
         _tune_connection()
+        # A rewrite of a large share of the table (a full recompute) drops
+        # the history's secondary indexes and builds them again afterwards,
+        # in this same transaction (DDL is transactional on both backends,
+        # so a crash still leaves the previous history and its indexes).
+        expected = 2 * len(systems) * (len(events) - write_from)
+        rebuild = _drop_indexes(club, start, expected)
         # The tail of every system, by the (club, system, date) index; all
         # rows of a system the club no longer computes.
         computed = {name for name, _ in systems}
@@ -729,10 +765,106 @@ def _replay_and_write(
             stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
         stale_checkpoints.delete()
         run.rows_written = write_history(rows())
-        m.RatingCheckpoint.objects.bulk_create(new_checkpoints, batch_size=50)
+        if rebuild:
+            began_index = clock()
+            _create_indexes(rebuild)
+            timings["index"] += clock() - began_index
+        _write_checkpoints(new_checkpoints)
         if systems:
             _update_players(club, final_state, final_games)
     timings["write"] += clock() - began
+
+
+def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
+    """Insert the checkpoints as JSON text by COPY (PostgreSQL) or
+    executemany (SQLite).  Not bulk_create: on PostgreSQL it sends each
+    column as an array (UNNEST), and escaping every quote of the states'
+    JSON as an array element cost seconds at a million games (profiled)."""
+    iso = transaction.get_connection().vendor != "postgresql"
+    rows = (
+        (
+            cp.club.pk,
+            cp.system,
+            cp.date.isoformat() if iso else cp.date,
+            cp.seq,
+            json.dumps(cp.states),
+            json.dumps(cp.games),
+        )
+        for cp in checkpoints
+    )
+    copy_rows(
+        m.RatingCheckpoint._meta.db_table, ("club_id", "system", "date", "seq", "states", "games"), rows
+    )
+
+
+def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:
+    """Drop the history's secondary indexes when about ``expected`` new rows
+    are a large share of what the table will hold (at least
+    REBUILD_MIN_ROWS and at least a 1/REBUILD_SHARE of the rows that stay);
+    returns the statements that create them again.
+
+    Why: each index costs 4-8 s per 2 million rows inserted in random key
+    order, and building one afresh from the finished table (a sort) costs
+    under a second (measured, docs/recompute.md).  The price: on
+    PostgreSQL ``DROP INDEX`` takes an exclusive lock on the table until
+    commit, so pages that read the history wait for the rest of the
+    rewrite (a full recompute of a big club: seconds); on SQLite readers
+    keep their snapshot and do not wait.  The primary key stays, and on
+    SQLite the unique (player, system, seq) index too (it is part of the
+    table's definition there).
+    """
+    if expected < REBUILD_MIN_ROWS:
+        return []
+    conn = transaction.get_connection()
+    table = m.HistoryEntry._meta.db_table
+    quote = conn.ops.quote_name
+    stale = m.HistoryEntry.objects.filter(club=club)
+    if start is not None:
+        stale = stale.filter(date__gte=start)
+    staying = m.HistoryEntry.objects.count() - stale.count()
+    if expected * REBUILD_SHARE < staying:
+        return []
+    drop: list[str] = []
+    create: list[str] = []
+    with conn.cursor() as cursor:
+        if conn.vendor == "postgresql":
+            cursor.execute(
+                "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                "WHERE conrelid = %s::regclass AND contype = 'u' ORDER BY conname",
+                [table],
+            )
+            for name, definition in cursor.fetchall():
+                drop.append(f"ALTER TABLE {quote(table)} DROP CONSTRAINT {quote(name)}")
+                create.append(f"ALTER TABLE {quote(table)} ADD CONSTRAINT {quote(name)} {definition}")
+            cursor.execute(
+                "SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index "
+                "WHERE indrelid = %s::regclass AND NOT indisprimary AND indexrelid NOT IN "
+                "(SELECT conindid FROM pg_constraint WHERE conrelid = %s::regclass) ORDER BY 1",
+                [table, table],
+            )
+            for name, definition in cursor.fetchall():
+                drop.append(f"DROP INDEX {name}")
+                create.append(definition)
+            # Room to sort in memory while building them again.
+            cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        else:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = %s "
+                "AND sql IS NOT NULL ORDER BY name",
+                [table],
+            )
+            for name, definition in cursor.fetchall():
+                drop.append(f"DROP INDEX {quote(name)}")
+                create.append(definition)
+        for statement in drop:
+            cursor.execute(statement)
+    return create
+
+
+def _create_indexes(statements: Sequence[str]) -> None:
+    with transaction.get_connection().cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
 
 
 def _tune_connection() -> None:

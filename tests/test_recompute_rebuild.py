@@ -1,0 +1,129 @@
+"""A rewrite of a large share of the history drops the history's secondary
+indexes and builds them again in the same transaction (docs/recompute.md,
+"Bulk writes"): the history is the same as without, the indexes come back
+exactly, and a failure in the middle leaves both the previous history and
+the indexes."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from ratings import recompute
+from ratings.models import Club, Game, HistoryEntry, RecordSheet
+
+
+def history(club: Club) -> list[tuple[object, ...]]:
+    return list(
+        HistoryEntry.objects.filter(club=club)
+        .order_by("system", "seq", "colour")
+        .values_list(
+            "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
+            "rank_before", "rating_before", "change", "rank_after", "rating_after",
+        )  # fmt: skip
+    )
+
+
+def indexes() -> dict[str, tuple[Any, ...]]:
+    """The history table's indexes and constraints as the database reports them."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, HistoryEntry._meta.db_table)
+    return {
+        name: (tuple(info["columns"]), info["unique"], info["primary_key"], info["index"])
+        for name, info in found.items()
+        if not info["foreign_key"] and not info["check"]
+    }
+
+
+def fill(club: Club, make_player: Any, games: int = 30) -> list[Any]:
+    players = [make_player(f"P{i}", rank=-15 + i) for i in range(6)]
+    sheet = RecordSheet.objects.create(club=club, date=date(2025, 1, 1))
+    for n in range(games):
+        Game.objects.create(
+            club=club, sheet=sheet, date=date(2025, 1, 1) + timedelta(days=n // 3), white=players[n % 6],
+            black=players[(n + 1 + (n // 6) % 5) % 6], winner="white" if n % 4 else "black",
+        )  # fmt: skip
+    return players
+
+
+@pytest.fixture
+def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every rewrite counts as large; records the statements each rebuild ran."""
+    monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)
+    seen: list[list[str]] = []
+    real = recompute._create_indexes
+
+    def spy(statements: list[str]) -> None:
+        seen.append(list(statements))
+        real(statements)
+
+    monkeypatch.setattr(recompute, "_create_indexes", spy)
+    return seen
+
+
+@pytest.mark.django_db
+def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(club, make_player, monkeypatch):
+    fill(club, make_player)
+    recompute.recompute_club(club.pk, full=True)
+    plain, before = history(club), indexes()
+    assert plain, "the first run wrote a history"
+
+    seen: list[list[str]] = []
+    real = recompute._create_indexes
+    monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)
+    monkeypatch.setattr(recompute, "_create_indexes", lambda s: (seen.append(list(s)), real(s)))
+    recompute.recompute_club(club.pk, full=True)
+
+    assert len(seen) == 1 and len(seen[0]) >= 2, "the secondary indexes were dropped and created again"
+    assert history(club) == plain
+    assert indexes() == before, "every index and constraint is back, with the same columns"
+
+
+@pytest.mark.django_db
+def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, monkeypatch, rebuilds):
+    monkeypatch.setattr(recompute, "CHECKPOINT_EVERY", 10)  # so that a late game resumes near the end
+    players = fill(club, make_player, games=60)
+    recompute.recompute_club(club.pk, full=True)
+    assert len(rebuilds) == 1, "the first, full run rebuilt"
+    sheet = RecordSheet.objects.get(club=club)
+    last = Game.objects.filter(club=club).order_by("-date").first()
+    Game.objects.create(club=club, sheet=sheet, date=last.date, white=players[0], black=players[3], winner="black")
+    recompute.mark_dirty(club, last.date)
+    run = recompute.recompute_club(club.pk)
+    assert run is not None and run.from_date == last.date and run.rows_written < 20
+    assert len(rebuilds) == 1, "a tail of a few rows is written into the indexes as they are"
+
+
+@pytest.mark.django_db
+def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
+    club, make_player, monkeypatch, rebuilds
+):
+    players = fill(club, make_player)
+    recompute.recompute_club(club.pk, full=True)
+    before_rows, before_indexes = history(club), indexes()
+    first = Game.objects.filter(club=club).order_by("date").first()
+    Game.objects.create(
+        club=club, sheet=first.sheet, date=first.date, white=players[2], black=players[0], winner="black"
+    )
+    recompute.mark_dirty(club, first.date)
+
+    real_write = recompute.write_history
+
+    def write_some_then_fail(rows):  # type: ignore[no-untyped-def]
+        real_write(list(rows)[:5])
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(recompute, "write_history", write_some_then_fail)
+    with pytest.raises(RuntimeError, match="disk full"):
+        recompute.recompute_club(club.pk)
+    assert history(club) == before_rows
+    assert indexes() == before_indexes, "the dropped indexes came back with the rollback"
+
+    monkeypatch.setattr(recompute, "write_history", real_write)
+    recompute.recompute_club(club.pk)
+    assert len(rebuilds) == 2, "the run from the first date rebuilt the indexes"
+    assert history(club) != before_rows
+    assert indexes() == before_indexes
