@@ -15,15 +15,15 @@ from django.db import connection
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RecordSheet
 
+COLUMNS = (
+    "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
+    "rank_before", "rating_before", "change", "rank_after", "rating_after",
+)  # fmt: skip
+
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club)
-        .order_by("system", "seq", "colour")
-        .values_list(
-            "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
-            "rank_before", "rating_before", "change", "rank_after", "rating_after",
-        )  # fmt: skip
+        HistoryEntry.objects.filter(club=club).order_by("system", "seq", "colour").values_list(*COLUMNS)
     )
 
 
@@ -65,7 +65,9 @@ def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
 
 
 @pytest.mark.django_db
-def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(club, make_player, monkeypatch):
+def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
+    club, make_player, monkeypatch
+):
     fill(club, make_player)
     recompute.recompute_club(club.pk, full=True)
     plain, before = history(club), indexes()
@@ -90,7 +92,9 @@ def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, monkeypatch, r
     assert len(rebuilds) == 1, "the first, full run rebuilt"
     sheet = RecordSheet.objects.get(club=club)
     last = Game.objects.filter(club=club).order_by("-date").first()
-    Game.objects.create(club=club, sheet=sheet, date=last.date, white=players[0], black=players[3], winner="black")
+    Game.objects.create(
+        club=club, sheet=sheet, date=last.date, white=players[0], black=players[3], winner="black"
+    )
     recompute.mark_dirty(club, last.date)
     run = recompute.recompute_club(club.pk)
     assert run is not None and run.from_date == last.date and run.rows_written < 20
