@@ -80,8 +80,12 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return self.filter(name__icontains=text.strip()) if text.strip() else self
 
     def for_table(self) -> PlayerQuerySet:
-        """The players list: one query, the club joined in."""
-        return self.select_related("club")
+        """The players list: one query, the club joined in, only the
+        columns the list shows (the database sorts all the players to find
+        a page; narrower rows sort faster)."""
+        return self.select_related("club").only(
+            "name", "slug", "club__name", "rank", "rating", "games_count", "last_updated"
+        )
 
 
 class Player(models.Model):

@@ -55,7 +55,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
         players = players.in_club(form.cleaned_data["club"]).search(form.cleaned_data["q"])
         if form.cleaned_data["club"] is not None:
             clubs = clubs.filter(pk=form.cleaned_data["club"].pk)
-    systems = clubs.values_list("primary_system", flat=True).distinct()
+    systems = clubs.order_by().values_list("primary_system", flat=True).distinct()
     # One club shown: a phone can drop the club column (static/css/site.css).
     one_club = "one-club" if clubs.count() == 1 else "several-clubs"
     table = PlayerTable(
