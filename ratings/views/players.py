@@ -117,7 +117,13 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if request.GET.get("export") == "csv":
         rows = (row.cells() for row in sheet_rows(entries, player))
         return csv_response(f"{player.slug}-{system}.csv", [headers, *rows])
-    page = Paginator(entries, SHEET_ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    # The page's place in the sheet first (seq numbers only, from the
+    # unique index), then its rows with their joins: joining before the
+    # LIMIT made the database join every row of a long sheet whenever its
+    # statistics were stale (a freshly rewritten history on PostgreSQL).
+    seqs = HistoryEntry.objects.for_sheet(player, system).values_list("seq", flat=True)
+    page = Paginator(seqs, SHEET_ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    entries = entries.filter(seq__in=list(page.object_list))
     return render(
         request,
         "ratings/player_detail.html",
@@ -128,7 +134,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in player.club.systems],
             "headers": headers,
             "page": page,
-            "rows": [SheetLine.of(row) for row in sheet_rows(page.object_list, player)],
+            "rows": [SheetLine.of(row) for row in sheet_rows(entries, player)],
             "chart": rating_chart(player, system),
         },
     )
