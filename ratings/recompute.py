@@ -809,9 +809,8 @@ def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:
     PostgreSQL ``DROP INDEX`` takes an exclusive lock on the table until
     commit, so pages that read the history wait for the rest of the
     rewrite (a full recompute of a big club: seconds); on SQLite readers
-    keep their snapshot and do not wait.  The primary key stays, and on
-    SQLite the unique (player, system, seq) index too (it is part of the
-    table's definition there).
+    keep their snapshot and do not wait.  The primary key stays (ids are
+    appended in order: cheap).
     """
     if expected < REBUILD_MIN_ROWS:
         return []
