@@ -198,16 +198,32 @@ class SheetLine:
     comments: str
 
     @classmethod
-    def of(cls, row: SheetRow) -> SheetLine:
+    def of(cls, row: SheetRow, opponent_url: str | None = None) -> SheetLine:
         cells = row.cells()
+        if opponent_url is None:
+            opponent_url = "" if row.adjustment else row.opponent.get_absolute_url()
         return cls(
             row.adjustment,
             *cells[:1],
-            "" if row.adjustment else row.opponent.get_absolute_url(),
+            opponent_url,
             *cells[1:11],
             reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
             cells[11],
         )
+
+
+def sheet_lines(rows: Iterable[SheetRow]) -> list[SheetLine]:
+    """The page's lines; each opponent's link worked out once (a club's
+    players meet the same opponents again and again)."""
+    urls: dict[int, str] = {}
+    lines = []
+    for row in rows:
+        if row.adjustment:
+            url = ""
+        elif (url := urls.get(row.opponent.pk, "")) == "":
+            url = urls[row.opponent.pk] = row.opponent.get_absolute_url()
+        lines.append(SheetLine.of(row, url))
+    return lines
 
 
 def sheet_row(entry: HistoryEntry, player: Player) -> SheetRow:

@@ -17,7 +17,7 @@ from ratings.filters import PlayerFilterForm
 from ratings.models import Club, HistoryEntry, Player
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
-from ratings.tables import PlayerTable, SheetLine, number, rating_label, sheet_headers, sheet_rows
+from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
 
 PLAYERS_PER_PAGE = 50
 SHEET_ROWS_PER_PAGE = 50
@@ -134,7 +134,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in player.club.systems],
             "headers": headers,
             "page": page,
-            "rows": [SheetLine.of(row) for row in sheet_rows(entries, player)],
+            "rows": sheet_lines(sheet_rows(entries, player)),
             "chart": rating_chart(player, system),
         },
     )
