@@ -202,13 +202,23 @@ class SheetLine:
         cells = row.cells()
         if opponent_url is None:
             opponent_url = "" if row.adjustment else row.opponent.get_absolute_url()
+        name, rank, colour, handicap, komi, winner, factor, change, index, new_rank, day, comments = cells
         return cls(
-            row.adjustment,
-            *cells[:1],
-            opponent_url,
-            *cells[1:11],
-            reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
-            cells[11],
+            adjustment=row.adjustment,
+            opponent=name,
+            opponent_url=opponent_url,
+            opponent_rank=rank,
+            colour=colour,
+            handicap=handicap,
+            komi=komi,
+            winner=winner,
+            status_factor=factor,
+            change=change,
+            new_index=index,
+            new_rank=new_rank,
+            date=day,
+            sheet_url=reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
+            comments=comments,
         )
 
 
