@@ -47,12 +47,14 @@ def artifacts() -> Path:
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     need(CHROMIUM.exists(), "Chromium", "REQUIRE_BROWSER")
     sync_api = pytest.importorskip("playwright.sync_api")
     # Playwright's sync API runs an event loop in this thread; the Django ORM
     # calls the test makes meanwhile are safe (one thread, no async code).
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    # Scoped to this test: left in os.environ it would leak into later
+    # subprocesses (manage.py check --deploy refuses it, rightly).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
