@@ -608,6 +608,83 @@ def recompute_club(
     return last
 
 
+def recompute_all(
+    *, trigger: str = "call", progress: Callable[[int], None] | None = None
+) -> list[m.RecomputeRun]:
+    """Recompute every club's whole history (the federation's full
+    recompute: a system changed, or a restore) in ONE write transaction.
+
+    Every club is replayed first, outside any transaction; then one
+    transaction drops the history's secondary indexes, rewrites every
+    club and builds the indexes once (per club, the later clubs would
+    either rebuild the indexes over the clubs already written or insert
+    into them row by row: measured, docs/recompute.md).  A crash or an
+    error rolls it all back: the previous history stays, every club stays
+    dirty.  It holds every club's lock; if one is busy (a recompute is
+    running), it falls back to one full recompute per club.
+    """
+    clubs = list(m.Club.objects.order_by("pk"))
+    with contextlib.ExitStack() as locks:
+        if not all(locks.enter_context(club_lock(club.pk)) for club in clubs):
+            locks.close()
+            one_by_one = [
+                recompute_club(club.pk, full=True, trigger=trigger, progress=progress) for club in clubs
+            ]
+            return [run for run in one_by_one if run is not None]
+        runs: list[m.RecomputeRun] = []
+        for club in clubs:
+            m.RecomputeRun.objects.filter(club=club, status=m.RecomputeRun.Status.RUNNING).update(
+                status=m.RecomputeRun.Status.ABANDONED,
+                finished_at=timezone.now(),
+                error="The process running it died.",
+            )
+            runs.append(
+                m.RecomputeRun.objects.create(
+                    club=club, from_date=None, full=True, trigger=trigger, generation=club.dirty_generation
+                )
+            )
+        began = time.perf_counter()
+        try:
+            rewrites = [
+                _replay(club, _systems(club), None, None, run, progress)
+                for club, run in zip(clubs, runs, strict=True)
+            ]
+            write_began = time.perf_counter()
+            with transaction.atomic():
+                _tune_connection()
+                expected = sum(rewrite.expected for rewrite in rewrites)
+                rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
+                for rewrite, run in zip(rewrites, runs, strict=True):
+                    _rewrite(rewrite, run)
+                if rebuild:
+                    _create_indexes(rebuild)
+            _time_write(time.perf_counter() - write_began, locked=bool(rebuild))
+            for club, run in zip(clubs, runs, strict=True):
+                _mark_clean_outside(club.pk, run.generation)
+                run.status = m.RecomputeRun.Status.DONE
+        except Exception as error:
+            for run in runs:
+                run.status = m.RecomputeRun.Status.FAILED
+                run.error = f"{type(error).__name__}: {error}"
+            raise
+        finally:
+            took = time.perf_counter() - began
+            for run in runs:
+                run.duration = took
+                run.finished_at = timezone.now()
+                run.save(
+                    update_fields=[
+                        "status",
+                        "games_replayed",
+                        "rows_written",
+                        "error",
+                        "duration",
+                        "finished_at",
+                    ]
+                )
+    return runs
+
+
 def _recompute_locked(
     club_id: int,
     *,
@@ -673,16 +750,17 @@ def _recompute_locked(
     return run
 
 
-def _replay_and_write(
+def _replay(
     club: m.Club,
     systems: list[tuple[str, base.RatingSystem]],
     start: date | None,
     resume: date | None,
     run: m.RecomputeRun,
     progress: Callable[[int], None] | None,
-) -> None:
-    """Replay from ``resume`` (a checkpoint date, or the beginning), then
-    rewrite the history from ``start`` in one transaction."""
+) -> _Rewrite:
+    """Replay from ``resume`` (a checkpoint date, or the beginning) outside
+    any transaction (it only reads); the rows from ``start`` on are built
+    when the returned rewrite is written."""
     clock = time.perf_counter
     began = clock()
     timeline = load_timeline(club, resume)
@@ -741,38 +819,80 @@ def _replay_and_write(
             for lo, ledger in chunks:
                 yield from history_rows(club.pk, name, columns, ledger, lo, first_seq, write_from)
 
-    began = clock()
+    # The timeline itself is not kept: the rows need only its columns.
+    expected = 2 * len(systems) * (len(events) - write_from)
+    return _Rewrite(club, systems, start, resume, rows, expected, new_checkpoints, final_state, final_games)
+
+
+@dataclass
+class _Rewrite:
+    """A replayed club, ready to be written: what _rewrite needs."""
+
+    club: m.Club
+    systems: list[tuple[str, base.RatingSystem]]
+    start: date | None
+    resume: date | None
+    rows: Callable[[], Iterator[tuple[Any, ...]]]
+    #: About how many history rows ``rows`` gives (2 slots an event a system).
+    expected: int
+    checkpoints: list[m.RatingCheckpoint]
+    final_state: Mapping[Any, Any]
+    final_games: Mapping[int, int]
+
+
+def _replay_and_write(
+    club: m.Club,
+    systems: list[tuple[str, base.RatingSystem]],
+    start: date | None,
+    resume: date | None,
+    run: m.RecomputeRun,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Replay from ``resume`` (a checkpoint date, or the beginning), then
+    rewrite the history from ``start`` in one transaction."""
+    rewrite = _replay(club, systems, start, resume, run, progress)
+    began = time.perf_counter()
     with transaction.atomic():
         _tune_connection()
         # A rewrite of a large share of the table (a full recompute) drops
         # the history's secondary indexes and builds them again afterwards,
         # in this same transaction (DDL is transactional on both backends,
         # so a crash still leaves the previous history and its indexes).
-        expected = 2 * len(systems) * (len(events) - write_from)
-        rebuild = _drop_indexes(club, start, expected)
-        # The tail of every system, by the (club, system, date) index; all
-        # rows of a system the club no longer computes.
-        computed = {name for name, _ in systems}
-        for stored in SYSTEM_NAMES if start is not None else [None]:
-            history = m.HistoryEntry.objects.filter(club=club)
-            if stored is not None:
-                history = history.filter(system=stored)
-                if stored in computed:
-                    history = history.filter(date__gte=start)
-            history._raw_delete(history.db)  # no signals or cascades hang off history rows
-        stale_checkpoints = m.RatingCheckpoint.objects.filter(club=club)
-        if resume is not None:
-            stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
-        stale_checkpoints.delete()
-        run.rows_written = write_history(rows())
+        rebuild = _drop_indexes(club, start, rewrite.expected)
+        _rewrite(rewrite, run)
         if rebuild:
-            began_index = clock()
             _create_indexes(rebuild)
-            timings["index"] += clock() - began_index
-        _write_checkpoints(new_checkpoints)
-        if systems:
-            _update_players(club, final_state, final_games)
-    timings["write"] += clock() - began
+    _time_write(time.perf_counter() - began, locked=bool(rebuild))
+
+
+def _time_write(took: float, locked: bool) -> None:
+    timings["write"] += took
+    if locked:  # how long pages reading the history waited, on PostgreSQL
+        timings["longest locked write"] = max(timings.get("longest locked write", 0.0), took)
+
+
+def _rewrite(rewrite: _Rewrite, run: m.RecomputeRun) -> None:
+    """Delete the stale history and checkpoints of one club and write the
+    new ones, in the caller's transaction."""
+    club, start, resume = rewrite.club, rewrite.start, rewrite.resume
+    # The tail of every system, by the (club, system, date) index; all
+    # rows of a system the club no longer computes.
+    computed = {name for name, _ in rewrite.systems}
+    for stored in SYSTEM_NAMES if start is not None else [None]:
+        history = m.HistoryEntry.objects.filter(club=club)
+        if stored is not None:
+            history = history.filter(system=stored)
+            if stored in computed:
+                history = history.filter(date__gte=start)
+        history._raw_delete(history.db)  # no signals or cascades hang off history rows
+    stale_checkpoints = m.RatingCheckpoint.objects.filter(club=club)
+    if resume is not None:
+        stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
+    stale_checkpoints.delete()
+    run.rows_written = write_history(rewrite.rows())
+    _write_checkpoints(rewrite.checkpoints)
+    if rewrite.systems:
+        _update_players(club, rewrite.final_state, rewrite.final_games)
 
 
 def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
@@ -814,15 +934,22 @@ def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:
     """
     if expected < REBUILD_MIN_ROWS:
         return []
-    conn = transaction.get_connection()
-    table = m.HistoryEntry._meta.db_table
-    quote = conn.ops.quote_name
     stale = m.HistoryEntry.objects.filter(club=club)
     if start is not None:
         stale = stale.filter(date__gte=start)
     staying = m.HistoryEntry.objects.count() - stale.count()
     if expected * REBUILD_SHARE < staying:
         return []
+    return _drop_secondary_indexes()
+
+
+def _drop_secondary_indexes() -> list[str]:
+    """Drop every index and unique constraint of the history but its
+    primary key, in the caller's transaction; returns the statements that
+    create them again, as the database itself reports them."""
+    conn = transaction.get_connection()
+    table = m.HistoryEntry._meta.db_table
+    quote = conn.ops.quote_name
     drop: list[str] = []
     create: list[str] = []
     with conn.cursor() as cursor:
@@ -861,9 +988,11 @@ def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:
 
 
 def _create_indexes(statements: Sequence[str]) -> None:
+    began = time.perf_counter()
     with transaction.get_connection().cursor() as cursor:
         for statement in statements:
             cursor.execute(statement)
+    timings["index"] += time.perf_counter() - began
 
 
 def _tune_connection() -> None:

@@ -6,6 +6,8 @@ the indexes."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 from django.db import connection
 
 from ratings import recompute
-from ratings.models import Club, Game, HistoryEntry, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
 
 COLUMNS = (
     "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
@@ -39,7 +41,7 @@ def indexes() -> dict[str, tuple[Any, ...]]:
 
 
 def fill(club: Club, make_player: Any, games: int = 30) -> list[Any]:
-    players = [make_player(f"P{i}", rank=-15 + i) for i in range(6)]
+    players = [make_player(f"{club.slug} P{i}", rank=-15 + i, club=club) for i in range(6)]
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 1, 1))
     for n in range(games):
         Game.objects.create(
@@ -131,3 +133,86 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
     assert len(rebuilds) == 2, "the run from the first date rebuilt the indexes"
     assert history(club) != before_rows
     assert indexes() == before_indexes
+
+
+# --- the federation's full recompute: every club in one transaction -----------------
+
+
+@pytest.fixture
+def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
+    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town", primary_system="egf")
+    fill(club, make_player)
+    fill(other, make_player, games=24)
+    return [club, other]
+
+
+@pytest.mark.django_db
+def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_indexes_once(two_clubs, rebuilds):
+    for each in two_clubs:
+        recompute.recompute_club(each.pk, full=True)
+    each_alone = [history(each) for each in two_clubs]
+    assert all(each_alone), "both clubs have a history"
+    rebuilds.clear()
+    before = indexes()
+
+    runs = recompute.recompute_all(trigger="command")
+
+    assert [history(each) for each in two_clubs] == each_alone
+    assert len(rebuilds) == 1, "one drop and one rebuild for the whole federation"
+    assert indexes() == before
+    assert [(run.club_id, run.status, run.full) for run in runs] == [
+        (each.pk, "done", True) for each in two_clubs
+    ]
+    assert all(run.rows_written == len(rows) for run, rows in zip(runs, each_alone, strict=True))
+    assert not Club.objects.filter(dirty_from__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_was(
+    two_clubs, monkeypatch, rebuilds
+):
+    for each in two_clubs:
+        recompute.recompute_club(each.pk, full=True)
+    Club.objects.filter(pk=two_clubs[0].pk).update(dirty_from=date(2025, 1, 1), dirty_generation=5)
+    before_rows, before_indexes = [history(each) for each in two_clubs], indexes()
+    real_write = recompute.write_history
+    calls: list[int] = []
+
+    def fail_on_the_second_club(rows):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        written = real_write(rows)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        return written
+
+    monkeypatch.setattr(recompute, "write_history", fail_on_the_second_club)
+    with pytest.raises(RuntimeError, match="disk full"):
+        recompute.recompute_all(trigger="command")
+    assert [history(each) for each in two_clubs] == before_rows, (
+        "the first club's rewrite was rolled back too"
+    )
+    assert indexes() == before_indexes
+    assert set(RecomputeRun.objects.filter(trigger="command").values_list("status", flat=True)) == {"failed"}
+    assert Club.objects.get(pk=two_clubs[0].pk).dirty_from == date(2025, 1, 1), "the dirty club stays dirty"
+
+
+@pytest.mark.django_db
+def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs, monkeypatch, rebuilds):
+    real_lock = recompute.club_lock
+    busy = two_clubs[1].pk
+
+    @contextlib.contextmanager
+    def lock(club_id: int) -> Iterator[bool]:
+        if club_id == busy:  # another process is recomputing this club
+            yield False
+        else:
+            with real_lock(club_id) as taken:
+                yield taken
+
+    monkeypatch.setattr(recompute, "club_lock", lock)
+    runs = recompute.recompute_all()
+    assert [run.club_id for run in runs] == [two_clubs[0].pk], (
+        "the busy club is left to the run holding its lock"
+    )
+    assert history(two_clubs[0])
+    assert not history(two_clubs[1])
