@@ -101,16 +101,22 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
 HANG_IN_WRITE = """
 import time, pathlib
 from datetime import date
-from django.db import transaction
+from django.db import connection, transaction
 from ratings import recompute, services
 from ratings.systems.base import InvalidEvent
 from ratings.models import Club, Game, Player
 real = recompute.write_history
 def hang(rows):
     n = real(rows)
-    pathlib.Path({flag!r}).write_text(str(n))
+    with connection.cursor() as cursor:  # the indexes as this transaction sees them
+        cursor.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                       "AND tbl_name = 'ratings_historyentry'")
+        indexes = cursor.fetchone()[0]
+    pathlib.Path({flag!r}).write_text(f"{{n}} {{indexes}}")
     time.sleep(120)
 recompute.write_history = hang
+if {rebuild}:  # a small history counts as a large rewrite: the indexes are dropped
+    recompute.REBUILD_MIN_ROWS = 0
 club = Club.objects.get()
 white, black = Player.objects.filter(club=club).order_by("id")[:2]
 first = Game.objects.filter(club=club).order_by("date").first()
@@ -136,18 +142,28 @@ def _rows(db: Path) -> list[tuple[object, ...]]:
         ).fetchall()
 
 
-def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(tmp_path):
+def _indexes(db: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ratings_historyentry' "
+            "ORDER BY name"
+        ).fetchall()
+
+
+@pytest.mark.parametrize("rebuild", [False, True], ids=["writing-into-the-indexes", "indexes-dropped"])
+def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(tmp_path, rebuild):
     db = tmp_path / "killed.sqlite3"
     _manage(db, "migrate", "--noinput", "-v0")
     _manage(db, "generate", "--games", "1500", "--players", "40", "--clubs", "1", "--seed", "4")
     _manage(db, "recompute", "--no-progress")
-    before = _rows(db)
+    before, indexes_before = _rows(db), _indexes(db)
+    assert len(indexes_before) >= 3
     games_before = sqlite3.connect(db).execute("SELECT count(*) FROM ratings_game").fetchone()[0]
 
     flag = tmp_path / "in-the-write"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "CELERY_BROKER_URL": ""}
     worker = subprocess.Popen(
-        [sys.executable, "manage.py", "shell", "-c", HANG_IN_WRITE.format(flag=str(flag))],
+        [sys.executable, "manage.py", "shell", "-c", HANG_IN_WRITE.format(flag=str(flag), rebuild=rebuild)],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     try:
@@ -156,12 +172,17 @@ def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(t
             assert worker.poll() is None, worker.stderr.read().decode() if worker.stderr else "worker died"
             assert time.monotonic() < deadline, "the recompute never reached its write"
             time.sleep(0.1)
-        assert int(flag.read_text()) > 0, "the killed run had written rows in its transaction"
+        written, indexes = map(int, flag.read_text().split())
+        assert written > 0, "the killed run had written rows in its transaction"
+        assert (indexes == 0) == rebuild, (
+            "it was killed with the indexes dropped" if rebuild else "with indexes"
+        )
     finally:
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait()
 
     assert _rows(db) == before, "the previous history is intact"
+    assert _indexes(db) == indexes_before, "and so are its indexes"
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM ratings_game").fetchone()[0] == games_before + 1, (
             "no game lost"
