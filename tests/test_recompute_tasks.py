@@ -91,6 +91,22 @@ def test_the_recompute_command_reports_each_club(club, make_player):
         call_command("recompute", "--from", "12/03/2026")
 
 
+def test_a_full_recompute_of_every_club_is_one_federation_run(club, make_player):
+    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    alice, bob = make_player("Alice"), make_player("Bob")
+    carol, dan = make_player("Carol", club=other), make_player("Dan", club=other)
+    for home, white, black in ((club, alice, bob), (other, carol, dan)):
+        sheet = RecordSheet.objects.create(club=home, date=date(2025, 2, 4))
+        Game.objects.create(club=home, sheet=sheet, date=date(2025, 2, 4), white=white, black=black, winner="white")
+    out = StringIO()
+    call_command("recompute", "--full", "--no-progress", stdout=out)
+    text = out.getvalue()
+    assert "stellenbosch: done, from the start, 1 games replayed, 2 rows written" in text
+    assert "cape-town: done, from the start, 1 games replayed, 2 rows written" in text
+    assert HistoryEntry.objects.filter(club=other).count() == 2
+    assert set(RecomputeRun.objects.values_list("trigger", flat=True)) == {"command"}
+
+
 def _games() -> list[tuple[object, ...]]:
     return list(
         Game.objects.order_by("id").values_list(

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from ratings.models import Club, Game, RankAdjustment
-from ratings.recompute import recompute_club
+from ratings.recompute import recompute_all, recompute_club
 
 
 class Command(BaseCommand):
@@ -35,8 +35,18 @@ class Command(BaseCommand):
             clubs = clubs.filter(slug=options["club"])
             if not clubs.exists():
                 raise CommandError(f"--club: no club with slug {options['club']!r}")
+        if options["full"] and not options["club"] and not options["from_date"]:
+            # The whole federation in one write (docs/recompute.md: one index
+            # rebuild instead of one per club).
+            total = sum(_events(club) * len(club.systems) for club in clubs)
+            with tqdm(total=total, desc="all clubs", unit="event", unit_scale=True,
+                      disable=options["no_progress"], leave=False) as bar:  # fmt: skip
+                runs = recompute_all(trigger="command", progress=bar.update)
+            for run in runs:
+                self._report(run.club.slug, run)
+            return
         for club in clubs:
-            events = Game.objects.filter(club=club).count() + RankAdjustment.objects.filter(club=club).count()
+            events = _events(club)
             systems = len(club.systems)
             with tqdm(
                 total=events * systems, desc=club.slug, unit="event", unit_scale=True,
@@ -46,13 +56,20 @@ class Command(BaseCommand):
                     club.pk, full=options["full"], from_date=options["from_date"], trigger="command",
                     progress=bar.update,
                 )  # fmt: skip
-            if run is None:
-                self.stdout.write(f"{club.slug}: up to date")
-            else:
-                self.stdout.write(
-                    f"{club.slug}: {run.status}, from {run.from_date or 'the start'}, "
-                    f"{run.games_replayed} games replayed, {run.rows_written} rows written in {run.duration:.2f} s"
-                )
+            self._report(club.slug, run)
+
+    def _report(self, slug: str, run: Any) -> None:
+        if run is None:
+            self.stdout.write(f"{slug}: up to date")
+        else:
+            self.stdout.write(
+                f"{slug}: {run.status}, from {run.from_date or 'the start'}, "
+                f"{run.games_replayed} games replayed, {run.rows_written} rows written in {run.duration:.2f} s"
+            )
+
+
+def _events(club: Club) -> int:
+    return Game.objects.filter(club=club).count() + RankAdjustment.objects.filter(club=club).count()
 
 
 def _date(text: str) -> date:
