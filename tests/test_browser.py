@@ -61,6 +61,13 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+            # With Playwright's loop running, the test's ORM calls got a
+            # connection of their own (Django's connections are local to
+            # the asyncio context); close it, or PostgreSQL cannot drop the
+            # test database at the end of the run.
+            from django.db import connections
+
+            connections.close_all()
 
 
 @pytest.fixture
