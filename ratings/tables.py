@@ -13,8 +13,8 @@ from typing import Any
 import django_tables2 as tables
 from django.urls import reverse
 
-from ratings.models import HistoryEntry, Kind, Player, Winner
-from ratings.systems import get_system
+from ratings.models import HistoryEntry, Player, Winner
+from ratings.systems import get_system, sagc
 from ratings.systems.ranks import format_rank
 
 
@@ -77,10 +77,9 @@ def signed(value: float | None) -> str:
     return f"+{text}" if value is not None and value > 0 else text
 
 
-# seed 001, "The Game Status Factor": free 0, internet 0.5, club 1,
-# tournament 1.5 (tests/test_record_sheet_page.py checks this agrees with
-# ratings.systems.sagc.STATUS_FACTOR).
-STATUS_FACTOR: dict[str, float] = {Kind.FREE: 0.0, Kind.INTERNET: 0.5, Kind.CLUB: 1.0, Kind.TOURNAMENT: 1.5}
+# seed 001, "The Game Status Factor", keyed by the stored kind ("club"):
+# the engine's table, not a copy of it.
+STATUS_FACTOR: dict[str, float] = {kind.value: factor for kind, factor in sagc.STATUS_FACTOR.items()}
 
 COLOURS = {"w": "White", "b": "Black"}
 WINNER_COLOURS = {Winner.WHITE: "White", Winner.BLACK: "Black", Winner.JIGO: "Jigo"}
