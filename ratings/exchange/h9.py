@@ -33,7 +33,7 @@ _TIEBREAK = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 _ANONYMOUS = re.compile(r"^[?\s]*$")
 
 
-def _grade_rank(grade: str) -> float:
+def grade_rank(grade: str) -> float:
     """'5d' -> 4, '12K' -> -12; a pro grade ('1p') is held at 9d, the top of the shared scale."""
     number = int(grade[:-1])
     unit = grade[-1].lower()
@@ -117,7 +117,7 @@ def parse_h9(text: str) -> Tournament:
                 name=name.replace("_", " "),
                 surname=surname,
                 given_name=given,
-                rank=_grade_rank(match.group("grade")),
+                rank=grade_rank(match.group("grade")),
                 country=None if country == "XX" else country,
                 club=None if set(club.lower()) == {"x"} else club,
                 egd_pin=pin,

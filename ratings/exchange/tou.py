@@ -18,7 +18,7 @@ from datetime import datetime
 
 from ._pairings import PlayerLine, ResultCell, assemble_games
 from .errors import ExchangeError
-from .h9 import whole_grade
+from .h9 import grade_rank, whole_grade
 from .model import Player, Tournament
 from .names import split_first_word_surname
 from .text import decode_text, split_lines
@@ -30,16 +30,6 @@ _ROW = re.compile(
 )
 _RESULT = re.compile(r"^(?P<opp>\d+)(?P<outcome>[-+=?])(?:(?P<colour>[wbWB])(?P<handicap>\d)?)?$")
 _LICENCE = re.compile(r"^(?:-------|\s{7}|[0-9A-Za-z]{7})$")
-
-
-def _level_rank(level: str) -> float:
-    number = int(level[:-1])
-    unit = level[-1].lower()
-    if unit == "k":
-        return float(-number)
-    if unit == "p":
-        return 8.0
-    return float(number - 1)
 
 
 def parse_tou(text: str) -> Tournament:
@@ -113,7 +103,7 @@ def parse_tou(text: str) -> Tournament:
                 name=name.replace("_", " "),
                 surname=surname,
                 given_name=given,
-                rank=_level_rank(match.group("level")),
+                rank=grade_rank(match.group("level")),
                 club=None if club is None or set(club.lower()) == {"x"} else club,
                 ffg_licence=None if licence in {"", "-------"} else licence,
                 line=number,
