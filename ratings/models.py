@@ -554,12 +554,6 @@ class RankSyncLine(models.Model):
         return f"sync #{self.sync_id}: {self.player_id} ({self.match})"
 
     @property
-    def proposes_change(self) -> bool:
-        return self.match in ("id", "name", "confirmed") and self.national_rank is not None and (
-            self.national_rank != self.club_rank
-        )
-
-    @property
     def club_rank_label(self) -> str:
         return format_rank(self.club_rank)
 
