@@ -5,6 +5,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.roles import is_committee, is_volunteer
+from ratings.recompute import pending_notices
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
@@ -21,12 +22,7 @@ def site(request: HttpRequest) -> dict[str, Any]:
         from ratings.models import Club
 
         context["settings_club"] = Club.objects.order_by("name").only("slug").first()
-    # The recompute pipeline (ratings/recompute.py) provides the notice of
-    # clubs whose ratings are being recomputed.
-    try:
-        from ratings.recompute import pending_notices
-    except ImportError:
-        context["recompute_notices"] = []
-    else:
-        context["recompute_notices"] = pending_notices()
+    # "Ratings after 12 March are being updated": clubs whose ratings are
+    # being recomputed (one query).
+    context["recompute_notices"] = pending_notices()
     return context
