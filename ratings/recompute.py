@@ -16,10 +16,12 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import gc
 import heapq
 import json
 import logging
 import os
+import struct
 import threading
 import time
 from bisect import bisect_left
@@ -27,8 +29,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from itertools import chain, compress, islice, repeat
-from operator import eq
+from itertools import chain, compress, islice, repeat, starmap
+from operator import and_, eq, is_not, not_
 from typing import Any
 
 from django.conf import settings
@@ -135,8 +137,11 @@ CHECKPOINT_EVERY = 5_000
 MAX_ROUNDS = 10
 #: Namespace of the PostgreSQL advisory locks ("RATE").
 LOCK_NAMESPACE = 0x52415445
-#: Rows per executemany batch on SQLite.
+#: Rows per executemany batch on SQLite, and rows per INSERT statement.
 SQLITE_BATCH = 5_000
+SQLITE_ROWS_PER_INSERT = 100
+#: Rows per block written to PostgreSQL's COPY.
+COPY_BLOCK = 20_000
 #: SQLite page cache of the recompute's connection, in KiB.
 SQLITE_CACHE_KIB = 262_144
 #: A rewrite drops the history's secondary indexes and builds them again
@@ -152,17 +157,61 @@ REBUILD_SHARE = 2
 timings: dict[str, float] = {"load": 0.0, "engine": 0.0, "write": 0.0, "index": 0.0}
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a recompute builds millions of
+    objects (events, rows) that make no cycles: each collection walks every
+    object still alive, which grows with the federation (a million games:
+    the read alone 16.7 -> 11.5 s CPU, measured).  Refcounting still frees
+    everything; the collector is restored afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 @dataclass
 class Timeline:
-    """The club's events in timeline order and what the rows need."""
+    """The club's events in timeline order, and the same events as columns
+    (what the checkpoints and the history rows need, without reading every
+    event's attributes back: a million events)."""
 
     events: list[base.Event] = field(default_factory=list)
-    #: Per event: ("g", game id) or ("a", adjustment id).
-    refs: list[tuple[str, int]] = field(default_factory=list)
+    #: Per event: the game's id (None for an adjustment) ...
+    game_ids: list[int | None] = field(default_factory=list)
+    #: ... and the adjustment's id (None for a game).
+    adjustment_ids: list[int | None] = field(default_factory=list)
+    #: Per event: its date; the first slot's player (White, or the adjusted
+    #: player) and the second's (Black; None for an adjustment).
+    days: list[date] = field(default_factory=list)
+    first: list[Any] = field(default_factory=list)
+    second: list[Any] = field(default_factory=list)
+    #: Per event: a game that counts in the players' games (not forfeited).
+    counted: list[bool] = field(default_factory=list)
+    #: Per event: the game's rating period when it is a tournament's
+    #: (base.Game.event), else None.
+    periods: list[str | None] = field(default_factory=list)
     starts: dict[Any, base.Start] = field(default_factory=dict)
 
     def games(self) -> int:
-        return sum(1 for tag, _ in self.refs if tag == "g")
+        return len(self.game_ids) - self.game_ids.count(None)
+
+    def extend(self, other: Timeline) -> None:
+        for name in ("events", "game_ids", "adjustment_ids", "days", "first", "second", "counted", "periods"):
+            getattr(self, name).extend(getattr(other, name))
+
+    def add_adjustment(self, pk: int, adjustment: base.Adjustment) -> None:
+        self.events.append(adjustment)
+        self.game_ids.append(None)
+        self.adjustment_ids.append(pk)
+        self.days.append(adjustment.date)
+        self.first.append(adjustment.player)
+        self.second.append(None)
+        self.counted.append(False)
+        self.periods.append(None)
 
 
 def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
@@ -186,7 +235,7 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
             "date", "entered_at", "id", "player_id", "rank", "rating"
         )
     )
-    # Dates as ISO text (parsed once per distinct date below); the entry
+    # Dates as ISO text (parsed once per distinct date in _games); the entry
     # time only when adjustments must be merged in (parsing a million
     # timestamps costs seconds).
     entered = "g.entered_at" if adjustment_rows else "NULL"
@@ -195,8 +244,6 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
         "CAST(g.komi AS DOUBLE PRECISION), g.kind, g.board, g.minutes, g.forfeit, g.sheet_id "
         f"FROM {game_table} g WHERE g.club_id = %s {after} ORDER BY g.date, g.entered_at, g.id"
     )
-    timeline = Timeline()
-    events, refs = timeline.events, timeline.refs
     slug = club.slug
     with conn.cursor() as cursor:
         cursor.execute(games_sql, params)
@@ -208,11 +255,12 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
     if missing:  # a game on another club's sheet: read those sheets too
         events_of.update(_sheet_events(m.RecordSheet.objects.filter(pk__in=missing)))
     if not adjustment_rows:
-        # The common case: games only, in a tight loop (no merge layer).
-        timeline.events, timeline.refs = _games(game_rows, slug, events_of)
+        # The common case: games only, column by column (no merge layer).
+        timeline = _games(game_rows, slug, events_of)
     else:
         # Few adjustments: merge them into the games by timeline key, on
         # one footing (the backends give dates and datetimes differently).
+        timeline = Timeline()
         merged: Iterable[tuple[Any, ...]] = heapq.merge(
             ((_as_date(r[0]), _as_utc(r[1]), 0, r[2], r) for r in game_rows),
             ((_as_date(r[0]), _as_utc(r[1]), 1, r[2], r) for r in adjustment_rows),
@@ -224,17 +272,12 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
                 run.append(row)
                 continue
             if run:
-                more_events, more_refs = _games(run, slug, events_of)
-                events += more_events
-                refs += more_refs
+                timeline.extend(_games(run, slug, events_of))
                 run = []
             day, _, pk, player, rank, rating = row
-            events.append(base.Adjustment(day, player, rank, rating))
-            refs.append(("a", pk))
+            timeline.add_adjustment(pk, base.Adjustment(day, player, rank, rating))
         if run:
-            more_events, more_refs = _games(run, slug, events_of)
-            events += more_events
-            refs += more_refs
+            timeline.extend(_games(run, slug, events_of))
     for pk, start_rank in m.Player.objects.filter(club=club).values_list("id", "start_rank"):
         timeline.starts[pk] = base.Start(rank=start_rank)
     return timeline
@@ -253,57 +296,84 @@ def _sheet_events(sheets: Any) -> dict[int, str | None]:
     }
 
 
-def _games(
-    rows: Sequence[tuple[Any, ...]], slug: str, events_of: Mapping[int, str | None]
-) -> tuple[list[base.Event], list[tuple[str, int]]]:
-    """The base.Game of each row of the timeline query, and its ref.
+class _Cache(dict[Any, Any]):
+    """A dict that computes a missing value once: ``map(cache.__getitem__,
+    column)`` converts a column in C, calling Python once per distinct
+    value only."""
 
-    The hot loop of the read (a million rows): locals only, each date
-    parsed once, the period key inlined (see _sheet_events)."""
-    winners = {w.value: w for w in base.Winner}
-    kinds = {k.value: k for k in base.Kind}
-    days: dict[Any, date] = {}
-    new_game = base.Game
-    events: list[base.Event] = []
-    refs: list[tuple[str, int]] = []
-    add_event, add_ref = events.append, refs.append
-    for (
-        day_raw,
+    def __init__(self, convert: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.convert(key)
+        return value
+
+
+def _day(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+def _games(rows: Sequence[tuple[Any, ...]], slug: str, events_of: Mapping[int, str | None]) -> Timeline:
+    """The timeline of the rows of the timeline query (games only).
+
+    The hot path of the read (a million rows): the rows are turned into
+    columns and every conversion is a ``map`` over a column (each distinct
+    date or value converted once), so no Python code runs per game but
+    base.Game's own constructor (measured, docs/recompute.md)."""
+    if not rows:
+        return Timeline()
+    (
+        days_raw,
         _,
-        pk,
-        white,
-        black,
-        winner,
-        handicap,
-        komi,
-        kind,
-        board,
+        ids,
+        whites,
+        blacks,
+        winners,
+        handicaps,
+        komis,
+        kinds,
+        boards,
         minutes,
-        forfeit,
-        sheet,
-    ) in rows:
-        day = days.get(day_raw)
-        if day is None:
-            day = days[day_raw] = day_raw if isinstance(day_raw, date) else date.fromisoformat(day_raw)
-        add_event(
-            new_game(
-                day,
-                white,
-                black,
-                winners[winner],
-                handicap,
-                komi,  # a float already: CAST(... AS DOUBLE PRECISION)
-                kinds[kind],
-                board,
-                minutes,
-                f"{event} ({day.year})" if (event := events_of[sheet]) else None,  # the period
-                None,
-                slug,
-                forfeit is True or forfeit == 1,
-            )
+        forfeits,
+        sheets,
+    ) = zip(*rows, strict=True)
+    days = list(map(_Cache(_day).__getitem__, days_raw))
+    # The period (see _sheet_events): a tournament sheet's event and year.
+    periods: list[str | None] = list(map(events_of.__getitem__, sheets))
+    for i in compress(range(len(periods)), periods):
+        periods[i] = f"{periods[i]} ({days[i].year})"
+    forfeited = list(map(bool, forfeits))  # 0/1 on SQLite
+    winner_of = {w.value: w for w in base.Winner}
+    kind_of = {k.value: k for k in base.Kind}
+    events: list[base.Event] = list(
+        map(
+            base.Game,
+            days,
+            whites,
+            blacks,
+            map(winner_of.__getitem__, winners),
+            handicaps,
+            komis,  # a float already: CAST(... AS DOUBLE PRECISION)
+            map(kind_of.__getitem__, kinds),
+            boards,
+            minutes,
+            periods,
+            repeat(None),
+            repeat(slug),
+            forfeited,
         )
-        add_ref(("g", pk))
-    return events, refs
+    )
+    return Timeline(
+        events=events,
+        game_ids=list(ids),
+        adjustment_ids=[None] * len(events),
+        days=days,
+        first=list(whites),
+        second=list(blacks),
+        counted=list(map(not_, forfeited)),
+        periods=periods,
+    )
 
 
 def _as_date(value: Any) -> date:
@@ -348,15 +418,15 @@ def period_start(club: m.Club, day: date) -> date:
     return min(split, default=day)
 
 
-def _boundaries(events: Sequence[base.Event], write_from: int) -> list[int]:
+def _boundaries(timeline: Timeline, write_from: int) -> list[int]:
     """Where to cut the replay and store a checkpoint: every CHECKPOINT_EVERY
     events or so, on the first event of a date that no multi-day period
     straddles, and only at or after ``write_from``."""
+    days, periods = timeline.days, timeline.periods
     spans: dict[str, list[date]] = {}
-    for event in events:
-        if isinstance(event, base.Game) and event.event:
-            span = spans.setdefault(event.event, [event.date, event.date])
-            span[1] = event.date
+    for i in compress(range(len(periods)), periods):  # tournament games only
+        span = spans.setdefault(periods[i], [days[i], days[i]])  # type: ignore[arg-type]
+        span[1] = days[i]
     inside: set[date] = set()
     for first, last in spans.values():
         day = first
@@ -364,14 +434,13 @@ def _boundaries(events: Sequence[base.Event], write_from: int) -> list[int]:
             day += timedelta(days=1)
             inside.add(day)
     cuts: list[int] = []
-    last_cut = 0
-    for i in range(max(write_from, 1), len(events)):
-        if i - last_cut < CHECKPOINT_EVERY:
-            continue
-        day = events[i].date
-        if day != events[i - 1].date and day not in inside:
+    i = max(write_from, 1, CHECKPOINT_EVERY)
+    while i < len(days):
+        if days[i] != days[i - 1] and days[i] not in inside:
             cuts.append(i)
-            last_cut = i
+            i += CHECKPOINT_EVERY
+        else:
+            i += 1
     return cuts
 
 
@@ -395,19 +464,26 @@ def _systems(club: m.Club) -> list[tuple[str, base.RatingSystem]]:
     return found
 
 
-_NULL = "\\N"  # NULL in PostgreSQL's COPY text format
-
 _HISTORY_COLUMNS = (
     "club_id", "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",
     "rank_before", "rating_before", "change", "rank_after", "rating_after",
 )  # fmt: skip
 
+#: PostgreSQL's binary COPY: signature, flags and header extension ...
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+#: ... and the end marker (a tuple of -1 fields).
+_COPY_TRAILER = b"\xff\xff"
+#: PostgreSQL's binary date: days since 2000-01-01.
+_PG_EPOCH = date(2000, 1, 1).toordinal()
+
 
 @dataclass
 class Columns:
-    """The timeline as columns, shared by every system's rows: per event the
-    first slot's player (White, or the adjusted player), the second slot's
-    (Black, None for an adjustment), game id, adjustment id, first colour."""
+    """The timeline as columns, shared by every system's rows: per event its
+    date (ISO text for SQLite, days since 2000 for PostgreSQL's binary
+    COPY), the first slot's player (White, or the adjusted player), the
+    second slot's (Black, None for an adjustment), game id, adjustment id,
+    first colour, and whether it is a game."""
 
     days: list[Any]
     first: list[Any]
@@ -415,29 +491,30 @@ class Columns:
     game: list[int | None]
     adjustment: list[int | None]
     colour: list[str]
-
-    #: Every value as COPY text (PostgreSQL) rather than Python values.
-    text: bool = False
+    is_game: list[bool]
+    #: Rows as PostgreSQL binary COPY tuples (bytes) rather than tuples.
+    binary: bool = False
 
     @classmethod
-    def of(cls, timeline: Timeline, iso_dates: bool, text: bool = False) -> Columns:
-        """``iso_dates``: dates as ISO text (SQLite); ``text``: every value as
-        PostgreSQL COPY text, None as \\N."""
-        events = timeline.events
-        games = [isinstance(e, base.Game) for e in events]
-        iso: dict[date, str] = {}
-        days: list[Any] = [e.date for e in events]
-        if iso_dates or text:
-            days = [iso.get(d) or iso.setdefault(d, d.isoformat()) for d in days]
-        first: list[Any] = [e.white if g else e.player for e, g in zip(events, games, strict=True)]  # type: ignore[union-attr]
-        second: list[Any] = [e.black if g else None for e, g in zip(events, games, strict=True)]  # type: ignore[union-attr]
-        game: list[Any] = [pk if tag == "g" else None for tag, pk in timeline.refs]
-        adjustment: list[Any] = [pk if tag == "a" else None for tag, pk in timeline.refs]
-        if text:
-            first, second = [str(p) for p in first], [_NULL if p is None else str(p) for p in second]
-            game = [_NULL if pk is None else str(pk) for pk in game]
-            adjustment = [_NULL if pk is None else str(pk) for pk in adjustment]
-        return cls(days, first, second, game, adjustment, ["w" if g else "" for g in games], text)
+    def of(cls, timeline: Timeline, binary: bool = False) -> Columns:
+        """``binary``: rows for PostgreSQL's binary COPY; else tuples with
+        dates as ISO text (SQLite)."""
+        if binary:
+            days = list(map(_Cache(lambda d: d.toordinal() - _PG_EPOCH).__getitem__, timeline.days))
+        else:
+            days = list(map(_Cache(date.isoformat).__getitem__, timeline.days))
+        is_game = list(map(is_not, timeline.game_ids, repeat(None)))
+        colour = ["w" if g else "" for g in is_game]
+        return cls(
+            days,
+            timeline.first,
+            timeline.second,
+            timeline.game_ids,
+            timeline.adjustment_ids,
+            colour,
+            is_game,
+            binary,
+        )
 
 
 def history_rows(
@@ -448,68 +525,140 @@ def history_rows(
     offset: int,
     first_seq: int,
     write_from: int = 0,
-) -> Iterator[tuple[Any, ...]]:
+) -> Iterator[Any]:
     """The HistoryEntry rows of one system's ledger (whose event 0 is event
     ``offset`` of the timeline) for the events from ``write_from`` on, as
-    tuples in the order of _HISTORY_COLUMNS; an empty (NaN) slot gives no
+    tuples in the order of _HISTORY_COLUMNS (or, Columns.binary, each as a
+    tuple of PostgreSQL's binary COPY, bytes); an empty (NaN) slot gives no
     row.  Built by zip over the ledger's columns: no Python code per row."""
     lo = max(offset, write_from)
     hi = offset + len(ledger)
     if lo >= hi:
         return iter(())
+    if columns.binary:
+        return _binary_rows(
+            club_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
+        )
     a, b = 2 * (lo - offset), 2 * (hi - offset)
     c = columns
-    seqs: Iterable[Any] = range(first_seq + lo, first_seq + hi)
-    club: Any = club_id
-    null: Any = None
-    if c.text:
-        seqs, club, null = [str(q) for q in seqs], str(club_id), _NULL
-    common = (repeat(club), repeat(system), seqs, c.days[lo:hi])
+    seqs = range(first_seq + lo, first_seq + hi)
+    common = (repeat(club_id), repeat(system), seqs, c.days[lo:hi])
     slots = []
     for parity, player, adjustment, colour, opponent in (
         (0, c.first[lo:hi], c.adjustment[lo:hi], c.colour[lo:hi], c.second[lo:hi]),
-        (1, c.second[lo:hi], repeat(null), repeat("b"), c.first[lo:hi]),
+        (1, c.second[lo:hi], repeat(None), repeat("b"), c.first[lo:hi]),
     ):
         change = ledger.change[a + parity : b : 2]
         values = (ledger.rank_before, ledger.rating_before, None, ledger.rank_after, ledger.rating_after)
         cols: list[Iterable[Any]] = [change if v is None else v[a + parity : b : 2] for v in values]
-        if c.text:  # repr is the shortest text that reads back as the same double
-            cols = [map(repr, col) for col in cols]
         rows = zip(*common, player, c.game[lo:hi], adjustment, colour, opponent, *cols)  # noqa: B905
         slots.append(compress(rows, map(eq, change, change)))  # NaN != NaN: empty slots dropped
     return chain(*slots)
 
 
-def write_history(rows: Iterable[tuple[Any, ...]]) -> int:
-    """Insert history rows (in the order of _HISTORY_COLUMNS) in bulk.  Rows
-    of text (Columns.text, PostgreSQL) go to COPY as blocks of lines:
-    psycopg's write_row costs ~15 us a row, the joined text ~1 us."""
+@functools.cache
+def _binary_formats(system: str) -> tuple[struct.Struct, struct.Struct]:
+    """The binary COPY tuple of a game's row and of an adjustment's (fields
+    in the order of _HISTORY_COLUMNS, each an int32 length and its bytes,
+    -1 for NULL); the constant lengths are passed as values."""
+    head = f">h iq i{len(system.encode())}s iq ii iq"  # count, club, system, seq, date, player
+    floats = " id" * 5
+    game = struct.Struct(f"{head} iq i i1s iq{floats}")  # game, NULL, colour, opponent
+    adjustment = struct.Struct(f"{head} i iq i i{floats}")  # NULL, adjustment, "", NULL
+    return game, adjustment
+
+
+def _binary_rows(
+    club_id: int, system: str, c: Columns, ledger: base.Ledger, lo: int, hi: int, seq0: int, offset: int
+) -> Iterator[bytes]:
+    """history_rows for PostgreSQL's binary COPY: ledger events lo..hi
+    (timeline events offset+lo..offset+hi), each row packed by one C call
+    (struct), so there is no text to format here nor to parse in the
+    server (measured, docs/recompute.md)."""
+    game, adjustment = _binary_formats(system)
+    name = system.encode()
+    eight, four = repeat(8), repeat(4)
+    t_lo, t_hi = offset + lo, offset + hi
+    seqs = range(seq0 + lo, seq0 + hi)
+    days = c.days[t_lo:t_hi]
+    is_game = c.is_game[t_lo:t_hi]
+    head = (
+        repeat(14),
+        eight,
+        repeat(club_id),
+        repeat(len(name)),
+        repeat(name),
+        eight,
+        seqs,
+        four,
+        days,
+        eight,
+    )
+    parts = []
+    for parity in (0, 1):
+        change = ledger.change[2 * lo + parity : 2 * hi : 2]
+        filled = list(map(eq, change, change))  # NaN != NaN: empty slots dropped
+        floats: list[Iterable[Any]] = []
+        for column in (
+            ledger.rank_before,
+            ledger.rating_before,
+            ledger.change,
+            ledger.rank_after,
+            ledger.rating_after,
+        ):
+            floats += [eight, column[2 * lo + parity : 2 * hi : 2]]
+        player, opponent = (c.first, c.second) if parity == 0 else (c.second, c.first)
+        colour = repeat(b"wb"[parity : parity + 1])
+        games = zip(
+            *head, player[t_lo:t_hi], eight, c.game[t_lo:t_hi], repeat(-1), repeat(1), colour, eight,
+            opponent[t_lo:t_hi], *floats,
+        )  # fmt: skip
+        parts.append(starmap(game.pack, compress(games, map(and_, filled, is_game))))
+        if parity == 0 and not all(is_game):  # adjustments have only a first slot
+            adjustments = zip(
+                *head, player[t_lo:t_hi], repeat(-1), eight, c.adjustment[t_lo:t_hi], repeat(0), repeat(-1),
+                *floats,
+            )  # fmt: skip
+            parts.append(
+                starmap(adjustment.pack, compress(adjustments, map(and_, filled, map(not_, is_game))))
+            )
+    return chain(*parts)
+
+
+def write_history(rows: Iterable[Any]) -> int:
+    """Insert history rows (see history_rows) in bulk: rows of binary COPY
+    (bytes, PostgreSQL) go to one ``COPY ... (FORMAT binary)`` as blocks;
+    tuples (SQLite) to copy_rows.  Returns how many rows were written."""
     iterator = iter(rows)
     head = next(iterator, None)
     if head is None:
         return 0
     rows = chain([head], iterator)
-    if not isinstance(head[0], str):
+    if not isinstance(head, bytes):
         return copy_rows(m.HistoryEntry._meta.db_table, _HISTORY_COLUMNS, rows)
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
     names = ", ".join(quote(col) for col in _HISTORY_COLUMNS)
-    lines = map("\t".join, rows)
     written = 0
     with (
         conn.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {quote(m.HistoryEntry._meta.db_table)} ({names}) FROM STDIN") as copy,
+        cursor.cursor.copy(
+            f"COPY {quote(m.HistoryEntry._meta.db_table)} ({names}) FROM STDIN WITH (FORMAT binary)"
+        ) as copy,
     ):
-        while block := list(islice(lines, 20_000)):
-            copy.write("\n".join(block) + "\n")
+        copy.write(_COPY_HEADER)
+        while block := list(islice(rows, COPY_BLOCK)):
+            copy.write(b"".join(block))
             written += len(block)
+        copy.write(_COPY_TRAILER)
     return written
 
 
 def copy_rows(table: str, columns: Sequence[str], rows: Iterable[tuple[Any, ...]]) -> int:
-    """Insert rows in bulk: COPY on PostgreSQL (psycopg 3), batched
-    executemany elsewhere (SQLite; dates as ISO text).  Returns how many
-    rows were written.  Runs in the caller's transaction."""
+    """Insert rows in bulk: COPY on PostgreSQL (psycopg 3), elsewhere
+    (SQLite; dates as ISO text) INSERTs of SQLITE_ROWS_PER_INSERT rows each,
+    by executemany in batches of SQLITE_BATCH rows.  Returns how many rows
+    were written.  Runs in the caller's transaction."""
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
     names = ", ".join(quote(c) for c in columns)
@@ -521,12 +670,25 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterable[tuple[Any, ...]
                 for row in rows:
                     write_row(row)
                     written += 1
-        else:
-            sql = f"INSERT INTO {quote(table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
-            iterator = iter(rows)
-            while batch := list(islice(iterator, SQLITE_BATCH)):
-                cursor.executemany(sql, batch)
-                written += len(batch)
+            return written
+        # Several rows a statement: SQLite does per statement work (the
+        # AUTOINCREMENT counter, the statement's journal) that one row a
+        # statement pays per row (measured: 7.5 -> 4.2 us a row).
+        one = f"({', '.join(['%s'] * len(columns))})"
+        insert = f"INSERT INTO {quote(table)} ({names}) VALUES "
+        many = insert + ", ".join([one] * SQLITE_ROWS_PER_INSERT)
+        iterator = iter(rows)
+        while batch := list(islice(iterator, SQLITE_BATCH)):
+            whole = len(batch) - len(batch) % SQLITE_ROWS_PER_INSERT
+            if whole:
+                flat = chain.from_iterable(batch[:whole])
+                width = len(columns) * SQLITE_ROWS_PER_INSERT
+                cursor.executemany(
+                    many, [tuple(islice(flat, width)) for _ in range(whole // SQLITE_ROWS_PER_INSERT)]
+                )
+            if whole < len(batch):
+                cursor.executemany(insert + one, batch[whole:])
+            written += len(batch)
     return written
 
 
@@ -655,20 +817,22 @@ def recompute_all(
             )
         began = time.perf_counter()
         try:
-            rewrites = [
-                _replay(club, _systems(club), None, None, run, progress)
-                for club, run in zip(clubs, runs, strict=True)
-            ]
-            write_began = time.perf_counter()
-            with transaction.atomic():
-                _tune_connection()
-                expected = sum(rewrite.expected for rewrite in rewrites)
-                rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
-                for rewrite, run in zip(rewrites, runs, strict=True):
-                    _rewrite(rewrite, run)
-                if rebuild:
-                    _create_indexes(rebuild)
-            _time_write(time.perf_counter() - write_began, locked=bool(rebuild))
+            with _gc_paused():
+                rewrites = [
+                    _replay(club, _systems(club), None, None, run, progress)
+                    for club, run in zip(clubs, runs, strict=True)
+                ]
+                write_began = time.perf_counter()
+                with transaction.atomic():
+                    _tune_connection()
+                    expected = sum(rewrite.expected for rewrite in rewrites)
+                    rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
+                    for rewrite, run in zip(rewrites, runs, strict=True):
+                        _rewrite(rewrite, run)
+                    if rebuild:
+                        _create_indexes(rebuild)
+                _time_write(time.perf_counter() - write_began, locked=bool(rebuild))
+                del rewrites
             for club, run in zip(clubs, runs, strict=True):
                 _mark_clean_outside(club.pk, run.generation)
                 run.status = m.RecomputeRun.Status.DONE
@@ -744,7 +908,8 @@ def _recompute_locked(
     )
     began = time.perf_counter()
     try:
-        _replay_and_write(club, systems, start, resume, run, progress)
+        with _gc_paused():
+            _replay_and_write(club, systems, start, resume, run, progress)
         _mark_clean_outside(club.pk, generation)
         run.status = m.RecomputeRun.Status.DONE
     except Exception as error:
@@ -776,16 +941,15 @@ def _replay(
     timeline = load_timeline(club, resume)
     timings["load"] += clock() - began
     events = timeline.events
-    write_from = 0 if start is None else bisect_left([e.date for e in events], start)
-    cuts = _boundaries(events, write_from)
+    write_from = 0 if start is None else bisect_left(timeline.days, start)
+    cuts = _boundaries(timeline, write_from)
     checkpoints = {
         cp.system: cp for cp in m.RatingCheckpoint.objects.filter(club=club, date=resume, system__in=[n for n, _ in systems])
     } if resume is not None else {}  # fmt: skip
     first_seq = next(iter(checkpoints.values())).seq if checkpoints else 0
     games0 = {int(k): v for k, v in next(iter(checkpoints.values())).games.items()} if checkpoints else {}
     # Games counted per player at each cut (the same for every system).
-    games_at_cut, final_games = _count_games(events, cuts, games0)
-    iso = transaction.get_connection().vendor != "postgresql"
+    games_at_cut, final_games = _count_games(timeline, cuts, games0)
     ledgers: list[tuple[str, list[tuple[int, base.Ledger]]]] = []
     new_checkpoints: list[m.RatingCheckpoint] = []
     final_state: Mapping[Any, Any] = {}
@@ -809,7 +973,7 @@ def _replay(
                     m.RatingCheckpoint(
                         club=club,
                         system=name,
-                        date=events[hi].date,
+                        date=timeline.days[hi],
                         seq=first_seq + hi,
                         states={str(k): v.to_json() for k, v in state.items()},
                         games=games_at_cut[hi],
@@ -822,7 +986,7 @@ def _replay(
             final_state = state or {}
     run.games_replayed = timeline.games()
 
-    columns = Columns.of(timeline, iso, text=not iso)
+    columns = Columns.of(timeline, binary=transaction.get_connection().vendor == "postgresql")
 
     def rows() -> Iterator[tuple[Any, ...]]:
         # chain, not a generator with ``yield from``: no Python frame per
@@ -1025,33 +1189,33 @@ class RecomputeError(Exception):
 
 def _describe_error(error: base.RatingError, timeline: Timeline, offset: int) -> str:
     index = getattr(error, "index", None)
-    if index is None or not 0 <= offset + index < len(timeline.refs):
+    if index is None or not 0 <= offset + index < len(timeline.events):
         return str(error)
-    tag, pk = timeline.refs[offset + index]
-    what = "game" if tag == "g" else "adjustment"
+    at = offset + index
+    pk = timeline.game_ids[at]
+    what = "game"
+    if pk is None:
+        what, pk = "adjustment", timeline.adjustment_ids[at]
     detail = f"{error.field}: {error.message}" if isinstance(error, base.InvalidEvent) else str(error)
-    return f"{what} {pk} of {timeline.events[offset + index].date}: {detail}"
+    return f"{what} {pk} of {timeline.events[at].date}: {detail}"
 
 
 def _count_games(
-    events: Sequence[base.Event], cuts: Sequence[int], games0: Mapping[int, int]
+    timeline: Timeline, cuts: Sequence[int], games0: Mapping[int, int]
 ) -> tuple[dict[int, dict[str, int]], dict[int, int]]:
     """Games per player (forfeits not counted) at each cut and at the end."""
     counts: dict[Any, int] = dict(games0)
     at_cut: dict[int, dict[str, int]] = {}
-    game = base.Game
+    first, second, counted = timeline.first, timeline.second, timeline.counted
+    n = len(counted)
     lo = 0
-    for hi in [*cuts, len(events)]:
+    for hi in [*cuts, n]:
         # Counted in C (Counter) per stretch between two cuts, then added.
-        played = Counter(
-            player
-            for event in events[lo:hi]
-            if isinstance(event, game) and not event.forfeit
-            for player in (event.white, event.black)
-        )
-        for player, n in played.items():
-            counts[player] = counts.get(player, 0) + n
-        if hi < len(events):
+        played = Counter(compress(first[lo:hi], counted[lo:hi]))
+        played.update(compress(second[lo:hi], counted[lo:hi]))
+        for player, games in played.items():
+            counts[player] = counts.get(player, 0) + games
+        if hi < n:
             at_cut[hi] = {str(k): v for k, v in counts.items()}
         lo = hi
     return at_cut, counts
