@@ -169,4 +169,10 @@ def generate(
     for club in club_objs:
         first = Game.objects.filter(club=club).order_by("date").values_list("date", flat=True).first()
         Club.objects.filter(pk=club.pk).update(dirty_from=first, dirty_generation=1)
+    if conn.vendor == "postgresql":
+        # What autovacuum does some time after a bulk load: without
+        # statistics the planner takes a million games for a thousand.
+        with conn.cursor() as cursor:
+            for model in (Game, RecordSheet, Player):
+                cursor.execute(f"ANALYZE {conn.ops.quote_name(model._meta.db_table)}")
     return len(club_objs), n_players, len(sheets), written
