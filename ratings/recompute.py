@@ -27,6 +27,7 @@ import time
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from itertools import chain, compress, islice, repeat, starmap
@@ -34,7 +35,7 @@ from operator import and_, eq, is_not, not_
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import Case, Count, F, Min, Value, When
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -837,22 +838,10 @@ def recompute_all(
         began = time.perf_counter()
         try:
             with _gc_paused():
-                rewrites = [
-                    _replay(club, _systems(club), None, None, run, progress)
-                    for club, run in zip(clubs, runs, strict=True)
-                ]
-                write_began = time.perf_counter()
-                with transaction.atomic():
-                    _tune_connection()
-                    expected = sum(rewrite.expected for rewrite in rewrites)
-                    rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
-                    _empty_history()  # every club's history is rewritten from scratch
-                    for rewrite, run in zip(rewrites, runs, strict=True):
-                        _rewrite(rewrite, run, emptied=True)
-                    if rebuild:
-                        _create_indexes(rebuild)
-                _time_write(time.perf_counter() - write_began, locked=bool(rebuild))
-                del rewrites
+                if transaction.get_connection().vendor == "postgresql":
+                    _replay_and_write_overlapped(clubs, runs, progress)
+                else:
+                    _replay_then_write(clubs, runs, progress)
             for club, run in zip(clubs, runs, strict=True):
                 _mark_clean_outside(club.pk, run.generation)
                 run.status = m.RecomputeRun.Status.DONE
@@ -877,6 +866,83 @@ def recompute_all(
                     ]
                 )
     return runs
+
+
+def _replay_then_write(
+    clubs: list[m.Club], runs: list[m.RecomputeRun], progress: Callable[[int], None] | None
+) -> None:
+    """recompute_all's work on SQLite: replay every club, then rewrite the
+    history in one transaction with one index rebuild.  (Overlapping the
+    write with the replays, as on PostgreSQL, does not pay here: SQLite's
+    work runs in this process, and a writer thread would wait for the GIL
+    after every statement.)"""
+    rewrites = [
+        _replay(club, _systems(club), None, None, run, progress)
+        for club, run in zip(clubs, runs, strict=True)
+    ]
+    write_began = time.perf_counter()
+    with transaction.atomic():
+        _tune_connection()
+        expected = sum(rewrite.expected for rewrite in rewrites)
+        rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
+        _empty_history()  # every club's history is rewritten from scratch
+        for rewrite, run in zip(rewrites, runs, strict=True):
+            _rewrite(rewrite, run, emptied=True)
+        if rebuild:
+            _create_indexes(rebuild)
+    _time_write(time.perf_counter() - write_began, locked=bool(rebuild))
+
+
+def _replay_and_write_overlapped(
+    clubs: list[m.Club], runs: list[m.RecomputeRun], progress: Callable[[int], None] | None
+) -> None:
+    """recompute_all's work on PostgreSQL: every club's timeline is read
+    first; then, in one write transaction, a writer thread COPYs each
+    replayed club while this thread replays the next one.  The server
+    ingests the rows (another process, another core) while Python runs the
+    engine; the writer waits on the socket without the GIL.  The connection
+    is shared with the writer, which alone uses it until it has finished
+    (a full replay from a read timeline makes no query).  The price: the
+    history's indexes are dropped, and the table locked against readers,
+    from the end of the first club's replay rather than the last's."""
+    clock = time.perf_counter
+    began = clock()
+    timelines: list[Timeline | None] = [load_timeline(club) for club in clubs]
+    timings["load"] += clock() - began
+    systems = [_systems(club) for club in clubs]
+    expected = sum(
+        2 * len(each) * len(timeline.events)
+        for each, timeline in zip(systems, timelines, strict=True)
+        if timeline
+    )
+    conn = transaction.get_connection()
+    write_began = clock()
+    with transaction.atomic():
+        _tune_connection()
+        rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
+        _empty_history()  # every club's history is rewritten from scratch
+
+        def share() -> None:  # the writer thread uses this transaction's connection
+            connections[conn.alias] = conn
+
+        conn.inc_thread_sharing()
+        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recompute-writer", initializer=share)
+        try:
+            written = []
+            for number, (club, run) in enumerate(zip(clubs, runs, strict=True)):
+                timeline, timelines[number] = timelines[number], None  # freed once replayed
+                rewrite = _replay(club, systems[number], None, None, run, progress, timeline)
+                del timeline
+                written.append(writer.submit(_rewrite, rewrite, run, True))
+                del rewrite
+            for future in written:
+                future.result()  # the writer's error, if any, is this transaction's
+        finally:
+            writer.shutdown(wait=True, cancel_futures=True)
+            conn.dec_thread_sharing()
+        if rebuild:
+            _create_indexes(rebuild)
+    _time_write(clock() - write_began, locked=bool(rebuild))
 
 
 def _recompute_locked(
@@ -952,14 +1018,17 @@ def _replay(
     resume: date | None,
     run: m.RecomputeRun,
     progress: Callable[[int], None] | None,
+    timeline: Timeline | None = None,
 ) -> _Rewrite:
     """Replay from ``resume`` (a checkpoint date, or the beginning) outside
     any transaction (it only reads); the rows from ``start`` on are built
-    when the returned rewrite is written."""
+    when the returned rewrite is written.  ``timeline``: already read (a
+    full replay then touches no database)."""
     clock = time.perf_counter
-    began = clock()
-    timeline = load_timeline(club, resume)
-    timings["load"] += clock() - began
+    if timeline is None:
+        began = clock()
+        timeline = load_timeline(club, resume)
+        timings["load"] += clock() - began
     events = timeline.events
     write_from = 0 if start is None else bisect_left(timeline.days, start)
     cuts = _boundaries(timeline, write_from)
