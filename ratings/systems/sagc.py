@@ -419,7 +419,8 @@ class SAGC:
         negative_limit = self._negative_limit
         bound = self._bound
         # Memoryviews take a number faster than the arrays themselves.
-        views = [memoryview(column) for column in (ledger.rank_before, ledger.rating_before)]
+        # (Typed Any: typeshed's memoryview takes ints only.)
+        views: list[Any] = [memoryview(column) for column in (ledger.rank_before, ledger.rating_before)]
         views += [memoryview(column) for column in (ledger.change, ledger.rank_after, ledger.rating_after)]
         rank_before, rating_before, change_col, rank_after, rating_after = views
         get = players.get
@@ -482,7 +483,7 @@ class SAGC:
                     # loser in the result table and changes no index either.
                     # Decision: a forfeit is no game at all (below, it is not
                     # counted among the previous ten games).
-                    cw = cb = 0
+                    cw = cb = 0.0
                     nrw, niw, nrb, nib = rw, iw, rb, ib
                 else:
                     eff = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
@@ -518,7 +519,7 @@ class SAGC:
                         niw = iw + cw
                         if niw < index_min:
                             nrw = rw - 1
-                            niw = 0
+                            niw = 0.0
                     else:
                         niw = iw + cw
                         if niw > index_max:
@@ -527,7 +528,7 @@ class SAGC:
                                 cw = index_max - iw
                             else:
                                 nrw = rw + 1
-                                niw = 0
+                                niw = 0.0
                     nrb = rb
                     if cb < 0:
                         limit = first_limit[rb] if ib >= 0 else negative_limit[rb][int(-ib)]
@@ -536,7 +537,7 @@ class SAGC:
                         nib = ib + cb
                         if nib < index_min:
                             nrb = rb - 1
-                            nib = 0
+                            nib = 0.0
                     else:
                         nib = ib + cb
                         if nib > index_max:
@@ -545,7 +546,7 @@ class SAGC:
                                 cb = index_max - ib
                             else:
                                 nrb = rb + 1
-                                nib = 0
+                                nib = 0.0
                     pw[0] = nrw
                     pw[1] = niw
                     pb[0] = nrb
