@@ -6,22 +6,28 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint bench install clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+## The rating engine compiled with mypyc (setup.py), again after an edit of
+## its sources; without a C compiler the pure engine is used (no error).
+ENGINE := ratings/systems/_build.json
+$(ENGINE): setup.py $(wildcard ratings/systems/*.py) | $(STAMP)
+	$(BIN)/python setup.py -q build_ext --inplace
+
+install: $(STAMP) $(ENGINE)
 
 ## The site with demo data on the embedded default (SQLite, in-process tasks).
-run: $(STAMP)
+run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 ## The test suite (on SQLite unless DATABASE_URL says otherwise).
-test: $(STAMP)
+test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -29,8 +35,9 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
-bench: $(STAMP)
+bench: install
 	$(BIN)/python bench/engine.py --system sagc --games 1000000
 
 clean:
-	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles artifacts
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles artifacts build
+	rm -f ratings/systems/*.so ratings_systems__mypyc*.so $(ENGINE)

@@ -32,7 +32,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from ratings.synthetic import synthetic_history  # noqa: E402
-from ratings.systems import SYSTEM_NAMES, get_system  # noqa: E402
+from ratings.systems import ENGINE, SYSTEM_NAMES, get_system  # noqa: E402
 from ratings.systems.base import Game  # noqa: E402
 
 MIB = 1024 * 1024
@@ -100,7 +100,8 @@ def run_one(name: str, games: int, players: int, seed: int, clubs: int, cpu: int
     before = current_rss_mib()
     print(
         f"generated {games} games + {adjustments} adjustments among {players} players "
-        f"(seed {seed}, {clubs} club(s)) in {generated:.2f} s; RSS {before:.0f} MB; {pinned}",
+        f"(seed {seed}, {clubs} club(s)) in {generated:.2f} s; RSS {before:.0f} MB; {pinned}; "
+        f"{ENGINE} engine",
         flush=True,
     )
 

@@ -2,14 +2,74 @@
 
 ``get_system(name, **settings)`` builds a system by its name; ``SYSTEM_NAMES``
 lists them in the order a club sees them.
+
+The modules are plain Python.  Installing the project also compiles them
+with mypyc (setup.py) into extensions beside the sources, which Python
+imports first.  This module decides, before any of them is imported, which
+to use: the compiled ones only if ``_build.json`` shows that every source is
+unchanged since the build and ``CLUBRATING_PURE=1`` is not set; otherwise a
+finder makes the sources win.  ``ENGINE`` says which ("compiled" or "pure").
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from ratings.systems.base import RatingSystem
+_HERE = Path(__file__).resolve().parent
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Imports ``ratings.systems.*`` from the ``.py`` files, never from an extension."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != __name__:
+            return None
+        source = _HERE / f"{name}.py"
+        return importlib.util.spec_from_file_location(fullname, source) if source.is_file() else None
+
+
+def _compiled_is_current() -> bool:
+    """True when the compiled modules exist and match the sources they were built from."""
+    if os.environ.get("CLUBRATING_PURE") == "1":
+        return False
+    try:
+        built: dict[str, str] = json.loads((_HERE / "_build.json").read_text())["compiled"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    for name, digest in built.items():
+        try:
+            source = (_HERE / f"{name}.py").read_bytes()
+        except OSError:
+            return False
+        if hashlib.sha256(source).hexdigest() != digest:
+            return False
+        if not any((_HERE / f"{name}{suffix}").is_file() for suffix in suffixes):
+            return False
+    # The modules share one runtime library, a top-level module beside the package.
+    return bool(built) and importlib.util.find_spec("ratings_systems__mypyc") is not None
+
+
+#: Which engine this process runs: "compiled" (mypyc) or "pure" (Python).
+ENGINE = "compiled" if _compiled_is_current() else "pure"
+if ENGINE == "pure" and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+    sys.meta_path.insert(0, _SourceFinder())
+
+from ratings.systems.base import RatingSystem  # noqa: E402 -- after the choice above
 
 _SYSTEMS: dict[str, str] = {
     "sagc": "ratings.systems.sagc:SAGC",

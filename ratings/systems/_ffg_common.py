@@ -24,9 +24,9 @@ as long as they share no player while both are running.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ratings.systems.base import (
     Adjustment,
@@ -215,8 +215,8 @@ class _Period:
 class LadderBase:
     """Settings and the replay driver of both French ladders."""
 
-    name: str
-    unit: str = "level"
+    name: ClassVar[str]
+    unit: ClassVar[str] = "level"
     #: Highest level (None: no ceiling, the old ladder).
     _ceiling: float | None
 
@@ -282,102 +282,13 @@ class LadderBase:
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
     ) -> Result:
-        state = {} if state is None else state
-        starts = {} if starts is None else starts
-        n = len(events)
-        ledger = Ledger.sized(n)
-        rate_period = self._rate_period
-
-        ids: list[PlayerId] = []
-        number: dict[PlayerId, int] = {}
-        levels: list[float] = []
-        known: list[bool] = []
-        white = [0] * n
-        black = [0] * n
-        open_by_key: dict[Hashable, _Period] = {}  # the open periods by key
-        open_of: list[_Period | None] = []  # each player's open period
-
-        def add(player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
-            held = state.get(player)
-            if held is not None:
-                level = float(held.rating)
-                is_known = bool(getattr(held, "known", True))
-            elif entry is not None and player not in starts:
-                level, is_known = entry
-            else:
-                level, is_known = self._enter(at, player, starts.get(player))
-            i = len(ids)
-            ids.append(player)
-            number[player] = i
-            levels.append(level)
-            known.append(is_known)
-            open_of.append(None)
-            return i
-
-        def close(period: _Period) -> None:
-            del open_by_key[period.key]
-            for p in period.players:
-                open_of[p] = None
-            rate_period(events, period.games, white, black, levels, known, ledger)
-
-        game_type = Game
-        for k, event in enumerate(events):
-            if type(event) is not game_type:
-                if not isinstance(event, Adjustment):
-                    raise InvalidEvent(k, "event", f"not a Game or Adjustment: {type(event).__name__}")
-                p = number.get(event.player)
-                if p is not None:
-                    mine = open_of[p]
-                    if mine is not None:
-                        close(mine)
-                self._adjust_player(k, event, number, add, levels, ledger)
-                continue
-            g: Game = event
-            check_game(k, g)
-            w = number.get(g.white)
-            if w is None:
-                w = add(g.white, k)
-            b = number.get(g.black)
-            if b is None:
-                b = add(g.black, k)
-            white[k] = w
-            black[k] = b
-            # base.period_key: the event, else the club's day (an event name is
-            # a str and never equals a club-day tuple).
-            ev = g.event
-            key: Hashable = ev if ev else (g.club, g.date)
-            current = open_by_key.get(key)
-            mine = open_of[w]
-            if mine is not current and mine is not None:
-                close(mine)
-            mine = open_of[b]
-            if mine is not current and mine is not None:
-                close(mine)
-            if current is None:
-                current = open_by_key[key] = _Period(key)
-            current.games.append(k)
-            if open_of[w] is None:
-                open_of[w] = current
-                current.players.append(w)
-            if open_of[b] is None:
-                open_of[b] = current
-                current.players.append(b)
-        for period in list(open_by_key.values()):
-            close(period)
-
-        final: dict[PlayerId, Any] = dict(state)
-        for i, player in enumerate(ids):
-            final[player] = LadderPlayer(levels[i], known[i])
-        return Result(ledger, final)
+        return _Replay(self, events, {} if state is None else state, {} if starts is None else starts).run()
 
     def _adjust_player(
         self,
         index: int,
         event: Adjustment,
-        number: dict[PlayerId, int],
-        add: Callable[[PlayerId, int, tuple[float, bool] | None], int],
-        levels: list[float],
-        ledger: Ledger,
+        replay: _Replay,
     ) -> None:
         """A committee sets a player's level from a date.
 
@@ -399,9 +310,11 @@ class LadderBase:
         else:
             level = rank_to_ffg(rank)
         level = clamp_start(level, self._ceiling)
-        p = number.get(event.player)
+        levels = replay.levels
+        ledger = replay.ledger
+        p = replay.number.get(event.player)
         if p is None:
-            p = add(event.player, index, (level, rating is not None))
+            p = replay.add(event.player, index, (level, rating is not None))
         before = levels[p]
         levels[p] = level
         slot = 2 * index
@@ -410,3 +323,122 @@ class LadderBase:
         ledger.change[slot] = level - before
         ledger.rank_after[slot] = level // 100.0
         ledger.rating_after[slot] = level
+
+
+class _Replay:
+    """One run of :meth:`LadderBase.rate`: players, open periods, the ledger.
+
+    Players get numbers in order of appearance; ``levels`` and ``known`` are
+    their current level and known flag, ``white`` and ``black`` the numbers
+    of each game's players.  A class rather than closures: compiled by
+    mypyc, its fields are read directly.
+    """
+
+    def __init__(
+        self,
+        system: LadderBase,
+        events: Sequence[Event],
+        state: State,
+        starts: Mapping[PlayerId, Start],
+    ) -> None:
+        n = len(events)
+        self.system = system
+        self.events = events
+        self.state = state
+        self.starts = starts
+        self.ledger = Ledger.sized(n)
+        self.ids: list[PlayerId] = []
+        self.number: dict[PlayerId, int] = {}
+        self.levels: list[float] = []
+        self.known: list[bool] = []
+        self.white = [0] * n
+        self.black = [0] * n
+        self.open_by_key: dict[Hashable, _Period] = {}  # the open periods by key
+        self.open_of: list[_Period | None] = []  # each player's open period
+
+    def add(self, player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
+        """Number a player first seen at event ``at``: from the given state,
+        else ``entry`` (an adjustment's level), else their Start."""
+        held = self.state.get(player)
+        if held is not None:
+            level = float(held.rating)
+            is_known = bool(getattr(held, "known", True))
+        elif entry is not None and player not in self.starts:
+            level, is_known = entry
+        else:
+            level, is_known = self.system._enter(at, player, self.starts.get(player))
+        i = len(self.ids)
+        self.ids.append(player)
+        self.number[player] = i
+        self.levels.append(level)
+        self.known.append(is_known)
+        self.open_of.append(None)
+        return i
+
+    def close(self, period: _Period) -> None:
+        del self.open_by_key[period.key]
+        open_of = self.open_of
+        for p in period.players:
+            open_of[p] = None
+        self.system._rate_period(
+            self.events, period.games, self.white, self.black, self.levels, self.known, self.ledger
+        )
+
+    def run(self) -> Result:
+        events = self.events
+        number = self.number
+        white = self.white
+        black = self.black
+        open_by_key = self.open_by_key
+        open_of = self.open_of
+        game_type = Game
+        for k, event in enumerate(events):
+            if type(event) is not game_type:
+                if not isinstance(event, Adjustment):
+                    raise InvalidEvent(k, "event", f"not a Game or Adjustment: {type(event).__name__}")
+                p = number.get(event.player)
+                if p is not None:
+                    mine = open_of[p]
+                    if mine is not None:
+                        self.close(mine)
+                self.system._adjust_player(k, event, self)
+                continue
+            g: Game = event  # checked just above
+            check_game(k, g)
+            w = number.get(g.white)
+            if w is None:
+                w = self.add(g.white, k)
+            b = number.get(g.black)
+            if b is None:
+                b = self.add(g.black, k)
+            white[k] = w
+            black[k] = b
+            # base.period_key: the event, else the club's day (an event name is
+            # a str and never equals a club-day tuple).
+            ev = g.event
+            key: Hashable = ev if ev else (g.club, g.date)
+            current = open_by_key.get(key)
+            mine = open_of[w]
+            if mine is not current and mine is not None:
+                self.close(mine)
+            mine = open_of[b]
+            if mine is not current and mine is not None:
+                self.close(mine)
+            if current is None:
+                current = open_by_key[key] = _Period(key)
+            current.games.append(k)
+            if open_of[w] is None:
+                open_of[w] = current
+                current.players.append(w)
+            if open_of[b] is None:
+                open_of[b] = current
+                current.players.append(b)
+        for period in list(open_by_key.values()):
+            self.close(period)
+
+        final: dict[PlayerId, Any] = dict(self.state)
+        levels = self.levels
+        known = self.known
+        for i, player in enumerate(self.ids):
+            final[player] = LadderPlayer(levels[i], known[i])
+        return Result(self.ledger, final)

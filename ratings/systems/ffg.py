@@ -28,8 +28,8 @@ docs/rating-systems.md explains every rule and every decision to a committee.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Literal
+from collections.abc import Collection, Iterable, Sequence
+from typing import ClassVar, Literal
 
 from ratings.systems._ffg_common import (
     BEGINNER,
@@ -127,6 +127,85 @@ SMALLEST_THRESHOLD = 10.0
 MAX_STEP = 200.0
 
 
+class _Games:
+    """The counted games of one period in columns, and the changes they give.
+
+    ``replay`` rates games again from the current start levels; the
+    adjustment calls it for the games of the corrected players only.  A class
+    rather than a closure: compiled by mypyc, its columns are read directly.
+    """
+
+    def __init__(
+        self,
+        gw: list[int],
+        gb: list[int],
+        gbonus: list[float],
+        gcoef: list[float],
+        gbeg: list[float],
+        grw: list[float],
+        start: list[float],
+        kf: list[float],
+    ) -> None:
+        self.gw = gw  # local White and Black of each game of the period
+        self.gb = gb
+        self.gbonus = gbonus  # Black's handicap bonus 100 (H - 0.5)
+        self.gcoef = gcoef  # the game's coefficient
+        self.gbeg = gbeg  # White's coefficient when below -2000
+        self.grw = grw  # White's result R
+        self.start = start  # start levels (corrected by the adjustment)
+        self.kf = kf  # K at the start levels
+        n = len(gw)
+        self.acc = [0.0] * len(start)  # sum of each player's changes in the period
+        self.cws = [0.0] * n  # each game's changes, White's and Black's
+        self.cbs = [0.0] * n
+
+    def replay(self, which: list[int]) -> None:
+        """Rate the counted games ``which`` from the current start levels."""
+        gw = self.gw
+        gb = self.gb
+        gbonus = self.gbonus
+        gcoef = self.gcoef
+        gbeg = self.gbeg
+        grw = self.grw
+        start = self.start
+        kf = self.kf
+        acc = self.acc
+        cws = self.cws
+        cbs = self.cbs
+        beginner = BEGINNER
+        for j in which:
+            w = gw[j]
+            b = gb[j]
+            lw = start[w]
+            lb = start[b]
+            fb = lb + gbonus[j]  # Black's fictitious level
+            # P = 1 / (e^(D/a) + 1), a = (1250 - weaker fictitious level) / 7
+            if fb < lw:
+                pw = 1.0 / (math.exp((fb - lw) * 7.0 / (1250.0 - fb)) + 1.0)
+            else:
+                pw = 1.0 / (math.exp((fb - lw) * 7.0 / (1250.0 - lw)) + 1.0)
+            strong = lw if lw > lb else lb
+            # ε / 2 from the table of ε, at the stronger player's level
+            if strong >= 400.0:
+                half = 0.0
+            elif strong >= 0.0:
+                half = 0.005
+            elif strong >= -1000.0:
+                half = 0.025
+            elif strong >= -2000.0:
+                half = 0.05
+            else:
+                half = 0.075
+            rw = grw[j]
+            # K (R - P + ε/2), times the game's coefficient
+            cw = (gbeg[j] if lw < beginner else gcoef[j]) * kf[w] * (rw - pw + half)
+            cb = (1.0 if lb < beginner else gcoef[j]) * kf[b] * (pw - rw + half)
+            acc[w] += cw - cws[j]
+            acc[b] += cb - cbs[j]
+            cws[j] = cw
+            cbs[j] = cb
+
+
 class FFG(LadderBase):
     """The FFG ladder since 2022; settings in the constructor.
 
@@ -143,9 +222,9 @@ class FFG(LadderBase):
     adjustment stops.
     """
 
-    name = "ffg"
-    unit = "level"
-    _ceiling = CEILING
+    name: ClassVar[str] = "ffg"
+    unit: ClassVar[str] = "level"
+    _ceiling: float | None = CEILING
 
     def __init__(
         self,
@@ -189,14 +268,12 @@ class FFG(LadderBase):
         -2000, White's result) is read once, so that the adjustment can rate
         games again without reading the events.
         """
-        exp = math.exp
         counted_kinds = self.counted_tuple
         use_coefficients = self.coefficients
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         floor = FLOOR
         ceiling = CEILING
-        beginner = BEGINNER
 
         n = len(games)
         local: dict[int, int] = {}
@@ -252,45 +329,11 @@ class FFG(LadderBase):
 
         m = len(start)
         kf = [k_factor(x) for x in start]  # K at the (corrected) start level
-        acc = [0.0] * m  # sum of each player's changes in the period
-        cws = [0.0] * n  # each game's changes, White's and Black's
-        cbs = [0.0] * n
-
-        def replay(which: Iterable[int]) -> None:
-            """Rate the counted games ``which`` from the current start levels."""
-            for j in which:
-                w = gw[j]
-                b = gb[j]
-                lw = start[w]
-                lb = start[b]
-                fb = lb + gbonus[j]  # Black's fictitious level
-                # P = 1 / (e^(D/a) + 1), a = (1250 - weaker fictitious level) / 7
-                if fb < lw:
-                    pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - fb)) + 1.0)
-                else:
-                    pw = 1.0 / (exp((fb - lw) * 7.0 / (1250.0 - lw)) + 1.0)
-                strong = lw if lw > lb else lb
-                # ε / 2 from the table of ε, at the stronger player's level
-                if strong >= 400.0:
-                    half = 0.0
-                elif strong >= 0.0:
-                    half = 0.005
-                elif strong >= -1000.0:
-                    half = 0.025
-                elif strong >= -2000.0:
-                    half = 0.05
-                else:
-                    half = 0.075
-                rw = grw[j]
-                # K (R - P + ε/2), times the game's coefficient
-                cw = (gbeg[j] if lw < beginner else gcoef[j]) * kf[w] * (rw - pw + half)
-                cb = (1.0 if lb < beginner else gcoef[j]) * kf[b] * (pw - rw + half)
-                acc[w] += cw - cws[j]
-                acc[b] += cb - cbs[j]
-                cws[j] = cw
-                cbs[j] = cb
-
-        replay(counted)
+        period = _Games(gw, gb, gbonus, gcoef, gbeg, grw, start, kf)
+        acc = period.acc
+        cws = period.cws
+        cbs = period.cbs
+        period.replay(counted)
         # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
         final = [0.0] * m
         for p in range(m):
@@ -302,7 +345,7 @@ class FFG(LadderBase):
                 x = final[p] - start[p]
                 if (x > smallest or x < -smallest) and abs(x) > threshold(start[p], known[player[p]]):
                     limit = [threshold(start[q], known[player[q]]) for q in range(m)]
-                    self._settle(start, kf, acc, final, limit, gw, gb, counted, replay)
+                    self._settle(start, kf, acc, final, limit, gw, gb, counted, period)
                     break
 
         # Ledger rows: a player's rows chain from the (corrected) start level
@@ -368,7 +411,7 @@ class FFG(LadderBase):
         gw: list[int],
         gb: list[int],
         counted: list[int],
-        replay: Callable[[Iterable[int]], None],
+        period: _Games,
     ) -> int:
         """seed 002, "L'algorithme d'ajustement", on one period.
 
@@ -388,8 +431,8 @@ class FFG(LadderBase):
             games_of[gw[j]].append(j)
             games_of[gb[j]].append(j)
         if self.adjustment == "literal":
-            return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, replay)
-        return self._settle_accelerated(start, kf, acc, final, limit, gw, gb, games_of, replay)
+            return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, period)
+        return self._settle_accelerated(start, kf, acc, final, limit, gw, gb, games_of, period)
 
     def _rerate(
         self,
@@ -400,7 +443,7 @@ class FFG(LadderBase):
         gw: list[int],
         gb: list[int],
         games_of: list[list[int]],
-        replay: Callable[[Iterable[int]], None],
+        period: _Games,
     ) -> tuple[set[int], float]:
         """Rate again the games of the ``corrected`` players.
 
@@ -411,10 +454,10 @@ class FFG(LadderBase):
         floor = FLOOR
         ceiling = CEILING
         if len(corrected) == 1:
-            redo: Iterable[int] = games_of[corrected[0]]
+            redo = games_of[corrected[0]]
         else:
             redo = sorted({j for p in corrected for j in games_of[p]})
-        replay(redo)
+        period.replay(redo)
         touched = set(corrected)
         for j in redo:
             touched.add(gw[j])
@@ -441,7 +484,7 @@ class FFG(LadderBase):
         gw: list[int],
         gb: list[int],
         games_of: list[list[int]],
-        replay: Callable[[Iterable[int]], None],
+        period: _Games,
     ) -> int:
         """The seed's iteration as written: every player past the threshold
         moves by delta - seuil, then the period is rated again.
@@ -475,7 +518,7 @@ class FFG(LadderBase):
             if not corrected:
                 break  # nothing moves: another iteration would repeat this one
             iterations += 1
-            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, replay)
+            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, period)
             if moved < tolerance:
                 break
         return iterations
@@ -490,7 +533,7 @@ class FFG(LadderBase):
         gw: list[int],
         gb: list[int],
         games_of: list[list[int]],
-        replay: Callable[[Iterable[int]], None],
+        period: _Games,
     ) -> int:
         """The same corrections as :meth:`_settle_literal`, in few iterations.
 
@@ -703,7 +746,7 @@ class FFG(LadderBase):
                 break
             moving = set(corrected)
             iterations += 1
-            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, replay)
+            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, period)
             if moved < tolerance and stepped < tolerance and not blind:
                 break
         return iterations

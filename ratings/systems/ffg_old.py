@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
+from typing import ClassVar
 
 from ratings.systems._ffg_common import (
     BEGINNER,
@@ -82,6 +83,56 @@ def weight(level: float) -> float:
     return 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
 
 
+def _run(
+    plays: list[tuple[int, int, bool, float, float, float, bool]],
+    start: dict[int, float],
+    cws: list[float],
+    cbs: list[float],
+    bws: list[float],
+    bbs: list[float],
+) -> dict[int, float]:
+    """Rate a period's games in order from the ``start`` levels (stages 1-6).
+
+    Each game's changes go to ``cws`` / ``cbs``, the levels before it to
+    ``bws`` / ``bbs``; returns the levels at the end of the period.
+    """
+    floor = FLOOR
+    beginner = BEGINNER
+    n = len(plays)
+    cur = dict(start)
+    for i in range(n):
+        w, b, counted, bonus, coefficient, timing, white_won = plays[i]
+        lw = cur[w]
+        lb = cur[b]
+        bws[i] = lw
+        bbs[i] = lb
+        if not counted:
+            continue
+        # Stage 1 on the effective levels NFB = NB, NFN = NN + 100 (H - 0.5).
+        if white_won:
+            cw, cb = basic_change(lw, lb, lw, lb + bonus)
+        else:
+            cb, cw = basic_change(lb, lw, lb + bonus, lw)
+        # Stages 2-4; "For players whose level is less than -2000,
+        # conversion rate is 1 with no regard to the handicap" (stage 2)
+        # "... with no regard to the Goban size" (stage 3).
+        cw *= timing if lw < beginner else coefficient
+        cb *= timing if lb < beginner else coefficient
+        # Stage 5: weight 1 - N/1000 within 0.1..2.5.
+        x = 1.0 - lw / 1000.0
+        cw *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+        x = 1.0 - lb / 1000.0
+        cb *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+        cws[i] = cw
+        cbs[i] = cb
+        # Stage 6: the barrier at -2950.
+        lw += cw
+        lb += cb
+        cur[w] = floor if lw < floor else lw
+        cur[b] = floor if lb < floor else lb
+    return cur
+
+
 class OldFFG(LadderBase):
     """The FFG ladder before 2022 (seed 000); settings in the constructor.
 
@@ -93,9 +144,9 @@ class OldFFG(LadderBase):
     is seed 002's, the seed 000 names none).
     """
 
-    name = "ffg-old"
-    unit = "level"
-    _ceiling = None  # seed 000 has a barrier at -2950 only
+    name: ClassVar[str] = "ffg-old"
+    unit: ClassVar[str] = "level"
+    _ceiling: float | None = None  # seed 000 has a barrier at -2950 only
 
     def __init__(
         self,
@@ -130,7 +181,6 @@ class OldFFG(LadderBase):
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         floor = FLOOR
-        beginner = BEGINNER
 
         start: dict[int, float] = {}
         # One entry per game: (w, b, counted, Black's bonus, coefficient of
@@ -166,41 +216,7 @@ class OldFFG(LadderBase):
         bws = [0.0] * n  # levels before each game, from the last iteration
         bbs = [0.0] * n
 
-        def run() -> dict[int, float]:
-            cur = dict(start)
-            for i in range(n):
-                w, b, counted, bonus, coefficient, timing, white_won = plays[i]
-                lw = cur[w]
-                lb = cur[b]
-                bws[i] = lw
-                bbs[i] = lb
-                if not counted:
-                    continue
-                # Stage 1 on the effective levels NFB = NB, NFN = NN + 100 (H - 0.5).
-                if white_won:
-                    cw, cb = basic_change(lw, lb, lw, lb + bonus)
-                else:
-                    cb, cw = basic_change(lb, lw, lb + bonus, lw)
-                # Stages 2-4; "For players whose level is less than -2000,
-                # conversion rate is 1 with no regard to the handicap" (stage 2)
-                # "... with no regard to the Goban size" (stage 3).
-                cw *= timing if lw < beginner else coefficient
-                cb *= timing if lb < beginner else coefficient
-                # Stage 5: weight 1 - N/1000 within 0.1..2.5.
-                x = 1.0 - lw / 1000.0
-                cw *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
-                x = 1.0 - lb / 1000.0
-                cb *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
-                cws[i] = cw
-                cbs[i] = cb
-                # Stage 6: the barrier at -2950.
-                lw += cw
-                lb += cb
-                cur[w] = floor if lw < floor else lw
-                cur[b] = floor if lb < floor else lb
-            return cur
-
-        final = run()
+        final = _run(plays, start, cws, cbs, bws, bbs)
         if self.adjust:
             # "for all the players in the change who exceed the threshold (50 or
             # 100), the level is corrected by delta-threshold.  The algorithm is
@@ -223,7 +239,7 @@ class OldFFG(LadderBase):
                 if not changed:
                     break
                 iterations += 1
-                again = run()
+                again = _run(plays, start, cws, cbs, bws, bbs)
                 moved = max(abs(again[p] - final[p]) for p in start)
                 final = again
                 if moved < tolerance:

@@ -411,15 +411,20 @@ class SAGC:
         It computes exactly what :func:`index_change` and :func:`settle`
         state rule by rule (tests/test_sagc.py checks the two agree).
         """
-        level_status = self._level_status_opponent
-        win_promo, loss_promo = self._win_promo, self._loss_promo
-        win_demo, loss_demo = self._win_demo, self._loss_demo
-        handicap_table = self._handicap
-        first_limit = self._first_limit
-        negative_limit = self._negative_limit
-        bound = self._bound
+        # Declared types: compiled by mypyc (setup.py), the arithmetic below
+        # runs on machine numbers; interpreted, the annotations cost nothing.
+        level_status: dict[Kind, list[list[float]]] = self._level_status_opponent
+        win_promo: list[float] = self._win_promo
+        loss_promo: list[float] = self._loss_promo
+        win_demo: list[float] = self._win_demo
+        loss_demo: list[float] = self._loss_demo
+        handicap_table: list[float] = self._handicap
+        first_limit: list[int] = self._first_limit
+        negative_limit: list[list[int]] = self._negative_limit
+        bound: int = self._bound
         # Memoryviews take a number faster than the arrays themselves.
-        views = [memoryview(column) for column in (ledger.rank_before, ledger.rating_before)]
+        # (Typed Any: typeshed's memoryview takes ints only.)
+        views: list[Any] = [memoryview(column) for column in (ledger.rank_before, ledger.rating_before)]
         views += [memoryview(column) for column in (ledger.change, ledger.rank_after, ledger.rating_after)]
         rank_before, rating_before, change_col, rank_after, rating_after = views
         get = players.get
@@ -429,10 +434,16 @@ class SAGC:
         level_tournament = level_status[tournament]
         level_internet = level_status[internet]
         white_won, black_won, jigo = Winner.WHITE, Winner.BLACK, Winner.JIGO
-        index_max, index_min = INDEX_MAX, INDEX_MIN
+        index_max, index_min = float(INDEX_MAX), float(INDEX_MIN)
         max_rank, max_handicap = MAX_RANK, MAX_HANDICAP
         max_komi, min_komi = MAX_KOMI, -MAX_KOMI
 
+        rw: int  # rank, index and last ten opponents of White and Black
+        iw: float
+        hw: deque[PlayerId]
+        rb: int
+        ib: float
+        hb: deque[PlayerId]
         i = -1
         try:
             for i, event in enumerate(events):
@@ -476,18 +487,27 @@ class SAGC:
                 elif winner is not jigo:
                     raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {winner!r}")
                 forfeit = event.forfeit
+                cw: float
+                cb: float
+                niw: float
+                nib: float
+                nrw: int
+                nrb: int
                 if forfeit or kind is free or winner is jigo:
                     # seed 001: free games have status factor 0, so they
                     # change nothing.  Decision: a jigo has neither victor nor
                     # loser in the result table and changes no index either.
                     # Decision: a forfeit is no game at all (below, it is not
                     # counted among the previous ten games).
-                    cw = cb = 0
+                    cw = cb = 0.0
                     nrw, niw, nrb, nib = rw, iw, rb, ib
                 else:
-                    eff = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
-                    factor = handicap_table[eff if eff >= 0 else -eff]
-                    diff = rw - rb - eff  # Black's differential; White's is -diff
+                    eff: int = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
+                    factor: float = handicap_table[eff if eff >= 0 else -eff]
+                    diff: int = rw - rb - eff  # Black's differential; White's is -diff
+                    xw: float
+                    xb: float
+                    limit: int
                     if diff > bound:
                         diff = bound
                     elif diff < -bound:
@@ -518,7 +538,7 @@ class SAGC:
                         niw = iw + cw
                         if niw < index_min:
                             nrw = rw - 1
-                            niw = 0
+                            niw = 0.0
                     else:
                         niw = iw + cw
                         if niw > index_max:
@@ -527,7 +547,7 @@ class SAGC:
                                 cw = index_max - iw
                             else:
                                 nrw = rw + 1
-                                niw = 0
+                                niw = 0.0
                     nrb = rb
                     if cb < 0:
                         limit = first_limit[rb] if ib >= 0 else negative_limit[rb][int(-ib)]
@@ -536,7 +556,7 @@ class SAGC:
                         nib = ib + cb
                         if nib < index_min:
                             nrb = rb - 1
-                            nib = 0
+                            nib = 0.0
                     else:
                         nib = ib + cb
                         if nib > index_max:
@@ -545,7 +565,7 @@ class SAGC:
                                 cb = index_max - ib
                             else:
                                 nrb = rb + 1
-                                nib = 0
+                                nib = 0.0
                     pw[0] = nrw
                     pw[1] = niw
                     pb[0] = nrb
