@@ -931,6 +931,9 @@ def _replay_and_write_overlapped(
         try:
             written = []
             for number, (club, run) in enumerate(zip(clubs, runs, strict=True)):
+                for future in written:  # a write that failed stops the replays too
+                    if future.done():
+                        future.result()
                 timeline, timelines[number] = timelines[number], None  # freed once replayed
                 rewrite = _replay(club, systems[number], None, None, run, progress, timeline)
                 del timeline
