@@ -35,7 +35,7 @@ from operator import and_, eq, is_not, not_
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import DatabaseError, connections, transaction
 from django.db.models import Case, Count, F, Min, Value, When
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -297,7 +297,10 @@ def _index_order(cursor: Any, vendor: str) -> Iterator[None]:
     try:
         yield
     finally:
-        cursor.execute("SELECT set_config('enable_sort', %s, false)", [previous])
+        # Not over the query's own error (in a failed transaction the
+        # setting is rolled back with it anyway).
+        with contextlib.suppress(DatabaseError):
+            cursor.execute("SELECT set_config('enable_sort', %s, false)", [previous])
 
 
 def _sheet_events(sheets: Any) -> dict[int, str | None]:
