@@ -44,7 +44,7 @@ class Winner(str, Enum):
     JIGO = "jigo"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Game:
     """One game as written on a record sheet.
 
@@ -56,6 +56,12 @@ class Game:
     ``club`` is used to form the rating period of games without an event.
     ``forfeit`` games are recorded but never rated (seed 002: "Les résultats
     par forfait ne comptent pas").
+
+    Not frozen: no system changes an event, and a frozen dataclass costs
+    about three times as much to build (every field set through
+    ``object.__setattr__``), which a full recompute does a million times
+    (bench/README.md).  Like any value, a Game is not changed after it is
+    made.
     """
 
     date: date
