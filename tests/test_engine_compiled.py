@@ -102,6 +102,16 @@ def test_an_edited_source_is_not_shadowed_by_its_stale_extension(tmp_path: Path)
     assert after == {"engine": "pure", "ffg": str(systems / "ffg.py")}
 
 
+def test_an_extension_the_build_did_not_list_is_ignored(tmp_path: Path) -> None:
+    require_compiled()
+    systems = copy_engine(tmp_path)
+    manifest = json.loads((systems / "_build.json").read_text())
+    del manifest["compiled"]["ffg"]  # as if ffg were no longer compiled, its old extension left
+    (systems / "_build.json").write_text(json.dumps(manifest))
+    seen = run_python(WHICH, tmp_path, pure=False, path=tmp_path)
+    assert seen == {"engine": "compiled", "ffg": str(systems / "ffg.py")}
+
+
 def test_a_missing_manifest_means_pure(tmp_path: Path) -> None:
     require_compiled()
     systems = copy_engine(tmp_path)
@@ -113,4 +123,6 @@ def test_a_missing_manifest_means_pure(tmp_path: Path) -> None:
 def test_the_system_in_use_comes_from_the_engine_chosen(name: str) -> None:
     module = sys.modules[type(ratings.systems.get_system(name)).__module__]
     compiled = not str(module.__file__).endswith(".py")
-    assert compiled == (ratings.systems.ENGINE == "compiled")
+    assert compiled == (module.__name__.rpartition(".")[2] in ratings.systems.COMPILED)
+    if ratings.systems.ENGINE == "pure":
+        assert not compiled

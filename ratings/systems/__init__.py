@@ -30,44 +30,57 @@ _HERE = Path(__file__).resolve().parent
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports ``ratings.systems.*`` from the ``.py`` files, never from an extension."""
+    """Imports ``ratings.systems.*`` from the ``.py`` files, but the modules
+    of ``compiled``: an extension left from an earlier build never shadows
+    a module that the current build did not compile."""
+
+    def __init__(self, compiled: frozenset[str]) -> None:
+        self.compiled = compiled
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         package, _, name = fullname.rpartition(".")
-        if package != __name__:
+        if package != __name__ or name in self.compiled:
             return None
         source = _HERE / f"{name}.py"
         return importlib.util.spec_from_file_location(fullname, source) if source.is_file() else None
 
 
-def _compiled_is_current() -> bool:
-    """True when the compiled modules exist and match the sources they were built from."""
+def _compiled_modules() -> frozenset[str]:
+    """The modules compiled by the last build, if they match their sources.
+
+    Empty (the sources win) when CLUBRATING_PURE=1, when there is no build,
+    or when any source built changed since, or lacks its extension.
+    """
     if os.environ.get("CLUBRATING_PURE") == "1":
-        return False
+        return frozenset()
     try:
         built: dict[str, str] = json.loads((_HERE / "_build.json").read_text())["compiled"]
     except (OSError, ValueError, KeyError, TypeError):
-        return False
+        return frozenset()
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
     for name, digest in built.items():
         try:
             source = (_HERE / f"{name}.py").read_bytes()
         except OSError:
-            return False
+            return frozenset()
         if hashlib.sha256(source).hexdigest() != digest:
-            return False
+            return frozenset()
         if not any((_HERE / f"{name}{suffix}").is_file() for suffix in suffixes):
-            return False
+            return frozenset()
     # The modules share one runtime library, a top-level module beside the package.
-    return bool(built) and importlib.util.find_spec("ratings_systems__mypyc") is not None
+    if importlib.util.find_spec("ratings_systems__mypyc") is None:
+        return frozenset()
+    return frozenset(built)
 
 
+#: The modules of this package that run compiled (empty: all run as Python).
+COMPILED = _compiled_modules()
 #: Which engine this process runs: "compiled" (mypyc) or "pure" (Python).
-ENGINE = "compiled" if _compiled_is_current() else "pure"
-if ENGINE == "pure" and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
-    sys.meta_path.insert(0, _SourceFinder())
+ENGINE = "compiled" if COMPILED else "pure"
+if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+    sys.meta_path.insert(0, _SourceFinder(COMPILED))
 
 from ratings.systems.base import RatingSystem  # noqa: E402 -- after the choice above
 
