@@ -83,54 +83,75 @@ def weight(level: float) -> float:
     return 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
 
 
-def _run(
-    plays: list[tuple[int, int, bool, float, float, float, bool]],
-    start: dict[int, float],
-    cws: list[float],
-    cbs: list[float],
-    bws: list[float],
-    bbs: list[float],
-) -> dict[int, float]:
-    """Rate a period's games in order from the ``start`` levels (stages 1-6).
+class _Plays:
+    """One period's games in columns, by the players' local numbers 0..m-1:
+    White and Black, whether the game counts, Black's bonus 100 (H - 0.5),
+    the coefficient of stages 2-4 and that of stage 4 alone, White won."""
 
-    Each game's changes go to ``cws`` / ``cbs``, the levels before it to
-    ``bws`` / ``bbs``; returns the levels at the end of the period.
-    """
-    floor = FLOOR
-    beginner = BEGINNER
-    n = len(plays)
-    cur = dict(start)
-    for i in range(n):
-        w, b, counted, bonus, coefficient, timing, white_won = plays[i]
-        lw = cur[w]
-        lb = cur[b]
-        bws[i] = lw
-        bbs[i] = lb
-        if not counted:
-            continue
-        # Stage 1 on the effective levels NFB = NB, NFN = NN + 100 (H - 0.5).
-        if white_won:
-            cw, cb = basic_change(lw, lb, lw, lb + bonus)
-        else:
-            cb, cw = basic_change(lb, lw, lb + bonus, lw)
-        # Stages 2-4; "For players whose level is less than -2000,
-        # conversion rate is 1 with no regard to the handicap" (stage 2)
-        # "... with no regard to the Goban size" (stage 3).
-        cw *= timing if lw < beginner else coefficient
-        cb *= timing if lb < beginner else coefficient
-        # Stage 5: weight 1 - N/1000 within 0.1..2.5.
-        x = 1.0 - lw / 1000.0
-        cw *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
-        x = 1.0 - lb / 1000.0
-        cb *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
-        cws[i] = cw
-        cbs[i] = cb
-        # Stage 6: the barrier at -2950.
-        lw += cw
-        lb += cb
-        cur[w] = floor if lw < floor else lw
-        cur[b] = floor if lb < floor else lb
-    return cur
+    def __init__(self, n: int) -> None:
+        self.white = [0] * n
+        self.black = [0] * n
+        self.counted = [False] * n
+        self.bonus = [0.0] * n
+        self.coefficient = [0.0] * n
+        self.timing = [0.0] * n
+        self.white_won = [False] * n
+        self.cws = [0.0] * n  # each game's changes, White's and Black's
+        self.cbs = [0.0] * n
+        self.bws = [0.0] * n  # the levels before each game, from the last run
+        self.bbs = [0.0] * n
+
+    def run(self, start: list[float]) -> list[float]:
+        """Rate the games in order from the ``start`` levels (stages 1-6);
+        returns the levels at the end of the period."""
+        floor = FLOOR
+        beginner = BEGINNER
+        gw = self.white
+        gb = self.black
+        counted = self.counted
+        gbonus = self.bonus
+        gcoef = self.coefficient
+        gtime = self.timing
+        gwon = self.white_won
+        cws = self.cws
+        cbs = self.cbs
+        bws = self.bws
+        bbs = self.bbs
+        cur = list(start)
+        for i in range(len(gw)):
+            w = gw[i]
+            b = gb[i]
+            lw = cur[w]
+            lb = cur[b]
+            bws[i] = lw
+            bbs[i] = lb
+            if not counted[i]:
+                continue
+            # Stage 1 on the effective levels NFB = NB, NFN = NN + 100 (H - 0.5).
+            if gwon[i]:
+                cw, cb = basic_change(lw, lb, lw, lb + gbonus[i])
+            else:
+                cb, cw = basic_change(lb, lw, lb + gbonus[i], lw)
+            # Stages 2-4; "For players whose level is less than -2000,
+            # conversion rate is 1 with no regard to the handicap" (stage 2)
+            # "... with no regard to the Goban size" (stage 3).
+            coefficient = gcoef[i]
+            timing = gtime[i]
+            cw *= timing if lw < beginner else coefficient
+            cb *= timing if lb < beginner else coefficient
+            # Stage 5: weight 1 - N/1000 within 0.1..2.5.
+            x = 1.0 - lw / 1000.0
+            cw *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+            x = 1.0 - lb / 1000.0
+            cb *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+            cws[i] = cw
+            cbs[i] = cb
+            # Stage 6: the barrier at -2950.
+            lw += cw
+            lb += cb
+            cur[w] = floor if lw < floor else lw
+            cur[b] = floor if lb < floor else lb
+        return cur
 
 
 class OldFFG(LadderBase):
@@ -182,18 +203,30 @@ class OldFFG(LadderBase):
         black_wins = Winner.BLACK
         floor = FLOOR
 
-        start: dict[int, float] = {}
-        # One entry per game: (w, b, counted, Black's bonus, coefficient of
-        # stages 2-4, coefficient of stage 4 alone, White won).
-        plays: list[tuple[int, int, bool, float, float, float, bool]] = []
-        for k in games:
+        n = len(games)
+        plays = _Plays(n)
+        gw = plays.white
+        gb = plays.black
+        local: dict[int, int] = {}  # player number -> local number
+        player: list[int] = []  # local number -> player number
+        start: list[float] = []  # start levels (corrected by the adjustment)
+        for i in range(n):
+            k = games[i]
             g: Game = events[k]  # type: ignore[assignment]  # the driver sends games only
-            w = white[k]
-            b = black[k]
-            if w not in start:
-                start[w] = levels[w]
-            if b not in start:
-                start[b] = levels[b]
+            q = white[k]
+            w = local.get(q)
+            if w is None:
+                w = local[q] = len(start)
+                player.append(q)
+                start.append(levels[q])
+            q = black[k]
+            b = local.get(q)
+            if b is None:
+                b = local[q] = len(start)
+                player.append(q)
+                start.append(levels[q])
+            gw[i] = w
+            gb[i] = b
             winner = g.winner
             handicap = g.handicap
             if handicap == 0 and g.board == 19 and g.minutes is None and g.komi >= SEN_KOMI:
@@ -206,27 +239,26 @@ class OldFFG(LadderBase):
             # winner and a loser, so a jigo does not count either.
             decided = winner is white_wins or winner is black_wins
             if g.forfeit or g.kind not in counted_kinds or coefficient == 0.0 or not decided:
-                plays.append((w, b, False, 0.0, 0.0, 0.0, False))
                 continue
-            plays.append((w, b, True, handicap_bonus(stones), coefficient, timing, winner is white_wins))
+            plays.counted[i] = True
+            plays.bonus[i] = handicap_bonus(stones)
+            plays.coefficient[i] = coefficient
+            plays.timing[i] = timing
+            plays.white_won[i] = winner is white_wins
 
-        n = len(plays)
-        cws = [0.0] * n
-        cbs = [0.0] * n
-        bws = [0.0] * n  # levels before each game, from the last iteration
-        bbs = [0.0] * n
-
-        final = _run(plays, start, cws, cbs, bws, bbs)
+        m = len(start)
+        final = plays.run(start)
         if self.adjust:
             # "for all the players in the change who exceed the threshold (50 or
             # 100), the level is corrected by delta-threshold.  The algorithm is
             # repeated until convergence where the change is less than 10."
-            limit = {p: KNOWN_THRESHOLD if known[p] else UNKNOWN_THRESHOLD for p in start}
+            limit = [KNOWN_THRESHOLD if known[q] else UNKNOWN_THRESHOLD for q in player]
             tolerance = self.tolerance
             iterations = 1
             while iterations < self.max_iterations:
                 changed = False
-                for p, s in start.items():
+                for p in range(m):
+                    s = start[p]
                     delta = final[p] - s
                     t = limit[p]
                     if delta > t:
@@ -239,8 +271,14 @@ class OldFFG(LadderBase):
                 if not changed:
                     break
                 iterations += 1
-                again = _run(plays, start, cws, cbs, bws, bbs)
-                moved = max(abs(again[p] - final[p]) for p in start)
+                again = plays.run(start)
+                moved = 0.0
+                for p in range(m):
+                    x = again[p] - final[p]
+                    if x < 0.0:
+                        x = -x
+                    if x > moved:
+                        moved = x
                 final = again
                 if moved < tolerance:
                     break
@@ -249,25 +287,25 @@ class OldFFG(LadderBase):
         # the period shows the level the period ends with, as published (whole
         # levels when ``round_levels``, half away from zero).
         if self.round_levels:
-            settled = {
-                p: float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5))
-                for p, x in final.items()
-            }
+            settled = [float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5)) for x in final]
         else:
             settled = final
-        last: dict[int, int] = {}
-        for i, entry in enumerate(plays):
-            last[entry[0]] = i
-            last[entry[1]] = i
+        last = [0] * m
+        for i in range(n):
+            last[gw[i]] = i
+            last[gb[i]] = i
+        cws = plays.cws
+        cbs = plays.cbs
+        bws = plays.bws
+        bbs = plays.bbs
         rank_before = ledger.rank_before
         rating_before = ledger.rating_before
         change_col = ledger.change
         rank_after = ledger.rank_after
         rating_after = ledger.rating_after
-        for i, k in enumerate(games):
-            entry = plays[i]
-            slot = 2 * k
-            p = entry[0]
+        for i in range(n):
+            slot = 2 * games[i]
+            p = gw[i]
             before = bws[i]
             c = cws[i]
             if last[p] == i:
@@ -281,7 +319,7 @@ class OldFFG(LadderBase):
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
             slot += 1
-            p = entry[1]
+            p = gb[i]
             before = bbs[i]
             c = cbs[i]
             if last[p] == i:
@@ -294,9 +332,10 @@ class OldFFG(LadderBase):
             change_col[slot] = c
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
-        for p, x in settled.items():
-            levels[p] = x
-        for entry in plays:
-            if entry[2]:
-                known[entry[0]] = True
-                known[entry[1]] = True
+        for p in range(m):
+            levels[player[p]] = settled[p]
+        counted = plays.counted
+        for i in range(n):
+            if counted[i]:
+                known[player[gw[i]]] = True
+                known[player[gb[i]]] = True
