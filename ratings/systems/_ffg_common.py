@@ -201,6 +201,42 @@ def clamp_start(level: float, ceiling: float | None) -> float:
     return level
 
 
+def number_locally(
+    games: list[int], white: list[int], black: list[int], levels: list[float]
+) -> tuple[list[int], list[int], list[int], list[float]]:
+    """Number a period's players 0..m-1 in order of appearance.
+
+    ``games`` are the period's events, ``white`` and ``black`` the replay's
+    player numbers by event, ``levels`` their current levels.  Returns each
+    game's local White and Black, each local player's replay number, and
+    their level as the period begins (the start level the adjustment
+    corrects).
+    """
+    n = len(games)
+    local: dict[int, int] = {}
+    player: list[int] = []
+    start: list[float] = []
+    gw = [0] * n
+    gb = [0] * n
+    for i in range(n):
+        k = games[i]
+        q = white[k]
+        w = local.get(q)
+        if w is None:
+            w = local[q] = len(start)
+            player.append(q)
+            start.append(levels[q])
+        q = black[k]
+        b = local.get(q)
+        if b is None:
+            b = local[q] = len(start)
+            player.append(q)
+            start.append(levels[q])
+        gw[i] = w
+        gb[i] = b
+    return gw, gb, player, start
+
+
 class _Period:
     """An open period: its key, its games (event indices) and its players."""
 

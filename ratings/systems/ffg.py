@@ -41,6 +41,7 @@ from ratings.systems._ffg_common import (
     game_coefficient,
     handicap_bonus,
     handicap_stones,
+    number_locally,
 )
 from ratings.systems.base import Event, Game, Kind, Ledger, Winner
 
@@ -276,33 +277,15 @@ class FFG(LadderBase):
         ceiling = CEILING
 
         n = len(games)
-        local: dict[int, int] = {}
-        player: list[int] = []  # local -> player number
-        start: list[float] = []  # start level (corrected by the adjustment)
-        gw = [0] * n  # local White and Black of each game of the period
-        gb = [0] * n
+        # Local White and Black of each game, each local player's number and start level.
+        gw, gb, player, start = number_locally(games, white, black, levels)
         gbonus = [0.0] * n  # Black's handicap bonus 100 (H - 0.5)
         gcoef = [0.0] * n  # the game's coefficient
         gbeg = [1.0] * n  # White's coefficient when below -2000
         grw = [0.0] * n  # White's result R
         counted: list[int] = []  # the games that count
         for i in range(n):
-            k = games[i]
-            g: Game = events[k]  # type: ignore[assignment]  # the driver sends games only
-            q = white[k]
-            w = local.get(q)
-            if w is None:
-                w = local[q] = len(start)
-                player.append(q)
-                start.append(levels[q])
-            q = black[k]
-            b = local.get(q)
-            if b is None:
-                b = local[q] = len(start)
-                player.append(q)
-                start.append(levels[q])
-            gw[i] = w
-            gb[i] = b
+            g: Game = events[games[i]]  # type: ignore[assignment]  # the driver sends games only
             # "Les résultats par forfait ne comptent pas"; free games never count.
             if g.forfeit or g.kind not in counted_kinds:
                 continue

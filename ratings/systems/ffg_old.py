@@ -37,6 +37,7 @@ from ratings.systems._ffg_common import (
     game_coefficient,
     handicap_bonus,
     handicap_stones,
+    number_locally,
 )
 from ratings.systems.base import Event, Game, Kind, Ledger, Winner
 
@@ -88,9 +89,10 @@ class _Plays:
     White and Black, whether the game counts, Black's bonus 100 (H - 0.5),
     the coefficient of stages 2-4 and that of stage 4 alone, White won."""
 
-    def __init__(self, n: int) -> None:
-        self.white = [0] * n
-        self.black = [0] * n
+    def __init__(self, white: list[int], black: list[int]) -> None:
+        n = len(white)
+        self.white = white
+        self.black = black
         self.counted = [False] * n
         self.bonus = [0.0] * n
         self.coefficient = [0.0] * n
@@ -204,29 +206,10 @@ class OldFFG(LadderBase):
         floor = FLOOR
 
         n = len(games)
-        plays = _Plays(n)
-        gw = plays.white
-        gb = plays.black
-        local: dict[int, int] = {}  # player number -> local number
-        player: list[int] = []  # local number -> player number
-        start: list[float] = []  # start levels (corrected by the adjustment)
+        gw, gb, player, start = number_locally(games, white, black, levels)
+        plays = _Plays(gw, gb)
         for i in range(n):
-            k = games[i]
-            g: Game = events[k]  # type: ignore[assignment]  # the driver sends games only
-            q = white[k]
-            w = local.get(q)
-            if w is None:
-                w = local[q] = len(start)
-                player.append(q)
-                start.append(levels[q])
-            q = black[k]
-            b = local.get(q)
-            if b is None:
-                b = local[q] = len(start)
-                player.append(q)
-                start.append(levels[q])
-            gw[i] = w
-            gb[i] = b
+            g: Game = events[games[i]]  # type: ignore[assignment]  # the driver sends games only
             winner = g.winner
             handicap = g.handicap
             if handicap == 0 and g.board == 19 and g.minutes is None and g.komi >= SEN_KOMI:
