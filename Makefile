@@ -10,13 +10,15 @@ $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(ENGINE)
 
-## The rating engine compiled with mypyc (setup.py), again after an edit of
-## its sources; without a C compiler the pure engine is used (no error).
-ENGINE := ratings/systems/_build.json
+## The rating engine compiled with mypyc (setup.py; the install above does it
+## too), again after an edit of its sources.  Without a C compiler the pure
+## engine is used, without an error and without retrying until the next edit.
+ENGINE := $(VENV)/.engine-built
 $(ENGINE): setup.py $(wildcard ratings/systems/*.py) | $(STAMP)
 	$(BIN)/python setup.py -q build_ext --inplace
+	touch $(ENGINE)
 
 install: $(STAMP) $(ENGINE)
 
@@ -40,4 +42,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles artifacts build
-	rm -f ratings/systems/*.so ratings_systems__mypyc*.so $(ENGINE)
+	rm -f ratings/systems/*.so ratings_systems__mypyc*.so ratings/systems/_build.json
