@@ -68,6 +68,51 @@ def _timed(label: str, work: Callable[[], Any]) -> tuple[float, Any]:
     return wall, result
 
 
+def _server_cpu(connection: Any) -> Callable[[], float] | None:
+    """PostgreSQL on this machine: a function giving the CPU seconds the
+    server has spent so far for this benchmark: this session's backend,
+    the processes it started and that have exited (parallel index builds'
+    workers, counted in the postmaster's children time), and the WAL
+    writer, checkpointer and background writer, which write what the
+    session logged.  None when the server is not local (no /proc entry)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(pid: int) -> list[str]:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        return text[text.rindex(")") + 2 :].split()  # from the state field on
+
+    try:
+        postmaster = int(fields(backend)[1])
+        helpers = [
+            int(pid)
+            for pid in os.listdir("/proc")
+            if pid.isdigit()
+            and Path(f"/proc/{pid}/cmdline").exists()
+            and any(
+                name in Path(f"/proc/{pid}/cmdline").read_bytes()
+                for name in (b"walwriter", b"checkpointer", b"background writer")
+            )
+        ]
+    except (OSError, ValueError, IndexError):
+        return None
+
+    def used() -> float:
+        ticks = sum(int(fields(pid)[11]) + int(fields(pid)[12]) for pid in [backend, *helpers])
+        ticks += int(fields(postmaster)[13]) + int(fields(postmaster)[14])  # exited children
+        return ticks / tick
+
+    try:
+        used()
+    except (OSError, ValueError, IndexError):
+        return None
+    return used
+
+
 def _median_ms(client: Any, url: str, times: int = 20) -> float:
     client.get(url)  # warm caches and templates
     samples = []
@@ -113,7 +158,9 @@ def main() -> None:
     from ratings import recompute
     from ratings.models import Club, Game, HistoryEntry, LogEntry, RatingCheckpoint, RecordSheet
 
-    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}", flush=True)
+    from ratings.systems import ENGINE
+
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}; {ENGINE} engine", flush=True)
     call_command("migrate", verbosity=0)
     if args.database and Game.objects.exists():
         # The state generate leaves: no history, every club dirty from its start.
@@ -169,6 +216,8 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
         else:
             recompute.recompute_all(trigger="bench")
 
+    server_cpu = _server_cpu(connection)
+    server_before = server_cpu() if server_cpu else 0.0
     if args.profile:
         import cProfile
         import pstats
@@ -179,6 +228,10 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
     else:
         full_wall, _ = _timed("full recompute", full)
     print("  of which " + ", ".join(f"{k} {v:.2f} s" for k, v in recompute.timings.items()) + " (wall)")
+    if server_cpu:
+        print(
+            f"  server CPU {server_cpu() - server_before:.3f} s (backend, its workers, WAL and checkpoints)"
+        )
     print(f"  peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
     biggest = max(clubs, key=lambda c: Game.objects.filter(club=c).count())
