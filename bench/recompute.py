@@ -157,7 +157,6 @@ def main() -> None:
 
     from ratings import recompute
     from ratings.models import Club, Game, HistoryEntry, LogEntry, RatingCheckpoint, RecordSheet
-
     from ratings.systems import ENGINE
 
     print(f"database: {connection.vendor} {connection.settings_dict['NAME']}; {ENGINE} engine", flush=True)

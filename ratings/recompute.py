@@ -717,12 +717,11 @@ def write_history(rows: Iterable[Any]) -> int:
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
     names = ", ".join(quote(col) for col in _HISTORY_COLUMNS)
+    table = getattr(conn, _STAGING, None) or m.HistoryEntry._meta.db_table  # _staged_history
     written = 0
     with (
         conn.cursor() as cursor,
-        cursor.cursor.copy(
-            f"COPY {quote(m.HistoryEntry._meta.db_table)} ({names}) FROM STDIN WITH (FORMAT binary)"
-        ) as copy,
+        cursor.cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN WITH (FORMAT binary)") as copy,
     ):
         copy.write(_COPY_HEADER)
         while block := list(islice(rows, COPY_BLOCK)):
@@ -972,9 +971,9 @@ def _replay_and_write_overlapped(
     ingests the rows (another process, another core) while Python runs the
     engine; the writer waits on the socket without the GIL.  The connection
     is shared with the writer, which alone uses it until it has finished
-    (a full replay from a read timeline makes no query).  The price: the
-    history's indexes are dropped, and the table locked against readers,
-    from the end of the first club's replay rather than the last's."""
+    (a full replay from a read timeline makes no query).  The rows go
+    into a staging table that replaces the history at the end
+    (_StagedHistory), so readers wait only for that swap."""
     clock = time.perf_counter
     began = clock()
     timelines: list[Timeline | None] = [load_timeline(club) for club in clubs]
@@ -987,10 +986,11 @@ def _replay_and_write_overlapped(
     )
     conn = transaction.get_connection()
     write_began = clock()
-    with transaction.atomic():
-        _tune_connection()
-        rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
-        _empty_history()  # every club's history is rewritten from scratch
+    locked = 0.0
+    with _staged_history(expected >= REBUILD_MIN_ROWS) as staging, transaction.atomic():
+        staged = staging.begin()
+        if not staged:  # a small federation: written into the table and its indexes
+            _empty_history()
 
         def share() -> None:  # the writer thread uses this transaction's connection
             connections[conn.alias] = conn
@@ -1013,9 +1013,11 @@ def _replay_and_write_overlapped(
         finally:
             writer.shutdown(wait=True, cancel_futures=True)
             conn.dec_thread_sharing()
-        if rebuild:
-            _create_indexes(rebuild)
-    _time_write(clock() - write_began, locked=bool(rebuild))
+        if staged:
+            _create_indexes(staging.create)
+            locked = clock()
+            staging.swap()
+    _time_write(clock() - write_began, locked=staged, locked_for=clock() - locked if staged else None)
 
 
 def _recompute_locked(
@@ -1205,10 +1207,14 @@ def _replay_and_write(
     _time_write(time.perf_counter() - began, locked=bool(rebuild))
 
 
-def _time_write(took: float, locked: bool) -> None:
+def _time_write(took: float, locked: bool, locked_for: float | None = None) -> None:
+    """Count a write transaction of ``took`` seconds; ``locked``: it locked
+    the history against readers on PostgreSQL, for ``locked_for`` seconds
+    at its end or else for all of it."""
     timings["write"] += took
     if locked:  # how long pages reading the history waited, on PostgreSQL
-        timings["longest locked write"] = max(timings.get("longest locked write", 0.0), took)
+        waited = took if locked_for is None else locked_for
+        timings["longest locked write"] = max(timings.get("longest locked write", 0.0), waited)
 
 
 def _rewrite(rewrite: _Rewrite, run: m.RecomputeRun, emptied: bool = False) -> None:
@@ -1272,6 +1278,131 @@ def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
     copy_rows(
         m.RatingCheckpoint._meta.db_table, ("club_id", "system", "date", "seq", "states", "games"), rows
     )
+
+
+#: Set on a PostgreSQL connection while its transaction writes the new
+#: history into a staging table (_staged_history): write_history's target.
+_STAGING = "_recompute_history_staging"
+
+
+class _StagedHistory:
+    """recompute_all's history on PostgreSQL, written into a fresh table
+    and swapped in at the end, in the caller's one transaction.
+
+    begin() locks the history in EXCLUSIVE mode (readers go on reading the
+    previous history; writers of history rows, such as a deleted game's
+    cascade, wait until commit and then apply to the new table: PostgreSQL
+    looks a waiting statement's table up again by name) and creates the
+    staging table with the history's columns, defaults, checks, identity
+    and primary key but no other index.  The caller COPYs the rows into it
+    (write_history) and builds the indexes (the statements in
+    ``create``); swap() drops the old table and gives the staging table, its
+    indexes, constraints and identity sequence the old names.  Readers
+    wait only for swap() and the commit, not for the whole write, as
+    DROP INDEX or TRUNCATE on the history itself made them (measured,
+    docs/recompute.md).  A failure or a killed process rolls it all back:
+    the staging table goes with the transaction.  With ``large`` false
+    (a small federation) begin() does nothing and the caller writes into
+    the history as it is.  (SQLite does not need this: its readers keep
+    their snapshot of the previous history until the commit.)"""
+
+    def __init__(self, large: bool) -> None:
+        self.large = large
+        self.conn = transaction.get_connection()
+        self.table = m.HistoryEntry._meta.db_table
+        self.staging = f"{self.table}_new"
+        #: Statements that build the staging table's indexes (the caller
+        #: runs them once its rows are written) ...
+        self.create: list[str] = []
+        #: ... and that give them the history's names after the swap.
+        self.renames: list[str] = []
+
+    def begin(self) -> bool:
+        """Lock the history and create the staging table; whether the
+        rows go there (false: a small federation)."""
+        _tune_connection()
+        if not self.large:
+            return False
+        quote = self.conn.ops.quote_name
+        table, staging = quote(self.table), quote(self.staging)
+        create = self.create
+        with self.conn.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+            cursor.execute(f"CREATE TABLE {staging} (LIKE {table} INCLUDING ALL EXCLUDING INDEXES)")
+            setattr(self.conn, _STAGING, self.staging)
+            cursor.execute(
+                "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint "
+                "WHERE conrelid = %s::regclass AND contype IN ('p', 'u') ORDER BY contype, conname",
+                [self.table],
+            )
+            for name, kind, definition in cursor.fetchall():
+                temporary = _temporary_name(name)
+                add = f"ALTER TABLE {staging} ADD CONSTRAINT {quote(temporary)} {definition}"
+                if kind == "p":  # ids arrive in order: kept while writing, it costs little
+                    cursor.execute(add)
+                else:
+                    create.append(add)
+                self.renames.append(
+                    f"ALTER TABLE {table} RENAME CONSTRAINT {quote(temporary)} TO {quote(name)}"
+                )
+            cursor.execute(
+                "SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+                "JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = %s::regclass "
+                "AND i.indexrelid NOT IN (SELECT conindid FROM pg_constraint WHERE conrelid = %s::regclass) "
+                "ORDER BY 1",
+                [self.table, self.table],
+            )
+            for name, definition in cursor.fetchall():
+                temporary = _temporary_name(name)
+                head, on, rest = definition.partition(" ON ")
+                if not head.endswith(f" INDEX {quote(name)}") and not head.endswith(f" INDEX {name}"):
+                    raise RecomputeError(f"unexpected index definition: {definition}")
+                head = head[: head.rindex(" INDEX ")] + f" INDEX {quote(temporary)}"
+                _relation, using, columns = rest.partition(" USING ")
+                create.append(f"{head}{on}{staging}{using}{columns}")
+                self.renames.append(f"ALTER INDEX {quote(temporary)} RENAME TO {quote(name)}")
+            cursor.execute("SELECT pg_get_serial_sequence(%s, 'id'), pg_get_serial_sequence(%s, 'id')",
+                           [self.table, self.staging])  # fmt: skip
+            old_sequence, new_sequence = cursor.fetchone()
+            if old_sequence and new_sequence:
+                name = old_sequence.rpartition(".")[2]
+                self.renames.append(f"ALTER SEQUENCE {new_sequence} RENAME TO {name}")
+            # Room to sort in memory while building the indexes.
+            cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        return True
+
+    def swap(self) -> None:
+        """The staging table, its indexes built, becomes the history."""
+        if not hasattr(self.conn, _STAGING):
+            return
+        quote = self.conn.ops.quote_name
+        with self.conn.cursor() as cursor:
+            cursor.execute(f"DROP TABLE {quote(self.table)}")
+            cursor.execute(f"ALTER TABLE {quote(self.staging)} RENAME TO {quote(self.table)}")
+            for statement in self.renames:
+                cursor.execute(statement)
+        self.end()
+
+    def end(self) -> None:
+        if hasattr(self.conn, _STAGING):
+            delattr(self.conn, _STAGING)
+
+
+@contextlib.contextmanager
+def _staged_history(large: bool) -> Iterator[_StagedHistory]:
+    """A _StagedHistory around the caller's write transaction: whatever
+    the outcome, its connection stops writing into the staging table."""
+    staged = _StagedHistory(large)
+    try:
+        yield staged
+    finally:
+        staged.end()
+
+
+def _temporary_name(name: str) -> str:
+    """A name for an index or constraint of the staging table while the
+    history's own still holds ``name`` (PostgreSQL: at most 63 bytes)."""
+    return f"{name[:59]}_new"
 
 
 def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:

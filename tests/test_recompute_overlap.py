@@ -101,3 +101,62 @@ def test_a_replay_failing_while_an_earlier_club_is_written_rolls_every_club_back
     runs = recompute.recompute_all(trigger="retry")  # the connection is usable; the retry succeeds
     assert [run.status for run in runs] == ["done"] * 3
     assert [history(each) for each in three_clubs] == before
+
+
+@pytest.mark.django_db
+def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs, monkeypatch):
+    """recompute_all writes the federation into a staging table that
+    replaces the history at the end: while it writes, another session
+    reads the history without waiting (TRUNCATE or DROP INDEX would have
+    locked it until commit), and afterwards the table has its indexes,
+    constraints and identity sequence under their own names."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the staging table is PostgreSQL's (SQLite readers keep their snapshot)")
+    import psycopg
+
+    for each in three_clubs:  # small rewrites, into the indexes (a DROP INDEX would lock
+        recompute.recompute_club(each.pk, full=True)  # the table until the test's transaction ends)
+    before = [history(each) for each in three_clubs]
+    table = HistoryEntry._meta.db_table
+    monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)  # recompute_all: a large rewrite, staged
+
+    def shape() -> tuple[object, ...]:
+        with connection.cursor() as cursor:
+            found = connection.introspection.get_constraints(cursor, table)
+            cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
+            sequence = cursor.fetchone()[0]
+        return sequence, {name: (tuple(info["columns"]), info["unique"]) for name, info in found.items()}
+
+    shape_before = shape()
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"] or None,
+        port=settings["PORT"] or None, password=settings["PASSWORD"] or None, autocommit=True,
+    )  # fmt: skip
+    other.execute("SET lock_timeout = '3s'")
+    reads: list[int] = []
+    real_write = recompute.write_history
+
+    def write_and_read_meanwhile(rows):  # type: ignore[no-untyped-def]
+        written = real_write(rows)
+        # Another session reads while this transaction is still writing.
+        reads.append(other.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        return written
+
+    monkeypatch.setattr(recompute, "write_history", write_and_read_meanwhile)
+    try:
+        runs = recompute.recompute_all(trigger="command")
+    finally:
+        other.close()
+        monkeypatch.setattr(recompute, "write_history", real_write)
+    assert len(reads) == 3, "each club's write let the other session read the history"
+    assert [run.status for run in runs] == ["done"] * 3
+    assert [history(each) for each in three_clubs] == before
+    assert shape() == shape_before, "the same indexes, constraints and sequence, by name"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s)", [f"{table}_new"])
+        assert cursor.fetchone()[0] is None, "no staging table left behind"
+    # The identity sequence still numbers new rows: a later recompute appends.
+    Club.objects.filter(pk=three_clubs[0].pk).update(dirty_from=date(2025, 2, 3), dirty_generation=9)
+    assert recompute.recompute_club(three_clubs[0].pk) is not None
+    assert history(three_clubs[0]) == before[0]
