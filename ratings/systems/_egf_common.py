@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ratings.systems.base import (
     Adjustment,
@@ -46,7 +46,7 @@ from ratings.systems.base import (
     Game,
     InvalidEvent,
     Kind,
-    Ledger,
+    LedgerColumns,
     PlayerId,
     Result,
     Start,
@@ -63,18 +63,18 @@ CLASS_WEIGHTS: Mapping[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
 
 #: "If player's rating drops below -900, it is reset to GoR=-900 which is
 #: fixed as the bottom value" (EGD, "General info").
-FLOOR = -900.0
+FLOOR: Final = -900.0
 
 #: The revised formulas are defined below GoR 3300 only ("a perfect player
 #: would have about 3300 GoR", seed 004): con and beta take logarithms and
 #: powers of 3300 - r.  A rating (or a handicap-raised rating) at or above
 #: this cap is counted as the cap; no real player comes near it.
-REVISED_CAP = 3299.0
+REVISED_CAP: Final = 3299.0
 
 #: Pre-2021 system, the EGD table of con per 100 GoR from 100 to 2700
 #: (interpolated in between, flat outside; EGD "System description" of the
 #: old system, the same table as Sensei's "GoR" page and online-go/goratings).
-OLD_CON_TABLE: tuple[float, ...] = (
+OLD_CON_TABLE: Final[tuple[float, ...]] = (
     116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55,  # 100 .. 1300
     51, 47, 43, 39, 35, 31, 27, 24, 21, 18, 15, 13, 11, 10,  # 1400 .. 2700
 )  # fmt: skip
@@ -275,7 +275,7 @@ class EGFBase:
         state = {} if state is None else state
         starts = {} if starts is None else starts
         n = len(events)
-        ledger = Ledger.sized(n)
+        ledger = LedgerColumns(n)
         rank_before = ledger.rank_before
         rating_before = ledger.rating_before
         change_col = ledger.change
@@ -507,11 +507,13 @@ class EGFBase:
             rank_after[two] = rk if rk < top else top
             rating_after[two] = after
 
+        # Let go of the columns, so that each is freed as it is handed over.
+        del rank_before, rating_before, change_col, rank_after, rating_after
         final: dict[PlayerId, Any] = dict(state)
         for i, player in enumerate(ids):
             r = base[i] + cum[i]
             final[player] = EGFState(r if r > floor else floor)
-        return Result(ledger, final)
+        return Result(ledger.ledger(), final)
 
     def _adjust(
         self,
@@ -522,7 +524,7 @@ class EGFBase:
         base: list[float],
         cum: list[float],
         okey: list[object],
-        ledger: Ledger,
+        ledger: LedgerColumns,
     ) -> None:
         """A committee adjustment closes the player's period and sets the GoR.
 

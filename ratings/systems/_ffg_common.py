@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ratings.systems.base import (
     Adjustment,
@@ -34,7 +34,7 @@ from ratings.systems.base import (
     Game,
     InvalidEvent,
     Kind,
-    Ledger,
+    LedgerColumns,
     PlayerId,
     Result,
     Start,
@@ -47,20 +47,20 @@ from ratings.systems.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
 #: seed 002: "Lorsque le niveau calculé ... descend en dessous de -2950, il est
 #: ramené à -2950"; seed 000 stage 6: "descends beneath -2950 then it remains
 #: at -2950".
-FLOOR = -2950.0
+FLOOR: Final = -2950.0
 #: seed 002: "Lorsque le niveau calculé ... monte au-dessus de 850, il est
 #: ramené à 850" (the old ladder has no ceiling).
-CEILING = 850.0
+CEILING: Final = 850.0
 #: seeds 000 and 002: the special rules "for players whose level is less than
 #: -2000" (seed 002: "de niveau inférieur à -2000").
-BEGINNER = -2000.0
+BEGINNER: Final = -2000.0
 #: Kinds of game that count by default: every kind but free games (issue 2;
 #: the FFG itself only sees tournament games, a club may count the others).
-COUNTED_KINDS: frozenset[Kind] = frozenset({Kind.INTERNET, Kind.CLUB, Kind.TOURNAMENT})
+COUNTED_KINDS: Final[frozenset[Kind]] = frozenset({Kind.INTERNET, Kind.CLUB, Kind.TOURNAMENT})
 #: Komi below which a game without stones is a sen game, H = 1 (seed 000:
 #: "H = 1 for an 'even game' with komi of 0.5"; seed 002: "H=1 pour une
 #: partie à sen").  Half a normal komi: the nearer of the two cases.
-SEN_KOMI = 3.5
+SEN_KOMI: Final = 3.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +308,7 @@ class LadderBase:
         black: list[int],
         levels: list[float],
         known: list[bool],
-        ledger: Ledger,
+        ledger: LedgerColumns,
     ) -> None:
         raise NotImplementedError
 
@@ -382,7 +382,7 @@ class _Replay:
         self.events = events
         self.state = state
         self.starts = starts
-        self.ledger = Ledger.sized(n)
+        self.ledger = LedgerColumns(n)
         self.ids: list[PlayerId] = []
         self.number: dict[PlayerId, int] = {}
         self.levels: list[float] = []
@@ -477,4 +477,4 @@ class _Replay:
         known = self.known
         for i, player in enumerate(self.ids):
             final[player] = LadderPlayer(levels[i], known[i])
-        return Result(self.ledger, final)
+        return Result(self.ledger.ledger(), final)

@@ -15,7 +15,7 @@ Rules (docs/rating-systems.md explains each with its source):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ratings.systems._egf_common import FLOOR, EGFBase, EGFState
 
@@ -23,7 +23,7 @@ __all__ = ["EGFState", "OldEGF"]
 
 #: "epsilon" of the old system: every player's Se is lowered by epsilon / 2
 #: to counter deflation; 0.014 in early versions, 0.016 in the last one.
-EPSILON = 0.016
+EPSILON: Final = 0.016
 
 
 class OldEGF(EGFBase):

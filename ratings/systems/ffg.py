@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
-from typing import ClassVar, Literal
+from typing import ClassVar, Final, Literal
 
 from ratings.systems._ffg_common import (
     BEGINNER,
@@ -43,17 +43,17 @@ from ratings.systems._ffg_common import (
     handicap_stones,
     number_locally,
 )
-from ratings.systems.base import Event, Game, Kind, Ledger, Winner
+from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
 
 #: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
 #: down to -1950.  Linear between two rows (see :func:`k_factor`).
-K_TABLE: tuple[float, ...] = (
+K_TABLE: Final[tuple[float, ...]] = (
     10.0, 11.0, 13.0, 15.0, 18.0, 21.0, 24.0, 27.0, 31.0, 35.0, 39.0, 43.0, 47.0, 51.0,
     55.0, 60.0, 65.0, 70.0, 75.0, 80.0, 85.0, 90.0, 95.0, 100.0, 105.0, 110.0, 116.0,
 )  # fmt: skip
-K_TOP = 650.0
-K_BOTTOM = -1950.0
+K_TOP: Final = 650.0
+K_BOTTOM: Final = -1950.0
 
 
 def k_factor(level: float) -> float:
@@ -123,9 +123,9 @@ AdjustmentMode = Literal["accelerated", "literal"]
 ADJUSTMENTS: tuple[AdjustmentMode, ...] = ("accelerated", "literal")
 #: The smallest threshold of seed 002's table (unknown player above 675): a
 #: variation within it never needs the table.
-SMALLEST_THRESHOLD = 10.0
+SMALLEST_THRESHOLD: Final = 10.0
 #: The longest secant step of the accelerated adjustment, in levels.
-MAX_STEP = 200.0
+MAX_STEP: Final = 200.0
 
 
 class _Games:
@@ -260,7 +260,7 @@ class FFG(LadderBase):
         black: list[int],
         levels: list[float],
         known: list[bool],
-        ledger: Ledger,
+        ledger: LedgerColumns,
     ) -> None:
         """Rate one period (seed 002), adjust its start levels, write its rows.
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ratings.systems._ffg_common import (
     BEGINNER,
@@ -39,12 +39,12 @@ from ratings.systems._ffg_common import (
     handicap_stones,
     number_locally,
 )
-from ratings.systems.base import Event, Game, Kind, Ledger, Winner
+from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
 
 #: seed 000, "Special Cases": "above 50 points in absolute terms" for players
 #: unknown to the ladder, "the threshold is fixed at 100" for known ones.
-UNKNOWN_THRESHOLD = 50.0
-KNOWN_THRESHOLD = 100.0
+UNKNOWN_THRESHOLD: Final = 50.0
+KNOWN_THRESHOLD: Final = 100.0
 
 
 def basic_change(
@@ -198,7 +198,7 @@ class OldFFG(LadderBase):
         black: list[int],
         levels: list[float],
         known: list[bool],
-        ledger: Ledger,
+        ledger: LedgerColumns,
     ) -> None:
         counted_kinds = self.counted_tuple
         white_wins = Winner.WHITE
@@ -270,7 +270,9 @@ class OldFFG(LadderBase):
         # the period shows the level the period ends with, as published (whole
         # levels when ``round_levels``, half away from zero).
         if self.round_levels:
-            settled = [float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5)) for x in final]
+            settled = [
+                float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5)) for x in final
+            ]
         else:
             settled = final
         last = [0] * m

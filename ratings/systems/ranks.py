@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Final
 
-MIN_RANK = -30  # 30k, SAGC's floor (seed 001: "minimum 30 kyu")
-MAX_RANK = 8  # 9d
+MIN_RANK: Final = -30  # 30k, SAGC's floor (seed 001: "minimum 30 kyu")
+MAX_RANK: Final = 8  # 9d
 
 _RANK_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKdD])(?:yu|an)?\s*$")
 

@@ -24,7 +24,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from ratings.systems.base import (
     Adjustment,
@@ -32,7 +32,7 @@ from ratings.systems.base import (
     Game,
     InvalidEvent,
     Kind,
-    Ledger,
+    LedgerColumns,
     PlayerId,
     Result,
     Start,
@@ -42,12 +42,12 @@ from ratings.systems.base import (
 )
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
-INDEX_MAX = 999  # seed 001: "an index which ranges between +999 and -999"
-INDEX_MIN = -999
-MAX_HANDICAP = MAX_RANK - MIN_RANK  # 38 stones: 30k against 9d; more is a typo
-MAX_KOMI = 1000.0  # a komi beyond +-1000 points is a typo, not a game
+INDEX_MAX: Final = 999  # seed 001: "an index which ranges between +999 and -999"
+INDEX_MIN: Final = -999
+MAX_HANDICAP: Final = MAX_RANK - MIN_RANK  # 38 stones: 30k against 9d; more is a typo
+MAX_KOMI: Final = 1000.0  # a komi beyond +-1000 points is a typo, not a game
 _T = TypeVar("_T")
-HISTORY = 10  # seed 001, Opponent Factor: "in his previous ten games"
+HISTORY: Final = 10  # seed 001, Opponent Factor: "in his previous ten games"
 
 # seed 001, "The Game Result Factor": the table, one row per Rank/Handicap
 # differential, columns (promotion-zone victory, promotion-zone defeat,
@@ -75,7 +75,7 @@ STATUS_FACTOR: Mapping[Kind, float] = {
 
 # seed 001, demotion restrictions: "-800, -850, -900, -950 or -999 ... for each
 # of the categories above, respectively", then every 50-mark below it.
-DEMOTION_MARKS: tuple[int, ...] = (-800, -850, -900, -950, -999)
+DEMOTION_MARKS: Final[tuple[int, ...]] = (-800, -850, -900, -950, -999)
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +373,7 @@ class SAGC:
         """Replay ``events`` in order from ``state`` (never mutated)."""
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
-        ledger = Ledger.sized(len(events))
+        ledger = LedgerColumns(len(events))
         # Working state: player -> [rank, index, deque of the last ten opponents].
         players: dict[PlayerId, list[Any]] = {}
 
@@ -397,12 +397,12 @@ class SAGC:
         final: dict[PlayerId, Any] = dict(given)
         for player, (rank, index, recent) in players.items():
             final[player] = SAGCState(rank, int(index), tuple(recent))
-        return Result(ledger, final)
+        return Result(ledger.ledger(), final)
 
     def _replay(
         self,
         events: Sequence[Event],
-        ledger: Ledger,
+        ledger: LedgerColumns,
         players: dict[PlayerId, list[Any]],
         enter: Any,
     ) -> None:
@@ -422,11 +422,11 @@ class SAGC:
         first_limit: list[int] = self._first_limit
         negative_limit: list[list[int]] = self._negative_limit
         bound: int = self._bound
-        # Memoryviews take a number faster than the arrays themselves.
-        # (Typed Any: typeshed's memoryview takes ints only.)
-        views: list[Any] = [memoryview(column) for column in (ledger.rank_before, ledger.rating_before)]
-        views += [memoryview(column) for column in (ledger.change, ledger.rank_after, ledger.rating_after)]
-        rank_before, rating_before, change_col, rank_after, rating_after = views
+        rank_before = ledger.rank_before
+        rating_before = ledger.rating_before
+        change_col = ledger.change
+        rank_after = ledger.rank_after
+        rating_after = ledger.rating_after
         get = players.get
         game_type = Game
         free, internet, club, tournament = Kind.FREE, Kind.INTERNET, Kind.CLUB, Kind.TOURNAMENT
@@ -590,15 +590,12 @@ class SAGC:
             # A malformed event (a string where a number belongs, a missing
             # field): name the event, the field and what went wrong.
             raise InvalidEvent(i, _bad_field(events[i]), f"cannot rate {events[i]!r}: {error}") from error
-        finally:
-            for view in views:
-                view.release()
 
     def _adjust(
         self,
         i: int,
         event: Event,
-        ledger: Ledger,
+        ledger: LedgerColumns,
         players: dict[PlayerId, list[Any]],
         enter: Any,
     ) -> None:
@@ -634,7 +631,7 @@ class SAGC:
         ledger.rating_after[slot] = entry[1]
 
 
-NO_LIMIT = -1_000_000  # below any reachable index
+NO_LIMIT: Final = -1_000_000  # below any reachable index
 
 
 def _by_rank(function: Callable[[int], _T]) -> list[_T]:

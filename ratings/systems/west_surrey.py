@@ -28,7 +28,7 @@ from ratings.systems.base import (
     Game,
     InvalidEvent,
     Kind,
-    Ledger,
+    LedgerColumns,
     PlayerId,
     Result,
     Start,
@@ -192,7 +192,7 @@ class WestSurrey:
         """Replay ``events`` in order from ``state`` (never mutated)."""
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
-        ledger = Ledger.sized(len(events))
+        ledger = LedgerColumns(len(events))
         positions: dict[PlayerId, int] = {}  # player -> position in RUNGS
         rungs = RUNGS
         top = len(RUNGS) - 1
@@ -292,16 +292,18 @@ class WestSurrey:
             rank_before[slot] = rating_before[slot] = rungs[pb]
             rank_after[slot] = rating_after[slot] = rungs[nb]
             change[slot] = cb
+        # Let go of the columns, so that each is freed as it is handed over.
+        del rank_before, rating_before, rank_after, rating_after, change
         final: dict[PlayerId, Any] = dict(given)
         for player, position in positions.items():
             final[player] = WestSurreyState(RUNGS[position])
-        return Result(ledger, final)
+        return Result(ledger.ledger(), final)
 
     def _adjust(
         self,
         i: int,
         event: Adjustment,
-        ledger: Ledger,
+        ledger: LedgerColumns,
         positions: dict[PlayerId, int],
         enter: Any,
     ) -> None:
