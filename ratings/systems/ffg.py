@@ -31,6 +31,8 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar, Final, Literal
 
+from librt.vecs import vec
+
 from ratings.systems._ffg_common import (
     BEGINNER,
     CEILING,
@@ -140,12 +142,12 @@ class _Games:
         self,
         gw: list[int],
         gb: list[int],
-        gbonus: list[float],
-        gcoef: list[float],
-        gbeg: list[float],
-        grw: list[float],
-        start: list[float],
-        kf: list[float],
+        gbonus: vec[float],
+        gcoef: vec[float],
+        gbeg: vec[float],
+        grw: vec[float],
+        start: vec[float],
+        kf: vec[float],
     ) -> None:
         self.gw = gw  # local White and Black of each game of the period
         self.gb = gb
@@ -156,9 +158,9 @@ class _Games:
         self.start = start  # start levels (corrected by the adjustment)
         self.kf = kf  # K at the start levels
         n = len(gw)
-        self.acc = [0.0] * len(start)  # sum of each player's changes in the period
-        self.cws = [0.0] * n  # each game's changes, White's and Black's
-        self.cbs = [0.0] * n
+        self.acc = vec[float]([0.0] * len(start))  # sum of each player's changes in the period
+        self.cws = vec[float]([0.0] * n)  # each game's changes, White's and Black's
+        self.cbs = vec[float]([0.0] * n)
 
     def replay(self, which: list[int]) -> None:
         """Rate the counted games ``which`` from the current start levels."""
@@ -278,11 +280,13 @@ class FFG(LadderBase):
 
         n = len(games)
         # Local White and Black of each game, each local player's number and start level.
-        gw, gb, player, start = number_locally(games, white, black, levels)
-        gbonus = [0.0] * n  # Black's handicap bonus 100 (H - 0.5)
-        gcoef = [0.0] * n  # the game's coefficient
-        gbeg = [1.0] * n  # White's coefficient when below -2000
-        grw = [0.0] * n  # White's result R
+        gw, gb, player, entry = number_locally(games, white, black, levels)
+        # Vectors of doubles: compiled, their items are read and stored unboxed.
+        zeros = [0.0] * n
+        gbonus = vec[float](zeros)  # Black's handicap bonus 100 (H - 0.5)
+        gcoef = vec[float](zeros)  # the game's coefficient
+        gbeg = vec[float]([1.0] * n)  # White's coefficient when below -2000
+        grw = vec[float](zeros)  # White's result R
         counted: list[int] = []  # the games that count
         for i in range(n):
             g: Game = events[games[i]]  # type: ignore[assignment]  # the driver sends games only
@@ -310,15 +314,16 @@ class FFG(LadderBase):
             grw[i] = rw
             counted.append(i)
 
-        m = len(start)
-        kf = [k_factor(x) for x in start]  # K at the (corrected) start level
+        m = len(entry)
+        start = vec[float](entry)  # start levels, corrected by the adjustment
+        kf = vec[float]([k_factor(x) for x in entry])  # K at the (corrected) start level
         period = _Games(gw, gb, gbonus, gcoef, gbeg, grw, start, kf)
         acc = period.acc
         cws = period.cws
         cbs = period.cbs
         period.replay(counted)
         # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
-        final = [0.0] * m
+        final = vec[float]([0.0] * m)
         for p in range(m):
             x = start[p] + acc[p]
             final[p] = floor if x < floor else ceiling if x > ceiling else x
@@ -335,17 +340,16 @@ class FFG(LadderBase):
         # through the changes of their games in the period; the last one shows
         # the level the period ends with, as published (whole levels when
         # ``round_levels``, half away from zero).
+        settled = final
         if self.round_levels:
-            settled = [
-                float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5)) for x in final
-            ]
-        else:
-            settled = final
+            settled = vec[float](
+                [float(math.floor(x + 0.5)) if x >= 0.0 else -float(math.floor(-x + 0.5)) for x in final]
+            )
         last = [0] * m
         for i in range(n):
             last[gw[i]] = i
             last[gb[i]] = i
-        run = list(start)
+        run = vec[float](start)
         rank_before = ledger.rank_before
         rating_before = ledger.rating_before
         change_col = ledger.change
@@ -386,10 +390,10 @@ class FFG(LadderBase):
 
     def _settle(
         self,
-        start: list[float],
-        kf: list[float],
-        acc: list[float],
-        final: list[float],
+        start: vec[float],
+        kf: vec[float],
+        acc: vec[float],
+        final: vec[float],
         limit: list[float],
         gw: list[int],
         gb: list[int],
@@ -420,9 +424,9 @@ class FFG(LadderBase):
     def _rerate(
         self,
         corrected: list[int],
-        start: list[float],
-        acc: list[float],
-        final: list[float],
+        start: vec[float],
+        acc: vec[float],
+        final: vec[float],
         gw: list[int],
         gb: list[int],
         games_of: list[list[int]],
@@ -459,10 +463,10 @@ class FFG(LadderBase):
 
     def _settle_literal(
         self,
-        start: list[float],
-        kf: list[float],
-        acc: list[float],
-        final: list[float],
+        start: vec[float],
+        kf: vec[float],
+        acc: vec[float],
+        final: vec[float],
         limit: list[float],
         gw: list[int],
         gb: list[int],
@@ -508,10 +512,10 @@ class FFG(LadderBase):
 
     def _settle_accelerated(
         self,
-        start: list[float],
-        kf: list[float],
-        acc: list[float],
-        final: list[float],
+        start: vec[float],
+        kf: vec[float],
+        acc: vec[float],
+        final: vec[float],
         limit: list[float],
         gw: list[int],
         gb: list[int],
