@@ -340,7 +340,7 @@ class EGFBase:
             if w == b:
                 raise InvalidEvent(k, "black", f"player {w!r} cannot play themselves")
             h = g.handicap
-            if h.__class__ is not int or not 0 <= h <= 9:
+            if type(h) is not int or not 0 <= h <= 9:
                 raise InvalidEvent(k, "handicap", f"must be a whole number of stones from 0 to 9, got {h!r}")
             iw = index.get(w)
             if iw is None:

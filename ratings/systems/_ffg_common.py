@@ -155,8 +155,10 @@ def game_coefficient(stones: int, board: int, minutes: int | None) -> tuple[floa
     return (1.0 - stones / 10.0) * size * timing, timing
 
 
-_WHITE, _BLACK, _JIGO = Winner.WHITE, Winner.BLACK, Winner.JIGO
-_KINDS = tuple(Kind)
+_WHITE: Final = Winner.WHITE
+_BLACK: Final = Winner.BLACK
+_JIGO: Final = Winner.JIGO
+_KINDS: Final = tuple(Kind)
 
 
 def check_game(index: int, game: Game) -> None:
@@ -168,18 +170,18 @@ def check_game(index: int, game: Game) -> None:
     if game.white == game.black:
         raise InvalidEvent(index, "black", f"player {game.white!r} cannot play themselves")
     handicap = game.handicap
-    if handicap.__class__ is not int or handicap < 0:
+    if type(handicap) is not int or handicap < 0:
         raise InvalidEvent(
             index, "handicap", f"must be a whole number of stones, 0 or more, got {handicap!r}"
         )
     komi = game.komi
-    if (komi.__class__ is not float and komi.__class__ is not int) or not -1000.0 < komi < 1000.0:
+    if (type(komi) is not float and type(komi) is not int) or not -1000.0 < komi < 1000.0:
         raise InvalidEvent(index, "komi", f"must be a finite number, got {komi!r}")
     board = game.board
-    if board.__class__ is not int or board < 2:
+    if type(board) is not int or board < 2:
         raise InvalidEvent(index, "board", f"must be a board size such as 19, 13 or 9, got {board!r}")
     minutes = game.minutes
-    if minutes is not None and (minutes.__class__ is not int or minutes < 0):
+    if minutes is not None and (type(minutes) is not int or minutes < 0):
         raise InvalidEvent(index, "minutes", f"must be a whole number of minutes, 0 or more, got {minutes!r}")
     winner = game.winner
     if winner is not _WHITE and winner is not _BLACK and winner is not _JIGO:
@@ -201,51 +203,19 @@ def clamp_start(level: float, ceiling: float | None) -> float:
     return level
 
 
-def number_locally(
-    games: list[int], white: list[int], black: list[int], levels: list[float]
-) -> tuple[list[int], list[int], list[int], list[float]]:
-    """Number a period's players 0..m-1 in order of appearance.
+class Period:
+    """A period as the driver collects it: its key, its games (event
+    indices), its players (replay numbers, numbered 0..m-1 locally in order
+    of appearance) and each game's local White and Black."""
 
-    ``games`` are the period's events, ``white`` and ``black`` the replay's
-    player numbers by event, ``levels`` their current levels.  Returns each
-    game's local White and Black, each local player's replay number, and
-    their level as the period begins (the start level the adjustment
-    corrects).
-    """
-    n = len(games)
-    local: dict[int, int] = {}
-    player: list[int] = []
-    start: list[float] = []
-    gw = [0] * n
-    gb = [0] * n
-    for i in range(n):
-        k = games[i]
-        q = white[k]
-        w = local.get(q)
-        if w is None:
-            w = local[q] = len(start)
-            player.append(q)
-            start.append(levels[q])
-        q = black[k]
-        b = local.get(q)
-        if b is None:
-            b = local[q] = len(start)
-            player.append(q)
-            start.append(levels[q])
-        gw[i] = w
-        gb[i] = b
-    return gw, gb, player, start
-
-
-class _Period:
-    """An open period: its key, its games (event indices) and its players."""
-
-    __slots__ = ("games", "key", "players")
+    __slots__ = ("games", "gb", "gw", "key", "players")
 
     def __init__(self, key: Hashable) -> None:
         self.key = key
         self.games: list[int] = []
         self.players: list[int] = []
+        self.gw: list[int] = []
+        self.gb: list[int] = []
 
 
 class LadderBase:
@@ -303,9 +273,7 @@ class LadderBase:
     def _rate_period(
         self,
         events: Sequence[Event],
-        games: list[int],
-        white: list[int],
-        black: list[int],
+        period: Period,
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
@@ -365,9 +333,9 @@ class _Replay:
     """One run of :meth:`LadderBase.rate`: players, open periods, the ledger.
 
     Players get numbers in order of appearance; ``levels`` and ``known`` are
-    their current level and known flag, ``white`` and ``black`` the numbers
-    of each game's players.  A class rather than closures: compiled by
-    mypyc, its fields are read directly.
+    their current level and known flag, ``local`` their number in the
+    period they play in (see :class:`Period`).  A class rather than
+    closures: compiled by mypyc, its fields are read directly.
     """
 
     def __init__(
@@ -387,10 +355,9 @@ class _Replay:
         self.number: dict[PlayerId, int] = {}
         self.levels: list[float] = []
         self.known: list[bool] = []
-        self.white = [0] * n
-        self.black = [0] * n
-        self.open_by_key: dict[Hashable, _Period] = {}  # the open periods by key
-        self.open_of: list[_Period | None] = []  # each player's open period
+        self.open_by_key: dict[Hashable, Period] = {}  # the open periods by key
+        self.open_of: list[Period | None] = []  # each player's open period
+        self.local: list[int] = []  # each player's local number in their open period
 
     def add(self, player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
         """Number a player first seen at event ``at``: from the given state,
@@ -409,24 +376,22 @@ class _Replay:
         self.levels.append(level)
         self.known.append(is_known)
         self.open_of.append(None)
+        self.local.append(0)
         return i
 
-    def close(self, period: _Period) -> None:
+    def close(self, period: Period) -> None:
         del self.open_by_key[period.key]
         open_of = self.open_of
         for p in period.players:
             open_of[p] = None
-        self.system._rate_period(
-            self.events, period.games, self.white, self.black, self.levels, self.known, self.ledger
-        )
+        self.system._rate_period(self.events, period, self.levels, self.known, self.ledger)
 
     def run(self) -> Result:
         events = self.events
         number = self.number
-        white = self.white
-        black = self.black
         open_by_key = self.open_by_key
         open_of = self.open_of
+        local = self.local
         game_type = Game
         for k, event in enumerate(events):
             if type(event) is not game_type:
@@ -447,8 +412,6 @@ class _Replay:
             b = number.get(g.black)
             if b is None:
                 b = self.add(g.black, k)
-            white[k] = w
-            black[k] = b
             # base.period_key: the event, else the club's day (an event name is
             # a str and never equals a club-day tuple).
             ev = g.event
@@ -461,14 +424,19 @@ class _Replay:
             if mine is not current and mine is not None:
                 self.close(mine)
             if current is None:
-                current = open_by_key[key] = _Period(key)
-            current.games.append(k)
+                current = open_by_key[key] = Period(key)
+            players = current.players
             if open_of[w] is None:
                 open_of[w] = current
-                current.players.append(w)
+                local[w] = len(players)
+                players.append(w)
             if open_of[b] is None:
                 open_of[b] = current
-                current.players.append(b)
+                local[b] = len(players)
+                players.append(b)
+            current.games.append(k)
+            current.gw.append(local[w])
+            current.gb.append(local[b])
         for period in list(open_by_key.values()):
             self.close(period)
 

@@ -40,10 +40,10 @@ from ratings.systems._ffg_common import (
     FLOOR,
     SEN_KOMI,
     LadderBase,
+    Period,
     game_coefficient,
     handicap_bonus,
     handicap_stones,
-    number_locally,
 )
 from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
 
@@ -257,9 +257,7 @@ class FFG(LadderBase):
     def _rate_period(
         self,
         events: Sequence[Event],
-        games: list[int],
-        white: list[int],
-        black: list[int],
+        period: Period,
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
@@ -278,9 +276,12 @@ class FFG(LadderBase):
         floor = FLOOR
         ceiling = CEILING
 
+        games = period.games
+        gw = period.gw  # local White and Black of each game
+        gb = period.gb
+        player = period.players  # each local player's replay number
+        entry = [levels[p] for p in player]  # the levels the period starts from
         n = len(games)
-        # Local White and Black of each game, each local player's number and start level.
-        gw, gb, player, entry = number_locally(games, white, black, levels)
         # Vectors of doubles: compiled, their items are read and stored unboxed.
         zeros = [0.0] * n
         gbonus = vec[float](zeros)  # Black's handicap bonus 100 (H - 0.5)
@@ -317,11 +318,11 @@ class FFG(LadderBase):
         m = len(entry)
         start = vec[float](entry)  # start levels, corrected by the adjustment
         kf = vec[float]([k_factor(x) for x in entry])  # K at the (corrected) start level
-        period = _Games(gw, gb, gbonus, gcoef, gbeg, grw, start, kf)
-        acc = period.acc
-        cws = period.cws
-        cbs = period.cbs
-        period.replay(counted)
+        rated = _Games(gw, gb, gbonus, gcoef, gbeg, grw, start, kf)
+        acc = rated.acc
+        cws = rated.cws
+        cbs = rated.cbs
+        rated.replay(counted)
         # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
         final = vec[float]([0.0] * m)
         for p in range(m):
@@ -333,7 +334,7 @@ class FFG(LadderBase):
                 x = final[p] - start[p]
                 if (x > smallest or x < -smallest) and abs(x) > threshold(start[p], known[player[p]]):
                     limit = [threshold(start[q], known[player[q]]) for q in range(m)]
-                    self._settle(start, kf, acc, final, limit, gw, gb, counted, period)
+                    self._settle(start, kf, acc, final, limit, gw, gb, counted, rated)
                     break
 
         # Ledger rows: a player's rows chain from the (corrected) start level

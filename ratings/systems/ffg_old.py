@@ -34,10 +34,10 @@ from ratings.systems._ffg_common import (
     FLOOR,
     SEN_KOMI,
     LadderBase,
+    Period,
     game_coefficient,
     handicap_bonus,
     handicap_stones,
-    number_locally,
 )
 from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
 
@@ -193,9 +193,7 @@ class OldFFG(LadderBase):
     def _rate_period(
         self,
         events: Sequence[Event],
-        games: list[int],
-        white: list[int],
-        black: list[int],
+        period: Period,
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
@@ -205,8 +203,12 @@ class OldFFG(LadderBase):
         black_wins = Winner.BLACK
         floor = FLOOR
 
+        games = period.games
+        gw = period.gw  # local White and Black of each game
+        gb = period.gb
+        player = period.players  # each local player's replay number
+        start = [levels[p] for p in player]  # the levels the period starts from
         n = len(games)
-        gw, gb, player, start = number_locally(games, white, black, levels)
         plays = _Plays(gw, gb)
         for i in range(n):
             g: Game = events[games[i]]  # type: ignore[assignment]  # the driver sends games only
