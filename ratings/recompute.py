@@ -67,33 +67,36 @@ def mark_dirty(club: m.Club | int, from_date: date) -> None:
         ),
         dirty_generation=F("dirty_generation") + 1,
     )
-    _schedule_once(club_id)
+    _schedule(club_id)
 
 
-class _AfterCommit:
-    """The after-commit callback of one club (found again by its club id)."""
+def _schedule(club_id: int) -> None:
+    """Arrange the recompute of ``club_id`` for after the caller's commit.
 
-    def __init__(self, club_id: int) -> None:
-        self.club_id = club_id
-
-    def __call__(self) -> None:
-        enqueue(self.club_id)
-
-
-def _schedule_once(club_id: int) -> None:
-    """One after-commit recompute per club per transaction.
-
-    The pending callbacks are looked up in the connection's own list, so a
-    rolled-back transaction or savepoint takes its callback with it.
+    With a broker, Celery's ``delay_on_commit`` hands the club's id to a
+    worker; a broker that cannot take it (down, unreachable) is logged and
+    the club stays dirty, so the save still succeeds and the sweeper (or
+    the next worker start) runs it.  Without a broker the recompute runs
+    in-process after commit.  Several calls in one transaction enqueue
+    several tasks: they coalesce, since a run that finds the club's
+    generation already clean does nothing.  A rolled-back transaction takes
+    its callbacks with it.
     """
-    connection = transaction.get_connection()
-    if connection.in_atomic_block:
-        for _sids, func, _robust in connection.run_on_commit:
-            if isinstance(func, _AfterCommit) and func.club_id == club_id:
-                return
-        transaction.on_commit(_AfterCommit(club_id), robust=True)
+    if settings.CELERY_BROKER_URL:
+        from ratings.tasks import recompute_club_task
+
+        recompute_club_task.delay_on_commit(club_id)
     else:
-        enqueue(club_id)
+        transaction.on_commit(functools.partial(_recompute_in_process, club_id, "commit"))
+
+
+def _recompute_in_process(club_id: int, trigger: str) -> None:
+    try:
+        recompute_club(club_id, trigger=trigger)
+    except Exception:
+        # The club stays dirty; the page that saved must not fail
+        # because the ratings could not be brought up to date.
+        log.exception("recompute of club %s failed; it stays dirty", club_id)
 
 
 def enqueue(club_id: int, trigger: str = "commit") -> None:
@@ -103,12 +106,7 @@ def enqueue(club_id: int, trigger: str = "commit") -> None:
 
         recompute_club_task.delay(club_id)
     else:
-        try:
-            recompute_club(club_id, trigger=trigger)
-        except Exception:
-            # The club stays dirty; the page that saved must not fail
-            # because the ratings could not be brought up to date.
-            log.exception("recompute of club %s failed; it stays dirty", club_id)
+        _recompute_in_process(club_id, trigger)
 
 
 def first_event_date(club: m.Club) -> date | None:

@@ -2,17 +2,43 @@
 
 They take ids, never model instances; the work (load, lock, record a run,
 replay, write, record the outcome) is in :mod:`ratings.recompute`.
+
+The recompute's work is also recorded in the database (the club's dirty
+flag), so a message the broker cannot take is not lost work: the save that
+asked for it succeeds, and the sweeper, or the next worker start, runs it.
 """
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from celery import shared_task
+from celery.contrib.django.task import DjangoTask
+from celery.signals import worker_ready
 from django.db import OperationalError
+from kombu.exceptions import OperationalError as BrokerError
 
 from ratings import recompute
 
+log = logging.getLogger(__name__)
+
+
+class DirtyFlagTask(DjangoTask):
+    """A task whose pending work the database already records: when the
+    broker cannot take the message, log it and leave the work to the
+    sweeper instead of failing the request that enqueued it."""
+
+    def apply_async(self, args: Any = None, kwargs: Any = None, **options: Any) -> Any:
+        try:
+            return super().apply_async(args, kwargs, **options)
+        except BrokerError:
+            log.warning("broker unavailable: %s%r left to the sweeper", self.name, tuple(args or ()))
+            return None
+
 
 @shared_task(
+    base=DirtyFlagTask,
     bind=True,
     acks_late=True,
     autoretry_for=(OperationalError,),  # transient database errors only
@@ -27,7 +53,17 @@ def recompute_club_task(self, club_id: int, full: bool = False) -> int | None:  
     return run.pk if run is not None else None
 
 
-@shared_task
+@shared_task(base=DirtyFlagTask)
 def sweep_dirty_clubs() -> list[int]:
-    """Periodic (Celery beat): enqueue a recompute of every club still dirty."""
+    """Periodic (Celery beat), and at every worker start: enqueue a
+    recompute of every club still dirty (after a crash, a killed worker or
+    a broker outage)."""
     return recompute.sweep()
+
+
+@worker_ready.connect
+def resume_unfinished_work(**_kwargs: Any) -> None:
+    """A worker that starts resumes what a killed one left: a run killed
+    mid-way left its club dirty, and its message would otherwise wait for
+    the broker's visibility timeout or the next sweep."""
+    sweep_dirty_clubs.delay()

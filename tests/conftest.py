@@ -11,10 +11,12 @@ skip when it is missing, unless REQUIRE_BROWSER / REQUIRE_SERVICES is set
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -65,7 +67,13 @@ def make_player(club):  # type: ignore[no-untyped-def]
     def make(name: str, rank: int = -10, since: date = date(2020, 1, 1), **extra: object) -> Player:
         slug = extra.pop("slug", None) or name.lower().replace(" ", "-")
         return Player.objects.create(
-            name=name, slug=slug, club=extra.pop("club", club), start_rank=rank, rank=rank, since=since, **extra
+            name=name,
+            slug=slug,
+            club=extra.pop("club", club),
+            start_rank=rank,
+            rank=rank,
+            since=since,
+            **extra,
         )
 
     return make
@@ -102,3 +110,29 @@ def client_for(personas) -> Callable[[str], Client]:  # type: ignore[no-untyped-
         return client
 
     return make
+
+
+@contextlib.contextmanager
+def celery_broker(settings: Any, url: str, queue: str | None = None) -> Iterator[None]:
+    """Point the site's Celery app (and settings) at ``url`` for a while.
+
+    The app derives its read and write URLs from ``broker_url`` once and keeps
+    its connection and producer pools bound to its first broker, so all three
+    URLs are set and the pools dropped (``close()``, and ``amqp``, a cached
+    property, made anew), both ways."""
+    from clubrating.celery import app
+
+    keys = ("broker_url", "broker_read_url", "broker_write_url", "task_default_queue")
+    saved = {key: app.conf[key] for key in keys}
+    settings.CELERY_BROKER_URL = url
+    app.conf.update(broker_url=url, broker_read_url=url, broker_write_url=url)
+    if queue is not None:
+        app.conf.task_default_queue = queue
+    app.close()
+    del app.amqp
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+        app.close()
+        del app.amqp

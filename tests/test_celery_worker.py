@@ -11,11 +11,13 @@ REQUIRE_SERVICES=1 makes a missing Redis a failure, not a skip.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -24,9 +26,9 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
 
-from clubrating.celery import app as celery_app
+from ratings import services
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun
-from tests.conftest import need
+from tests.conftest import celery_broker, need
 
 ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 # Decided at collection, before pytest-django sets up a transactional test
@@ -51,6 +53,13 @@ def _redis_up(url: str) -> bool:
         return False
 
 
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def _database_url() -> str:
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
@@ -68,42 +77,71 @@ def role_groups(transactional_db):  # type: ignore[no-untyped-def]
         Group.objects.get_or_create(name=name)
 
 
-@pytest.fixture
-def worker(settings, role_groups):  # type: ignore[no-untyped-def]
+@contextlib.contextmanager
+def running_worker(settings) -> Iterator[subprocess.Popen[str]]:  # type: ignore[no-untyped-def]
+    """A real Celery worker on the real Redis, seeing the test database."""
     if connection.vendor != "postgresql":
         pytest.skip("the worker process must see the test database: run with DATABASE_URL on PostgreSQL")
     need(_redis_up(REDIS), f"Redis at {REDIS}")
     queue = f"test-recompute-{os.getpid()}"
-    settings.CELERY_BROKER_URL = REDIS
-    saved = celery_app.conf.broker_url, celery_app.conf.task_default_queue
-    celery_app.conf.broker_url, celery_app.conf.task_default_queue = REDIS, queue
     env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": REDIS, "CONN_MAX_AGE": "0"}
     process = subprocess.Popen(
         [
             sys.executable, "-m", "celery", "-A", "clubrating", "worker", "--pool=solo", "--concurrency=1",
             "-Q", queue, "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
         ],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=REPO, env={**env, "CELERY_TASK_DEFAULT_QUEUE": queue}, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     lines: list[str] = []
     deadline = time.monotonic() + 90
     assert process.stdout is not None
-    while True:
-        line = process.stdout.readline()
-        lines.append(line)
-        if "ready." in line:
-            break
-        assert line or process.poll() is None, "".join(lines)
-        assert time.monotonic() < deadline, "the worker did not start:\n" + "".join(lines)
     try:
-        yield process
+        while True:
+            line = process.stdout.readline()
+            lines.append(line)
+            if "ready." in line:
+                break
+            assert line or process.poll() is None, "".join(lines)
+            assert time.monotonic() < deadline, "the worker did not start:\n" + "".join(lines)
+        with celery_broker(settings, REDIS, queue):
+            yield process
     finally:
         process.terminate()
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
-        celery_app.conf.broker_url, celery_app.conf.task_default_queue = saved
+
+
+@pytest.fixture
+def worker(settings, role_groups):  # type: ignore[no-untyped-def]
+    with running_worker(settings) as process:
+        yield process
+
+
+def wait_until_clean(club: Club, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while Club.objects.get(pk=club.pk).dirty_from is not None:
+        assert time.monotonic() < deadline, "the worker never brought the club up to date"
+        time.sleep(0.3)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_that_starts_resumes_a_club_left_dirty_while_the_broker_was_down(
+    settings, role_groups, make_player
+) -> None:
+    club = Club.objects.get(slug="stellenbosch")
+    ann, ben = make_player("Ann Botha", rank=-12), make_player("Ben Nel", rank=-12)
+    dead = f"redis://127.0.0.1:{_closed_port()}/0"
+    with celery_broker(settings, dead):
+        services.save_sheet(
+            club=club, date=date.today(), rows=[services.GameRow(white=ann, black=ben, winner="white")]
+        )
+    assert Club.objects.get(pk=club.pk).dirty_from is not None, "nothing could be enqueued"
+    with running_worker(settings):  # nothing enqueued since: the worker's start resumes the club
+        wait_until_clean(club)
+    assert HistoryEntry.objects.filter(game__isnull=False).count() == 2 * len(club.systems)
 
 
 @pytest.mark.django_db(transaction=True)

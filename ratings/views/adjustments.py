@@ -60,7 +60,7 @@ def adjustment_new(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 f"{adjustment.player} set to {format_rank(adjustment.rank)} from {adjustment.date:%Y-%m-%d}. "
-                "The ratings are being updated.",
+                "Ratings will update shortly.",
             )
             return redirect("adjustments")
     status = 400 if form.is_bound else 200

@@ -85,7 +85,7 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(
                     request,
                     f"{len(applied)} rank adjustments dated {sync.effective:%Y-%m-%d} were saved; "
-                    "the ratings are being updated.",
+                    "ratings will update shortly.",
                 )
                 return redirect("rank_sync", pk=sync.pk)
     elif request.method == "POST":
@@ -157,7 +157,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
             form.add_error("file", f"{form.filename}: {error}")
         else:
             if report.sheet is not None and not report.dry_run:
-                messages.success(request, f"{report.games} games saved; the ratings are being updated.")
+                messages.success(request, f"{report.games} games saved; ratings will update shortly.")
     status = 400 if form.is_bound and form.errors else 200
     context = {"form": form, "report": report}
     return render(request, "ratings/committee/tournament_import.html", context, status=status)

@@ -96,7 +96,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
         return _render_sheet_form(request, header, rows, status=400)
     count = len(filled)
     messages.success(
-        request, f"Saved {count} game{'s' if count != 1 else ''}. The ratings are being updated."
+        request, f"Saved {count} game{'s' if count != 1 else ''}. Ratings will update shortly."
     )
     return redirect(sheet)
 
@@ -236,7 +236,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error(name if name in form.fields else None, message)
         else:
             if changed:
-                messages.success(request, f"Corrected {', '.join(changed)}. The ratings are being updated.")
+                messages.success(request, f"Corrected {', '.join(changed)}. Ratings will update shortly.")
             else:
                 messages.info(request, "Nothing changed.")
             return redirect(game.sheet)
@@ -251,6 +251,6 @@ def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         sheet = game.sheet
         services.delete_game(game, actor=request.user, reason=request.POST.get("reason", "").strip()[:100])  # type: ignore[arg-type]
-        messages.success(request, "Game deleted. The ratings are being updated.")
+        messages.success(request, "Game deleted. Ratings will update shortly.")
         return redirect(sheet)
     return render(request, "ratings/game_delete.html", {"game": game})
