@@ -1,7 +1,4 @@
-"""Users in the admin with their role and linked player at a glance.
-
-Roles are the groups "volunteer" and "committee" (accounts/roles.py); a
-player is linked from the Player's page (its ``user`` field)."""
+"""Users in the admin with their roles and linked player at a glance."""
 
 from __future__ import annotations
 
@@ -11,26 +8,43 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from accounts.models import CommitteeMember, Volunteer
 from accounts.roles import role_of
+
+
+class VolunteerInline(admin.TabularInline):
+    model = Volunteer
+    fk_name = "user"
+    extra = 0
+    fields = ["club", "granted_at"]
+    readonly_fields = ["granted_at"]
+
+
+class CommitteeInline(admin.TabularInline):
+    model = CommitteeMember
+    fk_name = "user"
+    extra = 0
+    fields = ["rating_list", "granted_at"]
+    readonly_fields = ["granted_at"]
 
 
 class UserAdmin(BaseUserAdmin):
     list_display = ["username", "email", "role", "linked_player", "is_active", "last_login"]
-    list_filter = ["groups", "is_active", "is_staff", "is_superuser"]
+    list_filter = ["is_active", "is_staff", "is_superuser"]
     search_fields = ["username", "email", "first_name", "last_name", "player__name"]
+    inlines = [VolunteerInline, CommitteeInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        return super().get_queryset(request).select_related("player").prefetch_related("groups")
+        return super().get_queryset(request).select_related("player")
 
     @admin.display(description="role")
     def role(self, obj: User) -> str:
-        obj._role_groups = {g.name for g in obj.groups.all()}  # type: ignore[attr-defined]
         return role_of(obj)
 
     @admin.display(description="player", ordering="player__name")
     def linked_player(self, obj: User) -> str:
         player = getattr(obj, "player", None)
-        return player.name if player is not None else "—"
+        return str(player) if player is not None else "—"
 
 
 admin.site.unregister(User)

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from ratings.forms import SYSTEM_CHOICES
 from ratings.models import (
     Club,
+    RatingList,
     Game,
     HistoryEntry,
     LogEntry,
@@ -22,7 +23,7 @@ from ratings.models import (
 from ratings.systems.ranks import format_rank
 
 
-class ClubAdminForm(forms.ModelForm):
+class RatingListAdminForm(forms.ModelForm):
     """The compared systems as ticks, not a JSON list typed by hand."""
 
     compared_systems = forms.MultipleChoiceField(
@@ -33,23 +34,39 @@ class ClubAdminForm(forms.ModelForm):
     )
 
     class Meta:
-        model = Club
-        fields = ["name", "slug", "primary_system", "compared_systems", "api_token"]
-        labels = {"api_token": "API token"}
+        model = RatingList
+        fields = ["name", "slug", "primary_system", "compared_systems"]
         help_texts = {
-            "primary_system": "To change the systems, prefer the site's club settings page: "
-            "it recomputes the club's history, saving here does not.",
+            "primary_system": "To change the systems, prefer the site's list settings page: "
+            "it recomputes the list's history, saving here does not.",
         }
 
 
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    form = ClubAdminForm
+class ClubInline(admin.TabularInline):
+    model = Club
+    extra = 0
+    fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(RatingList)
+class RatingListAdmin(admin.ModelAdmin):
+    form = RatingListAdminForm
     list_display = ["name", "slug", "primary_system", "compared_systems", "dirty_from"]
     list_filter = ["primary_system"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["dirty_from", "dirty_generation", "clean_generation"]
+    inlines = [ClubInline]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "rating_list"]
+    list_filter = ["rating_list"]
+    list_select_related = ["rating_list"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
 
 
 class RankListFilter(admin.SimpleListFilter):
@@ -76,15 +93,15 @@ class RankListFilter(admin.SimpleListFilter):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "rank_label", "rating", "games_count", "last_updated", "user"]
-    list_filter = ["club", RankListFilter, "since"]
-    list_select_related = ["club", "user"]
+    list_display = ["name", "suffix", "rating_list", "home_club", "rank_label", "rating", "games_count", "user"]
+    list_filter = ["rating_list", "home_club", RankListFilter, "since"]
+    list_select_related = ["rating_list", "home_club", "user"]
     search_fields = ["name", "slug", "saga_id", "egd_pin", "ffg_licence", "aga_id", "user__username"]
     prepopulated_fields = {"slug": ["name"]}
     raw_id_fields = ["user"]
     readonly_fields = ["rank", "rating", "games_count", "last_updated", "created_at"]
     fieldsets = [
-        (None, {"fields": ["name", "slug", "club", "user", "start_rank", "since"]}),
+        (None, {"fields": ["rating_list", "name", "suffix", "slug", "home_club", "user", "start_rank", "since"]}),
         ("National ids", {"fields": ["saga_id", "egd_pin", "ffg_licence", "aga_id"]}),
         ("Computed (by the recompute)", {"fields": readonly_fields}),
     ]
@@ -124,9 +141,9 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(RankAdjustment)
 class RankAdjustmentAdmin(admin.ModelAdmin):
-    list_display = ["date", "club", "player", "new_rank", "rating", "reason", "entered_by"]
-    list_filter = ["club"]
-    list_select_related = ["club", "player", "entered_by"]
+    list_display = ["date", "rating_list", "player", "new_rank", "rating", "reason", "entered_by"]
+    list_filter = ["rating_list"]
+    list_select_related = ["rating_list", "player", "entered_by"]
     search_fields = ["player__name", "reason"]
     date_hierarchy = "date"
     raw_id_fields = ["player", "entered_by"]
@@ -150,7 +167,7 @@ class HistoryEntryAdmin(admin.ModelAdmin):
         "rating_after",
         "seq",
     ]
-    list_filter = ["system", "club"]
+    list_filter = ["system", "rating_list"]
     list_select_related = ["player", "opponent"]
     search_fields = ["player__name", "opponent__name"]
     date_hierarchy = "date"
@@ -167,9 +184,9 @@ class HistoryEntryAdmin(admin.ModelAdmin):
 class LogEntryAdmin(admin.ModelAdmin):
     """The log-file is a record: it can be read and searched, not rewritten."""
 
-    list_display = ["at", "club", "actor", "action", "event_date", "summary"]
-    list_filter = ["club", "action", "actor"]
-    list_select_related = ["club", "actor"]
+    list_display = ["at", "rating_list", "club", "actor", "action", "event_date", "summary"]
+    list_filter = ["rating_list", "club", "action", "actor"]
+    list_select_related = ["rating_list", "club", "actor"]
     search_fields = ["summary", "players__name", "actor__username"]
     date_hierarchy = "at"
     raw_id_fields = ["game", "adjustment", "sheet", "players"]
@@ -188,7 +205,7 @@ class LogEntryAdmin(admin.ModelAdmin):
 class RecomputeRunAdmin(admin.ModelAdmin):
     list_display = [
         "started_at",
-        "club",
+        "rating_list",
         "status",
         "full",
         "from_date",
@@ -196,9 +213,9 @@ class RecomputeRunAdmin(admin.ModelAdmin):
         "rows_written",
         "duration",
     ]
-    list_filter = ["club", "status", "full", "trigger"]
-    list_select_related = ["club"]
-    search_fields = ["error", "club__name"]
+    list_filter = ["rating_list", "status", "full", "trigger"]
+    list_select_related = ["rating_list"]
+    search_fields = ["error", "rating_list__name"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

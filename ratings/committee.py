@@ -4,15 +4,15 @@ Three jobs, each a plain function the views and management commands share
 (docs/committee.md describes the process for a committee member):
 
 1. Rank synchronisation.  :func:`preview_rank_sync` reads a national rank
-   list (ratings.exchange), matches every club player to it — national id
+   list (ratings.exchange), matches every player of the list to it — national id
    first, then name (accent-, case- and order-insensitive) — and stores the
-   proposal as a :class:`RankSync` with one :class:`RankSyncLine` per club
+   proposal as a :class:`RankSync` with one :class:`RankSyncLine` per
    player.  An ambiguous or missing match is shown, never guessed.
    :func:`apply_rank_sync` turns the lines the committee chose into dated
    rank adjustments (services.add_adjustment, so they are logged and the
    ratings recomputed) and remembers confirmed matches by storing the
    national id on the player, all or nothing.
-2. Exports: :func:`club_games_tournament` turns a club's games of a period
+2. Exports: :func:`list_games_tournament` turns a list's games of a period
    into an exchange Tournament, which ratings.exchange writes as CSV, JSON,
    an EGD h9 file (class C "club ladder"), an FFG .tou or an AGA file;
    :func:`api_page` gives one page of the same records for the JSON API.
@@ -28,6 +28,7 @@ naming the player or the file's line(s); nothing is written then.
 from __future__ import annotations
 
 import math
+import hashlib
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -41,7 +42,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import exchange
-from ratings.models import Club, Game, HistoryEntry, Kind, Player, RankSync, RankSyncLine, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, Kind, Player, RankSync, RankSyncLine, RatingList, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError, add_adjustment, save_sheet
 from ratings.systems.ranks import format_rank
 
@@ -150,7 +151,7 @@ def match_players(
 
 
 def preview_rank_sync(
-    club: Club, data: bytes, *, filename: str = "", format: str | None = None, user: Any = None
+    rating_list: RatingList, data: bytes, *, filename: str = "", format: str | None = None, user: Any = None
 ) -> RankSync:
     """Read a national list and store the proposal; nothing is applied yet.
 
@@ -165,11 +166,11 @@ def preview_rank_sync(
             f"line {too_long.line}: national id {too_long.national_id!r} is longer than the "
             f"{_id_max_length(id_field)} characters of a {Player._meta.get_field(id_field).verbose_name}"
         )
-    players = list(Player.objects.filter(club=club).order_by("name"))
+    players = list(Player.objects.filter(rating_list=rating_list).order_by("name", "suffix"))
     matches = match_players(players, ranks.entries, id_field)
     with transaction.atomic():
         sync = RankSync.objects.create(
-            club=club,
+            rating_list=rating_list,
             created_by=_user(user),
             filename=filename[:200],
             format=ranks.format,
@@ -243,13 +244,13 @@ def apply_rank_sync(
             raise CommitteeError(
                 f"this synchronisation was already applied on {timezone.localtime(current.applied_at):%Y-%m-%d %H:%M}"
             )
-        lines = {line.id: line for line in current.lines.select_related("player", "player__club")}
+        lines = {line.id: line for line in current.lines.select_related("player")}
         claimed: dict[str, str] = {}
         for choice in wanted.values():
             line = lines.get(choice.line_id)
             if line is None:
                 raise CommitteeError(f"line {choice.line_id} is not part of this synchronisation")
-            player = Player.objects.select_related("club").get(pk=line.player_id)
+            player = Player.objects.get(pk=line.player_id)
             if line.match == "ambiguous":
                 picked = [c for c in line.candidates if c["line"] == choice.candidate_line]
                 if not picked:
@@ -275,7 +276,7 @@ def apply_rank_sync(
                     )
                 claimed[line.national_id] = player.name
                 holder = (
-                    Player.objects.filter(club=player.club, **{id_field: line.national_id})
+                    Player.objects.filter(rating_list_id=player.rating_list_id, **{id_field: line.national_id})
                     .exclude(pk=player.pk)
                     .first()
                 )
@@ -314,11 +315,16 @@ def apply_rank_sync(
 # --- 2. Exports ---------------------------------------------------------------
 
 
-def club_games(club: Club, start: date | None, end: date | None) -> QuerySet[Game]:
-    """The club's games of a period in timeline order.  Forfeits are left out:
-    they are recorded but never rated (seed 002, ratings/systems/base.py), so
-    a national body has nothing to rate in them."""
-    games = Game.objects.filter(club=club, forfeit=False)
+def list_games(
+    rating_list: RatingList, start: date | None, end: date | None, club: Club | None = None
+) -> QuerySet[Game]:
+    """The list's games of a period in timeline order (only those played at
+    ``club`` when one is given).  Forfeits are left out: they are recorded
+    but never rated (seed 002, ratings/systems/base.py), so a national body
+    has nothing to rate in them."""
+    games = Game.objects.filter(rating_list=rating_list, forfeit=False)
+    if club is not None:
+        games = games.filter(club=club)
     if start:
         games = games.filter(date__gte=start)
     if end:
@@ -326,13 +332,13 @@ def club_games(club: Club, start: date | None, end: date | None) -> QuerySet[Gam
     return games.timeline()
 
 
-def _ranks_at_first_game(club: Club, first_game: dict[int, int]) -> dict[int, float]:
+def _ranks_at_first_game(rating_list: RatingList, first_game: dict[int, int]) -> dict[int, float]:
     """Each player's rank at their first game of the period (primary system),
     the grade a national body rates them at.  ``first_game``: player -> game id."""
     if not first_game:
         return {}
     rows = HistoryEntry.objects.filter(
-        club=club, system=club.primary_system, game_id__in=set(first_game.values())
+        rating_list=rating_list, system=rating_list.primary_system, game_id__in=set(first_game.values())
     ).values_list("player_id", "game_id", "rank_before")
     return {pid: rank for pid, gid, rank in rows if first_game.get(pid) == gid}
 
@@ -340,7 +346,7 @@ def _ranks_at_first_game(club: Club, first_game: dict[int, int]) -> dict[int, fl
 def _exchange_player(player: Player, rank: float) -> exchange.Player:
     return exchange.Player(
         key=str(player.pk),
-        name=player.name,
+        name=player.display_name,
         rank=rank,
         egd_pin=player.egd_pin or None,
         ffg_licence=player.ffg_licence or None,
@@ -363,8 +369,8 @@ def _tournament_game(game: Game, round_: int = 0) -> exchange.TournamentGame:
     )
 
 
-def _export_name(club: Club, start: date | None, end: date | None) -> str:
-    return f"{club.name} club ladder {start or 'start'} to {end or 'today'}"
+def _export_name(rating_list: RatingList, start: date | None, end: date | None, club: Club | None = None) -> str:
+    return f"{(club or rating_list).name} club ladder {start or 'start'} to {end or 'today'}"
 
 
 def _even_komi(games: Sequence[Game]) -> float | None:
@@ -374,49 +380,58 @@ def _even_komi(games: Sequence[Game]) -> float | None:
     return komis.most_common(1)[0][0] if komis else None
 
 
-def club_games_tournament(
-    club: Club, start: date | None = None, end: date | None = None, *, event_class: str = "C"
+def list_games_tournament(
+    rating_list: RatingList,
+    start: date | None = None,
+    end: date | None = None,
+    *,
+    club: Club | None = None,
+    event_class: str = "C",
 ) -> exchange.Tournament:
-    """The club's games of a period as one class C "club ladder" (FORMATS.md:
-    "British clubs report club games to the EGD as a class C 'club ladder'
-    tournament per period")."""
-    games = list(club_games(club, start, end).select_related("white", "black", "sheet"))
+    """The list's games of a period (or those played at ``club``) as one class
+    C "club ladder" (FORMATS.md: "British clubs report club games to the EGD
+    as a class C 'club ladder' tournament per period")."""
+    games = list(list_games(rating_list, start, end, club).select_related("white", "black", "sheet"))
     first_game: dict[int, int] = {}
     for game in games:
         for pid in (game.white_id, game.black_id):
             first_game.setdefault(pid, game.pk)
-    ranks = _ranks_at_first_game(club, first_game)
+    ranks = _ranks_at_first_game(rating_list, first_game)
     players: dict[int, exchange.Player] = {}
     for game in games:
         for player in (game.white, game.black):
             if player.pk not in players:
                 players[player.pk] = _exchange_player(player, ranks.get(player.pk, player.rank))
     return exchange.club_tournament(
-        _export_name(club, start, end),
+        _export_name(rating_list, start, end, club),
         list(players.values()),
         [_tournament_game(game) for game in games],
         start=start,
         end=end,
         event_class=event_class,
-        place=club.name,
+        place=(club or rating_list).name,
         komi=_even_komi(games),
     )
 
 
-def export_games(club: Club, start: date | None, end: date | None, format: str) -> tuple[str, str, str]:
-    """(file name, media type, text) of the club's games in ``format``.
+def export_games(
+    rating_list: RatingList, start: date | None, end: date | None, format: str, club: Club | None = None
+) -> tuple[str, str, str]:
+    """(file name, media type, text) of the list's games (or those played at
+    ``club``) in ``format``.
 
     Raises CommitteeError when the period has no game (an empty results file
     could not be read back), ExchangeError for an unknown format.
     """
     if format not in exchange.GAME_FORMATS:
         raise CommitteeError(f"unknown format {format!r}; choose one of {', '.join(exchange.GAME_FORMATS)}")
-    tournament = club_games_tournament(club, start, end)
+    tournament = list_games_tournament(rating_list, start, end, club=club)
+    where = club or rating_list
     if not tournament.games:
-        raise CommitteeError(f"{club.name} has no game between {start or 'the start'} and {end or 'today'}")
+        raise CommitteeError(f"{where.name} has no game between {start or 'the start'} and {end or 'today'}")
     text = exchange.write_tournament(tournament, format)  # type: ignore[arg-type]
     extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
-    name = f"{club.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
+    name = f"{where.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
     return name, media_type, text
 
 
@@ -426,7 +441,14 @@ class ApiPage:
     records: list[dict[str, Any]]
 
 
-def api_page(club: Club, start: date | None, end: date | None, offset: int, limit: int) -> ApiPage:
+def api_page(
+    rating_list: RatingList,
+    start: date | None,
+    end: date | None,
+    offset: int,
+    limit: int,
+    club: Club | None = None,
+) -> ApiPage:
     """One page of the JSON API: records with the fields of exchange.GAME_FIELDS
     (plus "id"), in timeline order, equal to the CSV export's records.
 
@@ -435,7 +457,7 @@ def api_page(club: Club, start: date | None, end: date | None, offset: int, limi
     exchange.assign_rounds), so one light pass over (id, white, black) of the
     period finds them; only the page's games are loaded in full.
     """
-    light = list(club_games(club, start, end).values_list("id", "white_id", "black_id"))
+    light = list(list_games(rating_list, start, end, club).values_list("id", "white_id", "black_id"))
     page_ids = [gid for gid, _, _ in light[offset : offset + limit]]
     # The round rule of exchange.assign_rounds (docs/formats.md,
     # "Rounds of a club export"): round = 1 + the later of the two players'
@@ -453,9 +475,9 @@ def api_page(club: Club, start: date | None, end: date | None, offset: int, limi
             rounds[gid] = round_
     games = Game.objects.filter(pk__in=page_ids).select_related("white", "black", "sheet").timeline()
     page_players = {p.pk: p for g in games for p in (g.white, g.black)}
-    ranks = _ranks_at_first_game(club, {pid: first_game[pid] for pid in page_players})
+    ranks = _ranks_at_first_game(rating_list, {pid: first_game[pid] for pid in page_players})
     tournament = exchange.Tournament(
-        name=_export_name(club, start, end),
+        name=_export_name(rating_list, start, end, club),
         start=start,
         end=end,
         event_class="C",
@@ -468,22 +490,29 @@ def api_page(club: Club, start: date | None, end: date | None, offset: int, limi
     return ApiPage(count=len(light), records=records)
 
 
-def new_api_token(club: Club) -> str:
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_api_token(rating_list: RatingList) -> str:
     """(Re)generate the token a national body sends as "Authorization: Token
-    <token>"; the old one stops working at once."""
+    <token>"; the old one stops working at once.  Only its SHA-256 is stored:
+    the token is shown once, to the committee member who made it."""
     token = secrets.token_urlsafe(32)
-    Club.objects.filter(pk=club.pk).update(api_token=token)
-    club.api_token = token
+    digest = _token_hash(token)
+    RatingList.objects.filter(pk=rating_list.pk).update(api_token_hash=digest)
+    rating_list.api_token_hash = digest
     return token
 
 
-def club_for_token(token: str) -> Club | None:
+def list_for_token(token: str) -> RatingList | None:
     if not token:
         return None
-    club = Club.objects.filter(api_token=token).first()
-    if club is None or not secrets.compare_digest(club.api_token, token):
+    digest = _token_hash(token)
+    found = RatingList.objects.filter(api_token_hash=digest).first()
+    if found is None or not secrets.compare_digest(found.api_token_hash, digest):
         return None
-    return club
+    return found
 
 
 # --- 3. Tournament imports ----------------------------------------------------
@@ -507,14 +536,14 @@ def _where(lines: Sequence[int | None]) -> str:
     return f"line {known[0]}" + "".join(f" (and line {n})" for n in known[1:])
 
 
-class _ClubPlayers:
-    """The club's players, looked up by national id, then by name (one query)."""
+class _ListPlayers:
+    """The list's players, looked up by national id, then by name (one query)."""
 
     IDS = ("egd_pin", "ffg_licence", "aga_id")
 
-    def __init__(self, club: Club) -> None:
-        self.players = {p.pk: p for p in Player.objects.filter(club=club)}
-        self.names = exchange.NameIndex((p.pk, p.name) for p in self.players.values())
+    def __init__(self, rating_list: RatingList) -> None:
+        self.players = {p.pk: p for p in Player.objects.filter(rating_list=rating_list)}
+        self.names = exchange.NameIndex((p.pk, p.display_name) for p in self.players.values())
         self.by_id: dict[tuple[str, str], list[Player]] = {}
         for player in self.players.values():
             for attr in self.IDS:
@@ -558,9 +587,10 @@ def _board(game: exchange.TournamentGame, tournament: exchange.Tournament) -> in
 def _resolve_players(
     club: Club, tournament: exchange.Tournament, report: ImportReport
 ) -> dict[str, Player | NewPlayer]:
-    """Match each player who has a game to a club player, or plan a new one."""
+    """Match each player who has a game to a player of the club's list (a
+    tournament at one club meets players of the whole list), or plan a new one."""
     playing = {g.white for g in tournament.games} | {g.black for g in tournament.games}
-    known = _ClubPlayers(club)
+    known = _ListPlayers(club.rating_list)
     refs: dict[str, Player | NewPlayer] = {}
     seen: dict[Any, exchange.Player] = {}  # club player pk or new name key -> who took it
     for person in tournament.players:
@@ -581,11 +611,13 @@ def _resolve_players(
         seen[slot] = person
         if player is not None:
             refs[person.key] = player
-            report.matched.append(f"{person.name} → {player.name}" if player.name != name else name)
+            report.matched.append(f"{person.name} → {player}" if str(player) != name else name)
             continue
         if person.rank is None:
-            raise CommitteeError(f"line {person.line}: {name} is new to the club and the file gives no grade")
-        for attr in _ClubPlayers.IDS:
+            raise CommitteeError(
+                f"line {person.line}: {name} is new to {club.rating_list} and the file gives no grade"
+            )
+        for attr in _ListPlayers.IDS:
             value = getattr(person, attr)
             if value and len(value) > _id_max_length(attr):
                 raise CommitteeError(f"line {person.line}: {attr} {value!r} is too long")
@@ -720,9 +752,9 @@ def _remember_ids(club: Club, tournament: exchange.Tournament, refs: dict[str, P
         ref = refs.get(person.key)
         if not isinstance(ref, NewPlayer):
             continue
-        changed = [a for a in _ClubPlayers.IDS if getattr(person, a)]
+        changed = [a for a in _ListPlayers.IDS if getattr(person, a)]
         if changed:
-            player = Player.objects.get(club=club, name__iexact=ref.name)
+            player = Player.objects.named(club.rating_list, ref.display_name).get()
             for attr in changed:
                 setattr(player, attr, getattr(person, attr))
             player.save(update_fields=changed)
@@ -732,18 +764,41 @@ def rank_label(value: float | None) -> str:
     return format_rank(value) if value is not None else "—"
 
 
-def find_club(slug: str | None) -> Club:
-    """The club a command works on: ``--club SLUG``, or the only club there is."""
-    clubs = Club.objects.order_by("slug")
+def find_club(slug: str | None, rating_list: RatingList | None = None) -> Club:
+    """The club a command works on: ``--club SLUG``, or the only club there is
+    (of ``rating_list`` when one is given)."""
+    clubs = Club.objects.select_related("rating_list").order_by("slug")
+    if rating_list is not None:
+        clubs = clubs.filter(rating_list=rating_list)
+    return _the_one(clubs, slug, "club")
+
+
+def find_list(slug: str | None) -> RatingList:
+    """The list a command works on: ``--list SLUG``, or the only list there is."""
+    return _the_one(RatingList.objects.order_by("slug"), slug, "list")
+
+
+def find_list_or_club(list_slug: str | None, club_slug: str | None) -> tuple[RatingList, Club | None]:
+    """``--list`` and/or ``--club`` of a command that acts on a list, or on the
+    games of one of its clubs: the club's list, checked against ``--list``."""
+    if club_slug:
+        club = find_club(club_slug)
+        if list_slug and club.rating_list.slug != list_slug:
+            raise CommitteeError(f"--club: {club.slug} is a club of the list {club.rating_list.slug}, not {list_slug}")
+        return club.rating_list, club
+    return find_list(list_slug), None
+
+
+def _the_one(choices: QuerySet[Any], slug: str | None, what: str) -> Any:
+    known = ", ".join(choices.values_list("slug", flat=True)) or "none yet"
     if slug:
-        found = clubs.filter(slug=slug).first()
+        found = choices.filter(slug=slug).first()
         if found is None:
-            known = ", ".join(clubs.values_list("slug", flat=True)) or "none yet"
-            raise CommitteeError(f"--club: no club {slug!r} (clubs: {known})")
+            raise CommitteeError(f"--{what}: no {what} {slug!r} ({what}s: {known})")
         return found
-    first_two = list(clubs[:2])
+    first_two = list(choices[:2])
     if len(first_two) == 1:
         return first_two[0]
     if not first_two:
-        raise CommitteeError("there is no club yet")
-    raise CommitteeError(f"give --club (one of: {', '.join(clubs.values_list('slug', flat=True))})")
+        raise CommitteeError(f"there is no {what} yet")
+    raise CommitteeError(f"there are several {what}s: give --{what} (one of: {known})")

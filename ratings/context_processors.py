@@ -17,12 +17,12 @@ def site(request: HttpRequest) -> dict[str, Any]:
         "my_player": getattr(user, "player", None) if user.is_authenticated else None,
     }
     if context["is_committee"]:
-        # The committee's "Club settings" link: the first club (the page
-        # switches between clubs when there are several).
-        from ratings.models import Club
+        # The committee's "List settings" link: its first list (the page
+        # switches between lists when there are several).
+        from ratings.access import lists_managed_by
 
-        context["settings_club"] = Club.objects.order_by("name").only("slug").first()
-    # "Ratings after 12 March are being updated": clubs whose ratings are
+        context["settings_list"] = lists_managed_by(user).order_by("name").only("slug").first()
+    # "Ratings after 12 March are being updated": lists whose ratings are
     # being recomputed (one query).
     context["recompute_notices"] = pending_notices()
     return context

@@ -4,23 +4,39 @@ from __future__ import annotations
 
 from django import forms
 
-from ratings.models import Club
+from ratings.models import Club, RatingList
 
 
 class PlayerFilterForm(forms.Form):
     q = forms.CharField(label="Name", required=False, max_length=100)
-    club = forms.ModelChoiceField(
-        Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs"
+    list = forms.ModelChoiceField(
+        RatingList.objects.all(), required=False, to_field_name="slug", empty_label="All lists", label="List"
     )
+    club = forms.ModelChoiceField(
+        Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs", label="Home club"
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if RatingList.objects.count() <= 1:
+            del self.fields["list"]  # one list: no need to choose it
 
 
 class LogFilterForm(forms.Form):
+    list = forms.ModelChoiceField(
+        RatingList.objects.all(), required=False, to_field_name="slug", empty_label="All lists", label="List"
+    )
     club = forms.ModelChoiceField(
-        Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs"
+        Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs", label="Entered at"
     )
     player = forms.CharField(label="Player", required=False, max_length=120, help_text="Name or part of it")
     start = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if RatingList.objects.count() <= 1:
+            del self.fields["list"]
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

@@ -1,4 +1,4 @@
-"""Forms of record-sheet entry, game corrections, rank adjustments and club settings.
+"""Forms of record-sheet entry, game corrections, rank adjustments and list settings.
 
 Forms turn what a volunteer typed into domain values (players, ranks on the
 engine's scale, komi) and put every problem next to the field it concerns;
@@ -13,10 +13,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.urls import reverse_lazy
 from django.utils import timezone
 
-from ratings.models import Club, Game, Kind, Player, Winner
+from ratings.models import Club, Game, Kind, Player, RatingList, Winner
 from ratings.services import GameRow, NewPlayer, PlayerRef, default_komi, game_problems
 from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
@@ -42,12 +43,13 @@ def read_rank(text: str, *, whole: bool = False) -> float:
 
 
 class SheetHeaderForm(forms.Form):
-    """The top of a paper record sheet."""
+    """The top of a paper record sheet: the club it was entered at (one of
+    those where the volunteer enters sheets), event, date and kind."""
 
     club = forms.ModelChoiceField(
-        queryset=Club.objects.all(),
+        queryset=Club.objects.none(),
         empty_label=None,
-        # Another club: the name autocomplete offers that club's players.
+        # A club of another list: the name autocomplete offers that list's players.
         widget=forms.Select(
             attrs={
                 "hx-get": reverse_lazy("sheet_players"),
@@ -66,11 +68,15 @@ class SheetHeaderForm(forms.Form):
     )
     comments = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate
-        first = Club.objects.order_by("name").first()
-        if first is not None:
+        self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
+        self.fields["club"].label_from_instance = (  # type: ignore[attr-defined]
+            lambda c: f"{c.name} ({c.rating_list})" if len({x.rating_list_id for x in clubs}) > 1 else c.name
+        )
+        first = clubs.first()
+        if first is not None and "club" not in self.initial:
             self.fields["club"].initial = first.pk
 
     def clean_date(self) -> date:
@@ -82,7 +88,7 @@ class SheetHeaderForm(forms.Form):
 
 class GameRowForm(forms.Form):
     """One game row.  Players are typed by name (with autocomplete); a name
-    the club does not know needs a starting rank, which adds the player."""
+    the list does not know needs a starting rank, which adds the player."""
 
     white = forms.CharField(max_length=100, required=False)
     white_rank = forms.CharField(max_length=8, required=False, label="White's starting rank")
@@ -114,7 +120,7 @@ class GameRowForm(forms.Form):
         self.players: dict[str, PlayerRef] = {}
         #: Which colours need a starting rank (an unknown name): the template shows those fields.
         self.new_player: dict[str, bool] = {"white": False, "black": False}
-        #: The club's players the names were found to be (shown with their rank).
+        #: The list's players the names were found to be (shown with their rank).
         self.known: dict[str, Player] = {}
 
     def is_blank(self) -> bool:
@@ -132,16 +138,16 @@ class GameRowForm(forms.Form):
         if not name:
             self.add_error(colour, f"give {colour.title()}'s name")
             return None
-        found = Player.objects.filter(club=self.club, name__iexact=name).first() if self.club else None
+        found = Player.objects.named(self.club.rating_list_id, name).first() if self.club else None
         if found is not None:
             self.known[colour] = found
             return found
         self.new_player[colour] = True
         if not rank_text:
-            club = self.club.name if self.club else "the club"
+            where = self.club.rating_list.name if self.club else "the list"
             self.add_error(
                 colour,
-                f"unknown player: {name} is not a player of {club}; "
+                f"unknown player: {name} is not a player of {where}; "
                 "give their starting rank (e.g. 11k) to add them, or pick a name from the list",
             )
             return None
@@ -169,7 +175,7 @@ class GameRowForm(forms.Form):
             handicap=handicap if "handicap" in cleaned else 0,
             komi=komi,
             game_date=cleaned.get("date") or self.sheet_date,
-            club=self.club,
+            rating_list=self.club.rating_list if self.club else None,
         )
         if not cleaned.get("date") and "date" in problems:
             problems.pop("date")  # the header's date error says it already
@@ -221,7 +227,7 @@ class GameEditForm(forms.Form):
         initial = {name: getattr(game, name) for name in self.base_fields}
         super().__init__(*args, initial=initial, **kwargs)
         self.game = game
-        players = Player.objects.filter(club=game.club_id).order_by("name")
+        players = Player.objects.filter(rating_list=game.rating_list_id).order_by("name", "suffix")
         self.fields["white"].queryset = players  # type: ignore[attr-defined]
         self.fields["black"].queryset = players  # type: ignore[attr-defined]
 
@@ -236,7 +242,7 @@ class GameEditForm(forms.Form):
             handicap=cleaned.get("handicap"),
             komi=cleaned.get("komi"),
             game_date=cleaned.get("date"),
-            club=self.game.club,
+            rating_list=self.game.rating_list,
         )
         for name, message in problems.items():
             self.add_error(name, message)
@@ -247,28 +253,31 @@ class AdjustmentForm(forms.Form):
     """The committee sets a player's rank from a date (seed 001: a record-sheet
     row with the player's own name as opponent)."""
 
-    player = forms.ModelChoiceField(
-        queryset=Player.objects.select_related("club").order_by("name"), empty_label="Choose a player"
-    )
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), empty_label="Choose a player")
     date = forms.DateField(widget=DATE_INPUT)
     rank = forms.CharField(max_length=8, help_text="e.g. 11k, 2d")
     rating = forms.FloatField(
         required=False,
         label="New index (optional)",
-        help_text="In the unit of the club's primary system (SAGC: an index from -999 to 999 within the rank). "
+        help_text="In the unit of the list's primary system (SAGC: an index from -999 to 999 within the rank). "
         "Blank: the start of the rank.",
     )
     reason = forms.CharField(max_length=200, required=False, help_text="e.g. SAGA rank list of 2024-06")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate
-        # "New index" / "New GoR" / "New level": the unit of the clubs' primary system.
-        units = {unit_of(name) for name in Club.objects.values_list("primary_system", flat=True).distinct()}
+        # Only players of the lists whose committee the user is on.
+        self.fields["player"].queryset = (  # type: ignore[attr-defined]
+            Player.objects.filter(rating_list__in=rating_lists).select_related("rating_list").order_by("name", "suffix")
+        )
+        # "New index" / "New GoR" / "New level": the unit of the lists' primary system.
+        units = {unit_of(name) for name in rating_lists.values_list("primary_system", flat=True).distinct()}
         unit = units.pop() if len(units) == 1 else "rating"
         self.fields["rating"].label = f"New {unit} (optional)"
+        several = rating_lists.count() > 1
         self.fields["player"].label_from_instance = (  # type: ignore[attr-defined]
-            lambda p: f"{p.name} ({format_rank(p.rank)}, {p.club})"
+            lambda p: f"{p} ({format_rank(p.rank)}{', ' + p.rating_list.name if several else ''})"
         )
 
     def clean_rank(self) -> float:
@@ -284,14 +293,14 @@ class AdjustmentForm(forms.Form):
         cleaned = super().clean() or {}
         player, day, rating = cleaned.get("player"), cleaned.get("date"), cleaned.get("rating")
         if player is not None and day is not None and day < player.since:
-            self.add_error("date", f"{player.name} joined on {player.since:%Y-%m-%d}; this is before that")
-        sagc = player is not None and player.club.primary_system == "sagc"
+            self.add_error("date", f"{player} joined on {player.since:%Y-%m-%d}; this is before that")
+        sagc = player is not None and player.rating_list.primary_system == "sagc"
         if sagc and rating is not None and (not -999 <= rating <= 999 or rating != int(rating)):
             self.add_error("rating", "a SAGC index is a whole number from -999 to 999")
         return cleaned
 
 
-class ClubSettingsForm(forms.Form):
+class ListSettingsForm(forms.Form):
     primary_system = forms.ChoiceField(
         choices=SYSTEM_CHOICES, help_text="Shown on the players list and record sheets."
     )

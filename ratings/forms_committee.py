@@ -1,6 +1,6 @@
 """Forms of the committee's pages: rank sync upload and apply, exports, tournament imports.
 
-Each form turns raw input into domain values (a club, the uploaded bytes, a
+Each form turns raw input into domain values (a list or club, the uploaded bytes, a
 format name, dates, the committee's :class:`~ratings.committee.Choice` list)
 and puts every problem next to the field it concerns, in words a committee
 member can act on.  Reading the files is ratings.exchange's job; the views
@@ -13,12 +13,13 @@ from datetime import date
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import exchange
 from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
 from ratings.forms import DATE_INPUT
-from ratings.models import Club, RankSync, RankSyncLine
+from ratings.models import Club, RankSync, RankSyncLine, RatingList
 
 #: Bigger than any real list (the AGA TD list is 1.4 MB, the FFG ladder 0.8 MB).
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -35,26 +36,25 @@ EXPORT_FORMAT_CHOICES = [(name, GAME_FORMAT_LABELS[name]) for name in exchange.G
 IMPORT_FORMAT_CHOICES = [("", "Detect from the file"), *EXPORT_FORMAT_CHOICES]
 
 
-def _first_club() -> int | None:
-    first = Club.objects.order_by("name").first()
-    return first.pk if first is not None else None
-
-
 def _not_future(value: date | None) -> date | None:
     if value is not None and value > timezone.localdate():
         raise forms.ValidationError(f"{value:%Y-%m-%d} is in the future")
     return value
 
 
+def _choose_among(field: forms.Field, choices: QuerySet[Any]) -> None:
+    """Limit a place field to the places the user holds a role at (a choice
+    outside them is refused like any invalid choice: nothing changes)."""
+    field.queryset = choices  # type: ignore[attr-defined]
+    first = choices.first()
+    if first is not None:
+        field.initial = first.pk
+
+
 class _UploadForm(forms.Form):
-    """A file for one club; ``clean_file`` gives its bytes."""
+    """A file; ``clean_file`` gives its bytes."""
 
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
     file = forms.FileField(error_messages={"required": "choose the file to upload"})
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["club"].initial = _first_club
 
     def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
@@ -70,6 +70,15 @@ class _UploadForm(forms.Form):
 
 
 class RankUploadForm(_UploadForm):
+    """A national rank list for one rating list."""
+
+    rating_list = forms.ModelChoiceField(queryset=RatingList.objects.none(), empty_label=None, label="List")
+    field_order = ["rating_list", "file", "format"]
+
+    def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose_among(self.fields["rating_list"], rating_lists)
+
     format = forms.ChoiceField(
         choices=RANK_FORMAT_CHOICES,
         required=False,
@@ -79,6 +88,18 @@ class RankUploadForm(_UploadForm):
 
 
 class TournamentImportForm(_UploadForm):
+    """A tournament file played at one club; its players are matched to the
+    players of the club's whole list."""
+
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(), empty_label=None, help_text="Where it was played (its list's players are matched)"
+    )
+    field_order = ["club", "file", "format", "dry_run"]
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choose_among(self.fields["club"], clubs)
+
     format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, required=False)
     dry_run = forms.BooleanField(
         required=False, label="Check only", help_text="Read and check everything, save nothing."
@@ -86,19 +107,28 @@ class TournamentImportForm(_UploadForm):
 
 
 class ExportForm(forms.Form):
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), empty_label=None)
+    """A list's games of a period (or only those played at one of its clubs)."""
+
+    rating_list = forms.ModelChoiceField(queryset=RatingList.objects.none(), empty_label=None, label="List")
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(), required=False, empty_label="All clubs", help_text="Only the games played here"
+    )
     start = forms.DateField(
         label="From", required=False, widget=DATE_INPUT, help_text="Blank: the first game"
     )
     end = forms.DateField(label="To", required=False, widget=DATE_INPUT, help_text="Blank: today")
     format = forms.ChoiceField(choices=EXPORT_FORMAT_CHOICES, initial="csv")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].initial = _first_club
+        _choose_among(self.fields["rating_list"], rating_lists)
+        self.fields["club"].queryset = Club.objects.filter(rating_list__in=rating_lists)  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        club, rating_list = cleaned.get("club"), cleaned.get("rating_list")
+        if club is not None and rating_list is not None and club.rating_list_id != rating_list.pk:
+            self.add_error("club", f"{club} is a club of {club.rating_list}, not of {rating_list}")
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and start > end:
             self.add_error("end", f"the period ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})")

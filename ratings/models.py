@@ -1,9 +1,11 @@
-"""Clubs, players, record sheets, games, rank adjustments and rating history.
+"""Rating lists, clubs, players, record sheets, games, rank adjustments and
+rating history.
 
-A club is one rating pool: its games, in timeline order (game date, then
-entry order), are replayed by each rating system the club computes.  A
-player belongs to one club; a record sheet's games are between players of
-the sheet's club.  Ranks are numbers on the engine's scale
+A rating list is one rating pool: its games, in timeline order (game date,
+then entry order), are replayed by each rating system the list computes.  A
+list has several clubs; a player belongs to the list (with an optional home
+club), and a record sheet is entered at a club, its games between any two
+players of the club's list.  Ranks are numbers on the engine's scale
 (ratings/systems/ranks.py: 30k = -30, 1k = -1, 1d = 0, 9d = 8).
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -19,6 +22,7 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
+from ratings.exchange.names import identity_key
 from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
@@ -40,21 +44,31 @@ class Winner(models.TextChoices):
     JIGO = "jigo", "Jigo (draw)"
 
 
-class Club(models.Model):
+class RatingList(models.Model):
+    """One rating list: a pool of players whose games are rated together.
+
+    The SAGC list is one list shared by several clubs (seed 001): a player
+    has one record sheet wherever they play.  A site may host several lists
+    that never mix.  The list owns the rating systems it computes, its
+    players, the recompute bookkeeping and runs, rank syncs and API token.
+    """
+
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=60, unique=True)
     primary_system = models.CharField(max_length=16, choices=SYSTEM_CHOICES, default="sagc")
     #: Systems computed on the same games for comparison, besides the primary.
     compared_systems = models.JSONField(default=list, blank=True)
+    #: SHA-256 of the token that lets a national body fetch game records from
+    #: the JSON API ("Authorization: Token <token>"); empty = no token.  The
+    #: token itself is shown once, when it is made, and never stored.
+    api_token_hash = models.CharField(max_length=64, blank=True)
     #: Recompute bookkeeping (ratings/recompute.py): the earliest date whose
     #: ratings are stale, and a counter bumped by every change so a run can
     #: tell whether more work arrived while it ran.
-    #: Lets a national body fetch game records from the JSON API
-    #: ("Authorization: Token <api_token>"); empty = only logged-in volunteers.
-    api_token = models.CharField(max_length=64, blank=True)
     dirty_from = models.DateField(null=True, blank=True)
     dirty_generation = models.PositiveBigIntegerField(default=0)
     clean_generation = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["name"]
@@ -63,7 +77,7 @@ class Club(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("players") + f"?club={self.slug}"
+        return reverse("rating_list", args=[self.slug])
 
     @property
     def systems(self) -> list[str]:
@@ -72,26 +86,75 @@ class Club(models.Model):
         return [self.primary_system, *others]
 
 
+class Club(models.Model):
+    """A club of a rating list: where record sheets are entered."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="clubs")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=60, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "name"], name="club_unique_name_in_list"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club", args=[self.slug])
+
+
 class PlayerQuerySet(models.QuerySet["Player"]):
-    def in_club(self, club: Club | None) -> PlayerQuerySet:
-        return self.filter(club=club) if club is not None else self
+    def in_list(self, rating_list: RatingList | None) -> PlayerQuerySet:
+        return self.filter(rating_list=rating_list) if rating_list is not None else self
 
     def search(self, text: str) -> PlayerQuerySet:
         return self.filter(name__icontains=text.strip()) if text.strip() else self
 
+    def named(self, rating_list: RatingList | int, text: str) -> PlayerQuerySet:
+        """The player of the list whose name (with its suffix) is ``text``,
+        compared as the database's identity rule compares names."""
+        list_id = rating_list if isinstance(rating_list, int) else rating_list.pk
+        return self.filter(rating_list_id=list_id, name_key=identity_key(text))
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Player]:
+        """As QuerySet.bulk_create, with each player's identity key set (as
+        save() sets it), so bulk imports obey the same uniqueness rule."""
+        players = list(objs)
+        for player in players:
+            player.name_key = identity_key(player.display_name)
+        return super().bulk_create(players, *args, **kwargs)
+
     def for_table(self) -> PlayerQuerySet:
-        """The players list: one query, the club joined in, only the
+        """The players list: one query, the home club joined in, only the
         columns the list shows (the database sorts all the players to find
         a page; narrower rows sort faster)."""
-        return self.select_related("club").only(
-            "name", "slug", "club__name", "rank", "rating", "games_count", "last_updated"
+        return self.select_related("home_club").only(
+            "name", "suffix", "slug", "home_club__name", "rank", "rating", "games_count", "last_updated"
         )
 
 
 class Player(models.Model):
+    """A player of a rating list: one record sheet wherever they play."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="players")
+    #: Where the player usually plays; may change over time without touching
+    #: history (a game belongs to the club it was played at, not to this).
+    home_club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
+    )
     name = models.CharField(max_length=100)
+    #: Tells apart two real people of the same name, chosen deliberately
+    #: ("Cape Town", "junior"); shown everywhere after the name.
+    suffix = models.CharField(max_length=40, blank=True)
+    #: The name and suffix as the identity rule compares them (Unicode NFC,
+    #: case-folded, spacing collapsed): unique within a list, so no duplicate
+    #: appears by accident, however the name is typed.  Set by save().
+    name_key = models.CharField(max_length=150, editable=False)
     slug = models.SlugField(max_length=120, unique=True)
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
     )
@@ -106,7 +169,7 @@ class Player(models.Model):
     start_rank = models.SmallIntegerField(validators=[MinValueValidator(MIN_RANK), MaxValueValidator(MAX_RANK)])
     #: First day the player can have games (a sheet may not predate it).
     since = models.DateField(default=date.today)
-    # Cached from the club's primary system by the recompute.
+    # Cached from the list's primary system by the recompute.
     rank = models.FloatField()
     rating = models.FloatField(default=0)
     games_count = models.PositiveIntegerField(default=0)
@@ -118,28 +181,46 @@ class Player(models.Model):
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["name", "suffix"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(start_rank__gte=MIN_RANK) & Q(start_rank__lte=MAX_RANK), name="player_start_rank_range"
             ),
-            models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_in_club"),
+            models.CheckConstraint(condition=~Q(name_key=""), name="player_name_key_set"),
+            models.UniqueConstraint(fields=["rating_list", "name_key"], name="player_unique_name_in_list"),
         ]
-        indexes = [models.Index(fields=["club", "name"])]
+        indexes = [models.Index(fields=["rating_list", "name"])]
 
     def __str__(self) -> str:
-        return self.name
+        return self.display_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = identity_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"name", "suffix"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.slug])
+
+    @property
+    def display_name(self) -> str:
+        """The name as shown everywhere: with its suffix, when it has one."""
+        return player_display_name(self.name, self.suffix)
 
     @property
     def rank_label(self) -> str:
         return format_rank(self.rank)
 
 
+def player_display_name(name: str, suffix: str) -> str:
+    return f"{name} ({suffix})" if suffix else name
+
+
 class RecordSheet(models.Model):
-    """One paper record sheet as entered by a volunteer (several games)."""
+    """One paper record sheet as entered by a volunteer (several games), at
+    a club of a list: any two players of the list may meet on it."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sheets")
     event = models.CharField(max_length=200, blank=True)
@@ -173,6 +254,10 @@ class GameQuerySet(models.QuerySet["Game"]):
 
 
 class Game(models.Model):
+    #: The list whose timeline the game belongs to (its sheet's club's list,
+    #: kept on the game for the timeline index).
+    rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="games")
+    #: Where the game was played: its sheet's club.
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
     sheet = models.ForeignKey(RecordSheet, on_delete=models.CASCADE, related_name="games")
     date = models.DateField()
@@ -211,7 +296,7 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(board__in=[9, 13, 19]), name="game_board_valid"),
         ]
         indexes = [
-            models.Index(fields=["club", "date", "entered_at", "id"], name="game_timeline"),
+            models.Index(fields=["rating_list", "date", "entered_at", "id"], name="game_timeline"),
             models.Index(fields=["white", "date"]),
             models.Index(fields=["black", "date"]),
         ]
@@ -219,12 +304,18 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.date} {self.white} (W) vs {self.black} (B), {self.winner} wins"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A game belongs to the list of the club it was played at.
+        if self.rating_list_id is None and self.club_id is not None:
+            self.rating_list_id = Club.objects.values_list("rating_list_id", flat=True).get(pk=self.club_id)
+        super().save(*args, **kwargs)
+
 
 class RankAdjustment(models.Model):
     """A rank set by the committee from a date on (seed 001: a record-sheet
     row whose opponent is the player's own name)."""
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="adjustments")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="adjustments")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="adjustments")
     date = models.DateField()
     rank = models.FloatField(validators=[MinValueValidator(MIN_RANK), MaxValueValidator(MAX_RANK)])
@@ -242,7 +333,7 @@ class RankAdjustment(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(rank__gte=MIN_RANK) & Q(rank__lte=MAX_RANK), name="adjustment_rank_range"),
         ]
-        indexes = [models.Index(fields=["club", "date", "entered_at", "id"], name="adjustment_timeline")]
+        indexes = [models.Index(fields=["rating_list", "date", "entered_at", "id"], name="adjustment_timeline")]
 
     def __str__(self) -> str:
         return f"{self.date} {self.player} set to {format_rank(self.rank)}"
@@ -291,14 +382,16 @@ class HistoryEntry(models.Model):
     """
 
     # Only the indexes the pages and the recompute use (every index costs
-    # time on a full rewrite of millions of rows): club and player are
+    # time on a full rewrite of millions of rows): list and player are
     # covered by the composite indexes below, opponent is never searched.
     # No foreign-key constraints in the database either (db_constraint=False):
     # their per-row checks were most of the time of a full rewrite on
     # PostgreSQL (docs/recompute.md).  The rows are written only by the
     # recompute, from events it has just read in the same transaction, and
     # Django still cascades the deletes (on_delete=CASCADE).
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False)
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     seq = models.PositiveBigIntegerField()
     date = models.DateField()
@@ -342,7 +435,7 @@ class HistoryEntry(models.Model):
             models.UniqueConstraint(F("player"), F("system"), F("seq"), name="history_unique_row"),
         ]
         indexes = [
-            models.Index(fields=["club", "system", "date"], name="history_club_date"),
+            models.Index(fields=["rating_list", "system", "date"], name="history_list_date"),
             models.Index(fields=["adjustment"], condition=Q(adjustment__isnull=False), name="history_adjustment"),
         ]
 
@@ -357,10 +450,12 @@ class HistoryEntry(models.Model):
 class LogEntryQuerySet(models.QuerySet["LogEntry"]):
     def for_page(self) -> LogEntryQuerySet:
         """Newest entry first, with what the page shows joined in."""
-        return self.select_related("club", "actor").prefetch_related("players").order_by("-at", "-id")
+        return (
+            self.select_related("rating_list", "club", "actor").prefetch_related("players").order_by("-at", "-id")
+        )
 
-    def in_club(self, club: Club | None) -> LogEntryQuerySet:
-        return self.filter(club=club) if club is not None else self
+    def in_list(self, rating_list: RatingList | None) -> LogEntryQuerySet:
+        return self.filter(rating_list=rating_list) if rating_list is not None else self
 
     def about(self, text: str) -> LogEntryQuerySet:
         """Entries concerning a player, given by slug or part of the name."""
@@ -389,7 +484,9 @@ class LogEntry(models.Model):
         EDIT = "edit", "Edited"
         DELETE = "delete", "Deleted"
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="log")
+    #: Where it happened: the club of the sheet (None for a list-wide change).
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     at = models.DateTimeField(default=timezone.now)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="club_log"
@@ -414,10 +511,16 @@ class LogEntry(models.Model):
         verbose_name = "log entry"
         verbose_name_plural = "log entries"
         ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["club", "-at"])]
+        indexes = [models.Index(fields=["rating_list", "-at"], name="log_list_at")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} {self.summary}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # An entry about a club's sheet belongs to the club's list.
+        if self.rating_list_id is None and self.club_id is not None:
+            self.rating_list_id = Club.objects.values_list("rating_list_id", flat=True).get(pk=self.club_id)
+        super().save(*args, **kwargs)
 
 
 class RecomputeRun(models.Model):
@@ -430,7 +533,7 @@ class RecomputeRun(models.Model):
         #: A run whose process died (killed worker); found by the next run.
         ABANDONED = "abandoned", "Abandoned"
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="recompute_runs")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="recompute_runs")
     #: The first date replayed (None = the whole history).
     from_date = models.DateField(null=True, blank=True)
     full = models.BooleanField(default=False)
@@ -443,15 +546,15 @@ class RecomputeRun(models.Model):
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     duration = models.FloatField(null=True, blank=True, help_text="Seconds")
-    #: The club's dirty generation the run started from.
+    #: The list's dirty generation the run started from.
     generation = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["-started_at", "-id"]
-        indexes = [models.Index(fields=["club", "-started_at"], name="recompute_run_club")]
+        indexes = [models.Index(fields=["rating_list", "-started_at"], name="recompute_run_list")]
 
     def __str__(self) -> str:
-        return f"{self.club} from {self.from_date or 'start'}: {self.status}"
+        return f"{self.rating_list} from {self.from_date or 'start'}: {self.status}"
 
 
 class RatingCheckpoint(models.Model):
@@ -464,7 +567,7 @@ class RatingCheckpoint(models.Model):
     position of the first event on ``date``.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+")
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     date = models.DateField()
     seq = models.PositiveBigIntegerField()
@@ -475,11 +578,11 @@ class RatingCheckpoint(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["club", "system", "date"], name="checkpoint_unique_date"),
+            models.UniqueConstraint(fields=["rating_list", "system", "date"], name="checkpoint_unique_date"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.club} {self.system} before {self.date}"
+        return f"{self.rating_list} {self.system} before {self.date}"
 
 
 class RankSync(models.Model):
@@ -488,7 +591,7 @@ class RankSync(models.Model):
 
     FORMAT_CHOICES = [("ffg", "FFG ladder"), ("aga", "AGA TD list"), ("egd", "EGD rating list"), ("csv", "CSV")]
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rank_syncs")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rank_syncs")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -521,7 +624,7 @@ class RankSync(models.Model):
 
 
 class RankSyncLine(models.Model):
-    """One club player in a rank sync: how they matched and what is proposed."""
+    """One player of the list in a rank sync: how they matched and what is proposed."""
 
     MATCH_CHOICES = [
         ("id", "national id"),
@@ -548,7 +651,7 @@ class RankSyncLine(models.Model):
     )
 
     class Meta:
-        ordering = ["player__name"]
+        ordering = ["player__name", "player__suffix"]
 
     def __str__(self) -> str:
         return f"sync #{self.sync_id}: {self.player_id} ({self.match})"

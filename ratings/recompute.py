@@ -1,14 +1,14 @@
-"""The ratings update: mark a club dirty, recompute its history, tell the pages.
+"""The ratings update: mark a list dirty, recompute its history, tell the pages.
 
 The process (docs/recompute.md):
 
 1. A service that writes games or adjustments calls :func:`mark_dirty` inside
-   its transaction.  The club's ``dirty_from`` becomes the earliest stale
+   its transaction.  The list's ``dirty_from`` becomes the earliest stale
    date and ``dirty_generation`` is bumped; after commit the recompute runs
-   (in-process without a broker, else a Celery task by club id).
-2. :func:`recompute_club` replays the club's timeline for every system the
-   club computes and rewrites the history.
-3. :func:`pending_notices` tells every page which clubs are being updated.
+   (in-process without a broker, else a Celery task by list id).
+2. :func:`recompute_list` replays the list's timeline for every system the
+   list computes and rewrites the history.
+3. :func:`pending_notices` tells every page which lists are being updated.
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ from ratings.systems import SYSTEM_NAMES, base, get_system
 log = logging.getLogger(__name__)
 
 
-# --- 1. marking a club dirty -------------------------------------------------
+# --- 1. marking a list dirty -------------------------------------------------
 
 
-def mark_dirty(club: m.Club | int, from_date: date) -> None:
-    """Mark ``club`` stale from ``from_date`` in the caller's transaction.
+def mark_dirty(rating_list: m.RatingList | int, from_date: date) -> None:
+    """Mark ``list`` stale from ``from_date`` in the caller's transaction.
 
     ``dirty_from`` becomes min(dirty_from, from_date) and the generation is
     bumped, both in one UPDATE so concurrent callers never lose a date.  The
@@ -58,8 +58,8 @@ def mark_dirty(club: m.Club | int, from_date: date) -> None:
     into one run from the earliest date (the run finds nothing to do once an
     earlier one has caught up).
     """
-    club_id = club if isinstance(club, int) else club.pk
-    m.Club.objects.filter(pk=club_id).update(
+    rating_list_id = rating_list if isinstance(rating_list, int) else rating_list.pk
+    m.RatingList.objects.filter(pk=rating_list_id).update(
         dirty_from=Case(
             When(dirty_from__isnull=True, then=Value(from_date)),
             When(dirty_from__gt=from_date, then=Value(from_date)),
@@ -67,53 +67,53 @@ def mark_dirty(club: m.Club | int, from_date: date) -> None:
         ),
         dirty_generation=F("dirty_generation") + 1,
     )
-    _schedule(club_id)
+    _schedule(rating_list_id)
 
 
-def _schedule(club_id: int) -> None:
-    """Arrange the recompute of ``club_id`` for after the caller's commit.
+def _schedule(rating_list_id: int) -> None:
+    """Arrange the recompute of ``rating_list_id`` for after the caller's commit.
 
-    With a broker, Celery's ``delay_on_commit`` hands the club's id to a
+    With a broker, Celery's ``delay_on_commit`` hands the list's id to a
     worker; a broker that cannot take it (down, unreachable) is logged and
-    the club stays dirty, so the save still succeeds and the sweeper (or
+    the list stays dirty, so the save still succeeds and the sweeper (or
     the next worker start) runs it.  Without a broker the recompute runs
     in-process after commit.  Several calls in one transaction enqueue
-    several tasks: they coalesce, since a run that finds the club's
+    several tasks: they coalesce, since a run that finds the list's
     generation already clean does nothing.  A rolled-back transaction takes
     its callbacks with it.
     """
     if settings.CELERY_BROKER_URL:
-        from ratings.tasks import recompute_club_task
+        from ratings.tasks import recompute_list_task
 
-        recompute_club_task.delay_on_commit(club_id)
+        recompute_list_task.delay_on_commit(rating_list_id)
     else:
-        transaction.on_commit(functools.partial(_recompute_in_process, club_id, "commit"))
+        transaction.on_commit(functools.partial(_recompute_in_process, rating_list_id, "commit"))
 
 
-def _recompute_in_process(club_id: int, trigger: str) -> None:
+def _recompute_in_process(rating_list_id: int, trigger: str) -> None:
     try:
-        recompute_club(club_id, trigger=trigger)
+        recompute_list(rating_list_id, trigger=trigger)
     except Exception:
-        # The club stays dirty; the page that saved must not fail
+        # The list stays dirty; the page that saved must not fail
         # because the ratings could not be brought up to date.
-        log.exception("recompute of club %s failed; it stays dirty", club_id)
+        log.exception("recompute of list %s failed; it stays dirty", rating_list_id)
 
 
-def enqueue(club_id: int, trigger: str = "commit") -> None:
+def enqueue(rating_list_id: int, trigger: str = "commit") -> None:
     """Run the recompute now (no broker) or hand it to a Celery worker."""
     if settings.CELERY_BROKER_URL:
-        from ratings.tasks import recompute_club_task
+        from ratings.tasks import recompute_list_task
 
-        recompute_club_task.delay(club_id)
+        recompute_list_task.delay(rating_list_id)
     else:
-        _recompute_in_process(club_id, trigger)
+        _recompute_in_process(rating_list_id, trigger)
 
 
-def first_event_date(club: m.Club) -> date | None:
-    """The date of the club's first game or adjustment (None: nothing yet)."""
+def first_event_date(rating_list: m.RatingList) -> date | None:
+    """The date of the list's first game or adjustment (None: nothing yet)."""
     days = [
-        m.Game.objects.filter(club=club).aggregate(first=Min("date"))["first"],
-        m.RankAdjustment.objects.filter(club=club).aggregate(first=Min("date"))["first"],
+        m.Game.objects.filter(rating_list=rating_list).aggregate(first=Min("date"))["first"],
+        m.RankAdjustment.objects.filter(rating_list=rating_list).aggregate(first=Min("date"))["first"],
     ]
     return min((d for d in days if d is not None), default=None)
 
@@ -122,8 +122,8 @@ def first_event_date(club: m.Club) -> date | None:
 
 
 def pending_notices() -> list[str]:
-    """One sentence per club whose ratings are being updated (one query)."""
-    rows = m.Club.objects.filter(dirty_from__isnull=False).values_list("name", "dirty_from")
+    """One sentence per list whose ratings are being updated (one query)."""
+    rows = m.RatingList.objects.filter(dirty_from__isnull=False).values_list("name", "dirty_from")
     return [f"Ratings after {date_format(day, 'j F Y')} are being updated for {name}." for name, day in rows]
 
 
@@ -173,7 +173,7 @@ def _gc_paused() -> Iterator[None]:
 
 @dataclass
 class Timeline:
-    """The club's events in timeline order, and the same events as columns
+    """The list's events in timeline order, and the same events as columns
     (what the checkpoints and the history rows need, without reading every
     event's attributes back: a million events)."""
 
@@ -212,8 +212,8 @@ class Timeline:
         self.periods.append(None)
 
 
-def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
-    """Games and adjustments of ``club`` dated ``from_date`` or later, in
+def load_timeline(rating_list: m.RatingList, from_date: date | None = None) -> Timeline:
+    """Games and adjustments of ``list`` dated ``from_date`` or later, in
     timeline order: date, then entry order (entered_at, id); a game and an
     adjustment entered at the same instant: the game first.
 
@@ -224,8 +224,8 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
     quote = conn.ops.quote_name
     game_table = quote(m.Game._meta.db_table)
     after = "" if from_date is None else "AND g.date >= %s"
-    params: list[Any] = [club.pk] if from_date is None else [club.pk, from_date.isoformat()]
-    adjustments = m.RankAdjustment.objects.filter(club=club)
+    params: list[Any] = [rating_list.pk] if from_date is None else [rating_list.pk, from_date.isoformat()]
+    adjustments = m.RankAdjustment.objects.filter(rating_list=rating_list)
     if from_date is not None:
         adjustments = adjustments.filter(date__gte=from_date)
     adjustment_rows = list(
@@ -239,19 +239,18 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
     entered = "g.entered_at" if adjustment_rows else "NULL"
     games_sql = (
         f"SELECT CAST(g.date AS TEXT), {entered}, g.id, g.white_id, g.black_id, g.winner, g.handicap, "
-        "CAST(g.komi AS DOUBLE PRECISION), g.kind, g.board, g.minutes, g.forfeit, g.sheet_id "
-        f"FROM {game_table} g WHERE g.club_id = %s {after} ORDER BY g.date, g.entered_at, g.id"
+        "CAST(g.komi AS DOUBLE PRECISION), g.kind, g.board, g.minutes, g.forfeit, g.sheet_id, g.club_id "
+        f"FROM {game_table} g WHERE g.rating_list_id = %s {after} ORDER BY g.date, g.entered_at, g.id"
     )
-    slug = club.slug
+    # A game's club (by slug) makes its day a rating period of its own: two
+    # clubs of a list playing on one day are two club nights.
+    slug = dict(m.Club.objects.filter(rating_list=rating_list).values_list("id", "slug"))
     with conn.cursor() as cursor, _index_order(cursor, conn.vendor):
         cursor.execute(games_sql, params)
         game_rows = cursor.fetchall()
     # The sheets' events as a dict rather than a join in the query (cheaper
-    # on both backends, measured: 0.2-0.3 s a club of 200,000 games).
-    events_of = _sheet_events(m.RecordSheet.objects.filter(club=club))
-    missing = {row[12] for row in game_rows}.difference(events_of)
-    if missing:  # a game on another club's sheet: read those sheets too
-        events_of.update(_sheet_events(m.RecordSheet.objects.filter(pk__in=missing)))
+    # on both backends, measured: 0.2-0.3 s a list of 200,000 games).
+    events_of = _sheet_events(m.RecordSheet.objects.filter(club__rating_list=rating_list))
     if not adjustment_rows:
         # The common case: games only, column by column (no merge layer).
         timeline = _games(game_rows, slug, events_of)
@@ -276,7 +275,7 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
             timeline.add_adjustment(pk, base.Adjustment(day, player, rank, rating))
         if run:
             timeline.extend(_games(run, slug, events_of))
-    for pk, start_rank in m.Player.objects.filter(club=club).values_list("id", "start_rank"):
+    for pk, start_rank in m.Player.objects.filter(rating_list=rating_list).values_list("id", "start_rank"):
         timeline.starts[pk] = base.Start(rank=start_rank)
     return timeline
 
@@ -284,7 +283,7 @@ def load_timeline(club: m.Club, from_date: date | None = None) -> Timeline:
 @contextlib.contextmanager
 def _index_order(cursor: Any, vendor: str) -> Iterator[None]:
     """PostgreSQL: read in the order of the game_timeline index rather than
-    sort (the planner sorts a whole club's games, 0.6 s a club of 200,000
+    sort (the planner sorts a whole list's games, 0.6 s a list of 200,000
     with work_mem spilling to disk, against 0.25 s by the index, measured).
     The setting is restored afterwards."""
     if vendor != "postgresql":
@@ -332,7 +331,9 @@ def _day(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(value)
 
 
-def _games(rows: Sequence[tuple[Any, ...]], slug: str, events_of: Mapping[int, str | None]) -> Timeline:
+def _games(
+    rows: Sequence[tuple[Any, ...]], slug: Mapping[int, str], events_of: Mapping[int, str | None]
+) -> Timeline:
     """The timeline of the rows of the timeline query (games only).
 
     The hot path of the read (a million rows): the rows are turned into
@@ -355,6 +356,7 @@ def _games(rows: Sequence[tuple[Any, ...]], slug: str, events_of: Mapping[int, s
         minutes,
         forfeits,
         sheets,
+        clubs,
     ) = zip(*rows, strict=True)
     days = list(map(_Cache(_day).__getitem__, days_raw))
     # The period (see _sheet_events): a tournament sheet's event and year.
@@ -378,7 +380,7 @@ def _games(rows: Sequence[tuple[Any, ...]], slug: str, events_of: Mapping[int, s
             minutes,
             periods,
             repeat(None),
-            repeat(slug),
+            map(slug.__getitem__, clubs),
             forfeited,
         )
     )
@@ -407,13 +409,13 @@ def _as_utc(value: Any) -> datetime:
     return value  # type: ignore[no-any-return]
 
 
-def period_start(club: m.Club, day: date) -> date:
+def period_start(rating_list: m.RatingList, day: date) -> date:
     """``day`` moved back to the first date of any multi-day rating period
     (a tournament) that it would split: EGF and FFG rate a period at once
     (seed 004; seed 002 "Chaque itération se fait sur l'ensemble des rondes
     du tournoi"), so a recompute may only start on a period boundary."""
     pairs = (
-        m.Game.objects.filter(club=club, sheet__kind=m.Kind.TOURNAMENT, date__lt=day)
+        m.Game.objects.filter(rating_list=rating_list, sheet__kind=m.Kind.TOURNAMENT, date__lt=day)
         .filter(date__gte=date(day.year, 1, 1))
         .exclude(sheet__event="")
         .values_list("sheet__event")
@@ -425,7 +427,10 @@ def period_start(club: m.Club, day: date) -> date:
         return day
     later = set(
         m.Game.objects.filter(
-            club=club, sheet__kind=m.Kind.TOURNAMENT, date__gte=day, sheet__event__in=list(firsts)
+            rating_list=rating_list,
+            sheet__kind=m.Kind.TOURNAMENT,
+            date__gte=day,
+            sheet__event__in=list(firsts),
         )
         .filter(date__lte=date(day.year, 12, 31))
         .values_list("sheet__event", flat=True)
@@ -470,20 +475,20 @@ def _system(name: str) -> base.RatingSystem:
     return get_system(name)
 
 
-def _systems(club: m.Club) -> list[tuple[str, base.RatingSystem]]:
-    """The club's systems, primary first; a system whose module is missing
+def _systems(rating_list: m.RatingList) -> list[tuple[str, base.RatingSystem]]:
+    """The list's systems, primary first; a system whose module is missing
     (a colleague is still writing it) is skipped with a warning."""
     found = []
-    for name in club.systems:
+    for name in rating_list.systems:
         try:
             found.append((name, _system(name)))
         except ImportError:
-            log.warning("rating system %s is not available; skipped for club %s", name, club.slug)
+            log.warning("rating system %s is not available; skipped for list %s", name, rating_list.slug)
     return found
 
 
 _HISTORY_COLUMNS = (
-    "club_id", "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",
+    "rating_list_id", "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",
     "rank_before", "rating_before", "change", "rank_after", "rating_after",
 )  # fmt: skip
 
@@ -533,7 +538,7 @@ class Columns:
 
 
 def history_rows(
-    club_id: int,
+    rating_list_id: int,
     system: str,
     columns: Columns,
     ledger: base.Ledger,
@@ -552,10 +557,10 @@ def history_rows(
         return iter(())
     if columns.binary:
         return _binary_rows(
-            club_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
+            rating_list_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
         )
     return _sqlite_blocks(
-        club_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
+        rating_list_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
     )
 
 
@@ -564,14 +569,14 @@ _FLOAT_COLUMNS = ("rank_before", "rating_before", "change", "rank_after", "ratin
 
 @dataclass
 class _Block:
-    """SQLite: history rows that share their club, system, colour and kind
+    """SQLite: history rows that share their list, system, colour and kind
     (one slot of one system's chunk), written with those as literals in the
     INSERT, so each row binds only what varies: 10 values rather than 14
     (measured: 4.4-5.9 -> 3.2-3.5 us a row).  ``rows`` are (seq, date,
     player, game, opponent, 5 doubles) for games, (seq, date, player,
     adjustment, 5 doubles) for an adjustment."""
 
-    club_id: int
+    rating_list_id: int
     system: str
     colour: str
     game: bool
@@ -581,13 +586,31 @@ class _Block:
         """INSERT ... VALUES, one row's VALUES tuple, and its parameters."""
         if not self.system.replace("-", "").replace("_", "").isalnum() or self.colour not in ("w", "b", ""):
             raise ValueError(f"not a literal: {self.system!r} {self.colour!r}")
-        fixed = [str(int(self.club_id)), f"'{self.system}'", f"'{self.colour}'"]
+        fixed = [str(int(self.rating_list_id)), f"'{self.system}'", f"'{self.colour}'"]
         if self.game:
-            names = ["club_id", "system", "colour", "adjustment_id", "seq", "date", "player_id", "game_id"]
+            names = [
+                "rating_list_id",
+                "system",
+                "colour",
+                "adjustment_id",
+                "seq",
+                "date",
+                "player_id",
+                "game_id",
+            ]
             names += ["opponent_id", *_FLOAT_COLUMNS]
             fixed.append("NULL")
         else:
-            names = ["club_id", "system", "colour", "game_id", "opponent_id", "seq", "date", "player_id"]
+            names = [
+                "rating_list_id",
+                "system",
+                "colour",
+                "game_id",
+                "opponent_id",
+                "seq",
+                "date",
+                "player_id",
+            ]
             names += ["adjustment_id", *_FLOAT_COLUMNS]
             fixed += ["NULL", "NULL"]
         width = len(names) - len(fixed)
@@ -598,7 +621,14 @@ class _Block:
 
 
 def _sqlite_blocks(
-    club_id: int, system: str, c: Columns, ledger: base.Ledger, lo: int, hi: int, seq0: int, offset: int
+    rating_list_id: int,
+    system: str,
+    c: Columns,
+    ledger: base.Ledger,
+    lo: int,
+    hi: int,
+    seq0: int,
+    offset: int,
 ) -> Iterator[_Block]:
     """history_rows for SQLite: ledger events lo..hi (timeline events
     offset+lo..offset+hi) as _Blocks of tuples built by zip (no Python
@@ -615,12 +645,12 @@ def _sqlite_blocks(
         player, opponent = (c.first, c.second) if parity == 0 else (c.second, c.first)
         games = zip(seqs, days, player[t_lo:t_hi], c.game[t_lo:t_hi], opponent[t_lo:t_hi], *floats)  # noqa: B905
         blocks.append(
-            _Block(club_id, system, "wb"[parity], True, compress(games, map(and_, filled, is_game)))
+            _Block(rating_list_id, system, "wb"[parity], True, compress(games, map(and_, filled, is_game)))
         )
         if parity == 0 and not all(is_game):  # adjustments have only a first slot
             adjustments = zip(seqs, days, player[t_lo:t_hi], c.adjustment[t_lo:t_hi], *floats)  # noqa: B905
             mask = map(and_, filled, map(not_, is_game))
-            blocks.append(_Block(club_id, system, "", False, compress(adjustments, mask)))
+            blocks.append(_Block(rating_list_id, system, "", False, compress(adjustments, mask)))
     return iter(blocks)
 
 
@@ -629,7 +659,7 @@ def _binary_formats(system: str) -> tuple[struct.Struct, struct.Struct]:
     """The binary COPY tuple of a game's row and of an adjustment's (fields
     in the order of _HISTORY_COLUMNS, each an int32 length and its bytes,
     -1 for NULL); the constant lengths are passed as values."""
-    head = f">h iq i{len(system.encode())}s iq ii iq"  # count, club, system, seq, date, player
+    head = f">h iq i{len(system.encode())}s iq ii iq"  # count, list, system, seq, date, player
     floats = " id" * 5
     game = struct.Struct(f"{head} iq i i1s iq{floats}")  # game, NULL, colour, opponent
     adjustment = struct.Struct(f"{head} i iq i i{floats}")  # NULL, adjustment, "", NULL
@@ -637,7 +667,14 @@ def _binary_formats(system: str) -> tuple[struct.Struct, struct.Struct]:
 
 
 def _binary_rows(
-    club_id: int, system: str, c: Columns, ledger: base.Ledger, lo: int, hi: int, seq0: int, offset: int
+    rating_list_id: int,
+    system: str,
+    c: Columns,
+    ledger: base.Ledger,
+    lo: int,
+    hi: int,
+    seq0: int,
+    offset: int,
 ) -> Iterator[bytes]:
     """history_rows for PostgreSQL's binary COPY: ledger events lo..hi
     (timeline events offset+lo..offset+hi), each row packed by one C call
@@ -653,7 +690,7 @@ def _binary_rows(
     head = (
         repeat(14),
         eight,
-        repeat(club_id),
+        repeat(rating_list_id),
         repeat(len(name)),
         repeat(name),
         eight,
@@ -785,8 +822,8 @@ _memory_locks_guard = threading.Lock()
 
 
 @contextlib.contextmanager
-def club_lock(club_id: int) -> Iterator[bool]:
-    """Try to take the club's recompute lock; yields whether it was taken.
+def list_lock(rating_list_id: int) -> Iterator[bool]:
+    """Try to take the list's recompute lock; yields whether it was taken.
 
     PostgreSQL: a session advisory lock (released by the server if the
     process dies).  SQLite: an flock on a file beside the database (released
@@ -796,19 +833,19 @@ def club_lock(club_id: int) -> Iterator[bool]:
     conn = transaction.get_connection()
     if conn.vendor == "postgresql":
         with conn.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_NAMESPACE, club_id])
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
             taken = bool(cursor.fetchone()[0])
         try:
             yield taken
         finally:
             if taken:
                 with contextlib.suppress(Exception), conn.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, club_id])
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
         return
     name = str(conn.settings_dict["NAME"])
     if name == ":memory:" or "mode=memory" in name or not name:
         with _memory_locks_guard:
-            lock = _memory_locks.setdefault((name, club_id), threading.Lock())
+            lock = _memory_locks.setdefault((name, rating_list_id), threading.Lock())
         taken = lock.acquire(blocking=False)
         try:
             yield taken
@@ -816,7 +853,7 @@ def club_lock(club_id: int) -> Iterator[bool]:
             if taken:
                 lock.release()
         return
-    fd = os.open(f"{name}.recompute-{club_id}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    fd = os.open(f"{name}.recompute-{rating_list_id}.lock", os.O_CREAT | os.O_RDWR, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -831,85 +868,102 @@ def club_lock(club_id: int) -> Iterator[bool]:
 # --- the run -------------------------------------------------------------------
 
 
-def recompute_club(
-    club_id: int,
+def recompute_list(
+    rating_list_id: int,
     *,
     full: bool = False,
     from_date: date | None = None,
     trigger: str = "call",
     progress: Callable[[int], None] | None = None,
+    raise_if_busy: bool = False,
 ) -> m.RecomputeRun | None:
-    """Bring ``club_id``'s history up to date now, under the club's lock.
+    """Bring ``rating_list_id``'s history up to date now, under the list's lock.
 
-    Without ``full`` or ``from_date`` it replays from the club's dirty date
+    Without ``full`` or ``from_date`` it replays from the list's dirty date
     (nothing to do when clean).  If more work arrives while it runs, it runs
     again (up to MAX_ROUNDS).  Returns the last recorded run, or None when
     there was nothing to do or another process holds the lock (that process
-    sees the new generation and runs again).  An error is recorded on the
-    run and raised; the club stays dirty.
+    sees the new generation and runs again; with ``raise_if_busy``, for a
+    caller that asked for this very run, :class:`RecomputeBusy` is raised
+    instead).  An error is recorded on the run and raised; the list stays
+    dirty.
     """
     last: m.RecomputeRun | None = None
     for _round in range(MAX_ROUNDS):
-        with club_lock(club_id) as taken:
+        with list_lock(rating_list_id) as taken:
+            if not taken and raise_if_busy and last is None:
+                raise RecomputeBusy(rating_list_id)
             if not taken:
-                log.info("club %s: a recompute is already running; it will pick up the new work", club_id)
+                log.info(
+                    "list %s: a recompute is already running; it will pick up the new work", rating_list_id
+                )
                 return last
             run = _recompute_locked(
-                club_id, full=full, from_date=from_date, trigger=trigger, progress=progress
+                rating_list_id, full=full, from_date=from_date, trigger=trigger, progress=progress
             )
         last = run or last
         full, from_date = False, None
         # Re-read after releasing the lock: a run enqueued while we held it
         # gave up, so its work is ours (no lost wake-up).
-        if m.Club.objects.filter(pk=club_id, dirty_from__isnull=False).exists() is False:
+        if m.RatingList.objects.filter(pk=rating_list_id, dirty_from__isnull=False).exists() is False:
             return last
     return last
 
 
 def recompute_all(
-    *, trigger: str = "call", progress: Callable[[int], None] | None = None
+    *, trigger: str = "call", progress: Callable[[int], None] | None = None, raise_if_busy: bool = False
 ) -> list[m.RecomputeRun]:
-    """Recompute every club's whole history (the federation's full
+    """Recompute every list's whole history (the federation's full
     recompute: a system changed, or a restore) in ONE write transaction.
 
-    Every club is replayed first, outside any transaction; then one
+    Every list is replayed first, outside any transaction; then one
     transaction drops the history's secondary indexes, rewrites every
-    club and builds the indexes once (per club, the later clubs would
-    either rebuild the indexes over the clubs already written or insert
+    list and builds the indexes once (per list, the later lists would
+    either rebuild the indexes over the lists already written or insert
     into them row by row: measured, docs/recompute.md).  A crash or an
-    error rolls it all back: the previous history stays, every club stays
-    dirty.  It holds every club's lock; if one is busy (a recompute is
-    running), it falls back to one full recompute per club.
+    error rolls it all back: the previous history stays, every list stays
+    dirty.  It holds every list's lock; if one is busy (a recompute is
+    running), it falls back to one full recompute per list (which raises
+    :class:`RecomputeBusy` for a busy list with ``raise_if_busy``).
     """
-    clubs = list(m.Club.objects.order_by("pk"))
+    rating_lists = list(m.RatingList.objects.order_by("pk"))
     with contextlib.ExitStack() as locks:
-        if not all(locks.enter_context(club_lock(club.pk)) for club in clubs):
+        if not all(locks.enter_context(list_lock(rating_list.pk)) for rating_list in rating_lists):
             locks.close()
             one_by_one = [
-                recompute_club(club.pk, full=True, trigger=trigger, progress=progress) for club in clubs
+                recompute_list(
+                    rating_list.pk, full=True, trigger=trigger, progress=progress, raise_if_busy=raise_if_busy
+                )
+                for rating_list in rating_lists
             ]
             return [run for run in one_by_one if run is not None]
         runs: list[m.RecomputeRun] = []
-        for club in clubs:
-            m.RecomputeRun.objects.filter(club=club, status=m.RecomputeRun.Status.RUNNING).update(
+        for rating_list in rating_lists:
+            m.RecomputeRun.objects.filter(
+                rating_list=rating_list, status=m.RecomputeRun.Status.RUNNING
+            ).update(
                 status=m.RecomputeRun.Status.ABANDONED,
                 finished_at=timezone.now(),
                 error="The process running it died.",
             )
             runs.append(
                 m.RecomputeRun.objects.create(
-                    club=club, from_date=None, full=True, trigger=trigger, generation=club.dirty_generation
+                    rating_list=rating_list,
+                    from_date=None,
+                    full=True,
+                    trigger=trigger,
+                    generation=rating_list.dirty_generation,
                 )
             )
         began = time.perf_counter()
         try:
             with _gc_paused():
                 if transaction.get_connection().vendor == "postgresql":
-                    _replay_and_write_overlapped(clubs, runs, progress)
+                    _replay_and_write_overlapped(rating_lists, runs, progress)
                 else:
-                    _replay_then_write(clubs, runs, progress)
-            for club, run in zip(clubs, runs, strict=True):
-                _mark_clean_outside(club.pk, run.generation)
+                    _replay_then_write(rating_lists, runs, progress)
+            for rating_list, run in zip(rating_lists, runs, strict=True):
+                _mark_clean_outside(rating_list.pk, run.generation)
                 run.status = m.RecomputeRun.Status.DONE
         except Exception as error:
             for run in runs:
@@ -935,24 +989,24 @@ def recompute_all(
 
 
 def _replay_then_write(
-    clubs: list[m.Club], runs: list[m.RecomputeRun], progress: Callable[[int], None] | None
+    rating_lists: list[m.RatingList], runs: list[m.RecomputeRun], progress: Callable[[int], None] | None
 ) -> None:
-    """recompute_all's work on SQLite: replay every club, then rewrite the
+    """recompute_all's work on SQLite: replay every list, then rewrite the
     history in one transaction with one index rebuild.  (Overlapping the
     write with the replays, as on PostgreSQL, did not pay here, measured:
     SQLite's work runs in this process and binding the rows holds the GIL,
     so a writer thread mostly takes turns with the engine: 41-47 s either
     way at a million games, within the machine's noise.)"""
     rewrites = [
-        _replay(club, _systems(club), None, None, run, progress)
-        for club, run in zip(clubs, runs, strict=True)
+        _replay(rating_list, _systems(rating_list), None, None, run, progress)
+        for rating_list, run in zip(rating_lists, runs, strict=True)
     ]
     write_began = time.perf_counter()
     with transaction.atomic():
         _tune_connection()
         expected = sum(rewrite.expected for rewrite in rewrites)
         rebuild = _drop_secondary_indexes() if expected >= REBUILD_MIN_ROWS else []
-        _empty_history()  # every club's history is rewritten from scratch
+        _empty_history()  # every list's history is rewritten from scratch
         for rewrite, run in zip(rewrites, runs, strict=True):
             _rewrite(rewrite, run, emptied=True)
         if rebuild:
@@ -961,11 +1015,11 @@ def _replay_then_write(
 
 
 def _replay_and_write_overlapped(
-    clubs: list[m.Club], runs: list[m.RecomputeRun], progress: Callable[[int], None] | None
+    rating_lists: list[m.RatingList], runs: list[m.RecomputeRun], progress: Callable[[int], None] | None
 ) -> None:
-    """recompute_all's work on PostgreSQL: every club's timeline is read
+    """recompute_all's work on PostgreSQL: every list's timeline is read
     first; then, in one write transaction, a writer thread COPYs each
-    replayed club while this thread replays the next one.  The server
+    replayed list while this thread replays the next one.  The server
     ingests the rows (another process, another core) while Python runs the
     engine; the writer waits on the socket without the GIL.  The connection
     is shared with the writer, which alone uses it until it has finished
@@ -974,9 +1028,9 @@ def _replay_and_write_overlapped(
     (_StagedHistory), so readers wait only for that swap."""
     clock = time.perf_counter
     began = clock()
-    timelines: list[Timeline | None] = [load_timeline(club) for club in clubs]
+    timelines: list[Timeline | None] = [load_timeline(rating_list) for rating_list in rating_lists]
     timings["load"] += clock() - began
-    systems = [_systems(club) for club in clubs]
+    systems = [_systems(rating_list) for rating_list in rating_lists]
     expected = sum(
         2 * len(each) * len(timeline.events)
         for each, timeline in zip(systems, timelines, strict=True)
@@ -997,12 +1051,12 @@ def _replay_and_write_overlapped(
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recompute-writer", initializer=share)
         try:
             written = []
-            for number, (club, run) in enumerate(zip(clubs, runs, strict=True)):
+            for number, (rating_list, run) in enumerate(zip(rating_lists, runs, strict=True)):
                 for future in written:  # a write that failed stops the replays too
                     if future.done():
                         future.result()
                 timeline, timelines[number] = timelines[number], None  # freed once replayed
-                rewrite = _replay(club, systems[number], None, None, run, progress, timeline)
+                rewrite = _replay(rating_list, systems[number], None, None, run, progress, timeline)
                 del timeline
                 written.append(writer.submit(_rewrite, rewrite, run, True))
                 del rewrite
@@ -1019,40 +1073,41 @@ def _replay_and_write_overlapped(
 
 
 def _recompute_locked(
-    club_id: int,
+    rating_list_id: int,
     *,
     full: bool,
     from_date: date | None,
     trigger: str,
     progress: Callable[[int], None] | None,
 ) -> m.RecomputeRun | None:
-    club = m.Club.objects.get(pk=club_id)
+    rating_list = m.RatingList.objects.get(pk=rating_list_id)
     # We hold the lock, so a run still marked running died with its process.
-    m.RecomputeRun.objects.filter(club=club, status=m.RecomputeRun.Status.RUNNING).update(
+    m.RecomputeRun.objects.filter(rating_list=rating_list, status=m.RecomputeRun.Status.RUNNING).update(
         status=m.RecomputeRun.Status.ABANDONED,
         finished_at=timezone.now(),
         error="The process running it died.",
     )
-    generation = club.dirty_generation
+    generation = rating_list.dirty_generation
     start: date | None = None
     if not full:
-        candidates = [d for d in (club.dirty_from, from_date) if d is not None]
+        candidates = [d for d in (rating_list.dirty_from, from_date) if d is not None]
         if candidates:
-            start = period_start(club, min(candidates))
-        elif m.HistoryEntry.objects.filter(club=club).exists() or not (
-            m.Game.objects.filter(club=club).exists() or m.RankAdjustment.objects.filter(club=club).exists()
+            start = period_start(rating_list, min(candidates))
+        elif m.HistoryEntry.objects.filter(rating_list=rating_list).exists() or not (
+            m.Game.objects.filter(rating_list=rating_list).exists()
+            or m.RankAdjustment.objects.filter(rating_list=rating_list).exists()
         ):
             return None
-        # else: never computed (a club filled by a script): replay it all.
-    systems = _systems(club)
+        # else: never computed (a list filled by a script): replay it all.
+    systems = _systems(rating_list)
     names = [name for name, _ in systems]
     # Resume from the latest date at or before ``start`` where every system
-    # has a checkpoint; none (a small club, a newly added system): replay
+    # has a checkpoint; none (a small list, a newly added system): replay
     # and rewrite everything.
     resume: date | None = None
     if start is not None and names:
         resume = (
-            m.RatingCheckpoint.objects.filter(club=club, system__in=names, date__lte=start)
+            m.RatingCheckpoint.objects.filter(rating_list=rating_list, system__in=names, date__lte=start)
             .values("date")
             .annotate(n=Count("id"))
             .filter(n=len(names))
@@ -1063,13 +1118,13 @@ def _recompute_locked(
         if resume is None:
             start = None
     run = m.RecomputeRun.objects.create(
-        club=club, from_date=start, full=start is None, trigger=trigger, generation=generation
+        rating_list=rating_list, from_date=start, full=start is None, trigger=trigger, generation=generation
     )
     began = time.perf_counter()
     try:
         with _gc_paused():
-            _replay_and_write(club, systems, start, resume, run, progress)
-        _mark_clean_outside(club.pk, generation)
+            _replay_and_write(rating_list, systems, start, resume, run, progress)
+        _mark_clean_outside(rating_list.pk, generation)
         run.status = m.RecomputeRun.Status.DONE
     except Exception as error:
         run.status = m.RecomputeRun.Status.FAILED
@@ -1085,7 +1140,7 @@ def _recompute_locked(
 
 
 def _replay(
-    club: m.Club,
+    rating_list: m.RatingList,
     systems: list[tuple[str, base.RatingSystem]],
     start: date | None,
     resume: date | None,
@@ -1100,13 +1155,13 @@ def _replay(
     clock = time.perf_counter
     if timeline is None:
         began = clock()
-        timeline = load_timeline(club, resume)
+        timeline = load_timeline(rating_list, resume)
         timings["load"] += clock() - began
     events = timeline.events
     write_from = 0 if start is None else bisect_left(timeline.days, start)
     cuts = _boundaries(timeline, write_from)
     checkpoints = {
-        cp.system: cp for cp in m.RatingCheckpoint.objects.filter(club=club, date=resume, system__in=[n for n, _ in systems])
+        cp.system: cp for cp in m.RatingCheckpoint.objects.filter(rating_list=rating_list, date=resume, system__in=[n for n, _ in systems])
     } if resume is not None else {}  # fmt: skip
     first_seq = next(iter(checkpoints.values())).seq if checkpoints else 0
     games0 = {int(k): v for k, v in next(iter(checkpoints.values())).games.items()} if checkpoints else {}
@@ -1133,7 +1188,7 @@ def _replay(
             if hi < len(events):
                 new_checkpoints.append(
                     m.RatingCheckpoint(
-                        club=club,
+                        rating_list=rating_list,
                         system=name,
                         date=timeline.days[hi],
                         seq=first_seq + hi,
@@ -1154,21 +1209,23 @@ def _replay(
         # chain, not a generator with ``yield from``: no Python frame per
         # row (2,000,000 rows: ~1.5 s, profiled).
         return chain.from_iterable(
-            history_rows(club.pk, name, columns, ledger, lo, first_seq, write_from)
+            history_rows(rating_list.pk, name, columns, ledger, lo, first_seq, write_from)
             for name, chunks in ledgers
             for lo, ledger in chunks
         )
 
     # The timeline itself is not kept: the rows need only its columns.
     expected = 2 * len(systems) * (len(events) - write_from)
-    return _Rewrite(club, systems, start, resume, rows, expected, new_checkpoints, final_state, final_games)
+    return _Rewrite(
+        rating_list, systems, start, resume, rows, expected, new_checkpoints, final_state, final_games
+    )
 
 
 @dataclass
 class _Rewrite:
-    """A replayed club, ready to be written: what _rewrite needs."""
+    """A replayed list, ready to be written: what _rewrite needs."""
 
-    club: m.Club
+    rating_list: m.RatingList
     systems: list[tuple[str, base.RatingSystem]]
     start: date | None
     resume: date | None
@@ -1181,7 +1238,7 @@ class _Rewrite:
 
 
 def _replay_and_write(
-    club: m.Club,
+    rating_list: m.RatingList,
     systems: list[tuple[str, base.RatingSystem]],
     start: date | None,
     resume: date | None,
@@ -1190,7 +1247,7 @@ def _replay_and_write(
 ) -> None:
     """Replay from ``resume`` (a checkpoint date, or the beginning), then
     rewrite the history from ``start`` in one transaction."""
-    rewrite = _replay(club, systems, start, resume, run, progress)
+    rewrite = _replay(rating_list, systems, start, resume, run, progress)
     began = time.perf_counter()
     with transaction.atomic():
         _tune_connection()
@@ -1198,7 +1255,7 @@ def _replay_and_write(
         # the history's secondary indexes and builds them again afterwards,
         # in this same transaction (DDL is transactional on both backends,
         # so a crash still leaves the previous history and its indexes).
-        rebuild = _drop_indexes(club, start, rewrite.expected)
+        rebuild = _drop_indexes(rating_list, start, rewrite.expected)
         _rewrite(rewrite, run)
         if rebuild:
             _create_indexes(rebuild)
@@ -1216,28 +1273,28 @@ def _time_write(took: float, locked: bool, locked_for: float | None = None) -> N
 
 
 def _rewrite(rewrite: _Rewrite, run: m.RecomputeRun, emptied: bool = False) -> None:
-    """Delete the stale history and checkpoints of one club and write the
+    """Delete the stale history and checkpoints of one list and write the
     new ones, in the caller's transaction (``emptied``: the caller has
     emptied the whole history already, _empty_history)."""
-    club, start, resume = rewrite.club, rewrite.start, rewrite.resume
-    # The tail of every system, by the (club, system, date) index; all
-    # rows of a system the club no longer computes.
+    rating_list, start, resume = rewrite.rating_list, rewrite.start, rewrite.resume
+    # The tail of every system, by the (list, system, date) index; all
+    # rows of a system the list no longer computes.
     computed = {name for name, _ in rewrite.systems}
     for stored in [] if emptied else SYSTEM_NAMES if start is not None else [None]:
-        history = m.HistoryEntry.objects.filter(club=club)
+        history = m.HistoryEntry.objects.filter(rating_list=rating_list)
         if stored is not None:
             history = history.filter(system=stored)
             if stored in computed:
                 history = history.filter(date__gte=start)
         history._raw_delete(history.db)  # no signals or cascades hang off history rows
-    stale_checkpoints = m.RatingCheckpoint.objects.filter(club=club)
+    stale_checkpoints = m.RatingCheckpoint.objects.filter(rating_list=rating_list)
     if resume is not None:
         stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
     stale_checkpoints.delete()
     run.rows_written = write_history(rewrite.rows())
     _write_checkpoints(rewrite.checkpoints)
     if rewrite.systems:
-        _update_players(club, rewrite.final_state, rewrite.final_games)
+        _update_players(rating_list, rewrite.final_state, rewrite.final_games)
 
 
 def _empty_history() -> None:
@@ -1264,7 +1321,7 @@ def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
     iso = transaction.get_connection().vendor != "postgresql"
     rows = (
         (
-            cp.club.pk,
+            cp.rating_list.pk,
             cp.system,
             cp.date.isoformat() if iso else cp.date,
             cp.seq,
@@ -1274,7 +1331,9 @@ def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
         for cp in checkpoints
     )
     copy_rows(
-        m.RatingCheckpoint._meta.db_table, ("club_id", "system", "date", "seq", "states", "games"), rows
+        m.RatingCheckpoint._meta.db_table,
+        ("rating_list_id", "system", "date", "seq", "states", "games"),
+        rows,
     )
 
 
@@ -1402,7 +1461,7 @@ def _temporary_name(name: str) -> str:
     return f"{name[:59]}_new"
 
 
-def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:
+def _drop_indexes(rating_list: m.RatingList, start: date | None, expected: int) -> list[str]:
     """Drop the history's secondary indexes when about ``expected`` new rows
     are a large share of what the table will hold (at least
     REBUILD_MIN_ROWS and at least a 1/REBUILD_SHARE of the rows that stay);
@@ -1413,13 +1472,13 @@ def _drop_indexes(club: m.Club, start: date | None, expected: int) -> list[str]:
     under a second (measured, docs/recompute.md).  The price: on
     PostgreSQL ``DROP INDEX`` takes an exclusive lock on the table until
     commit, so pages that read the history wait for the rest of the
-    rewrite (a full recompute of a big club: seconds); on SQLite readers
+    rewrite (a full recompute of a big list: seconds); on SQLite readers
     keep their snapshot and do not wait.  The primary key stays (ids are
     appended in order: cheap).
     """
     if expected < REBUILD_MIN_ROWS:
         return []
-    stale = m.HistoryEntry.objects.filter(club=club)
+    stale = m.HistoryEntry.objects.filter(rating_list=rating_list)
     if start is not None:
         stale = stale.filter(date__gte=start)
     staying = m.HistoryEntry.objects.count() - stale.count()
@@ -1490,6 +1549,14 @@ def _tune_connection() -> None:
             cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
 
 
+class RecomputeBusy(Exception):
+    """Another process holds the list's recompute lock."""
+
+    def __init__(self, rating_list_id: int) -> None:
+        self.rating_list_id = rating_list_id
+        super().__init__(f"another recompute of list {rating_list_id} is running")
+
+
 class RecomputeError(Exception):
     """An event the engine refused, named by its game or adjustment."""
 
@@ -1528,11 +1595,11 @@ def _count_games(
     return at_cut, counts
 
 
-def _update_players(club: m.Club, state: Mapping[Any, Any], games: Mapping[int, int]) -> None:
+def _update_players(rating_list: m.RatingList, state: Mapping[Any, Any], games: Mapping[int, int]) -> None:
     """Cache rank, rating and games count from the primary system, writing
     only the players whose values changed."""
     changed = []
-    for player in m.Player.objects.filter(club=club).only(
+    for player in m.Player.objects.filter(rating_list=rating_list).only(
         "id", "start_rank", "rank", "rating", "games_count"
     ):
         own = state.get(player.pk)
@@ -1575,20 +1642,20 @@ def _update_players(club: m.Club, state: Mapping[Any, Any], games: Mapping[int, 
             )
 
 
-def _mark_clean_outside(club_id: int, generation: int) -> None:
-    """Clean the club unless more work arrived while the run ran (then it
-    stays dirty from its date and the loop in recompute_club runs again)."""
-    updated = m.Club.objects.filter(pk=club_id, dirty_generation=generation).update(
+def _mark_clean_outside(rating_list_id: int, generation: int) -> None:
+    """Clean the list unless more work arrived while the run ran (then it
+    stays dirty from its date and the loop in recompute_list runs again)."""
+    updated = m.RatingList.objects.filter(pk=rating_list_id, dirty_generation=generation).update(
         dirty_from=None, clean_generation=generation
     )
     if not updated:
-        m.Club.objects.filter(pk=club_id).update(clean_generation=generation)
+        m.RatingList.objects.filter(pk=rating_list_id).update(clean_generation=generation)
 
 
 def sweep() -> list[int]:
-    """Recompute (or enqueue) every club still dirty: the periodic sweeper
+    """Recompute (or enqueue) every list still dirty: the periodic sweeper
     that finishes the job after a crash or a lost task."""
-    dirty = list(m.Club.objects.filter(dirty_from__isnull=False).values_list("id", flat=True))
-    for club_id in dirty:
-        enqueue(club_id, trigger="sweeper")
+    dirty = list(m.RatingList.objects.filter(dirty_from__isnull=False).values_list("id", flat=True))
+    for rating_list_id in dirty:
+        enqueue(rating_list_id, trigger="sweeper")
     return dirty

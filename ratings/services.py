@@ -24,12 +24,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, Min, Value, When
 from django.utils import timezone
 from django.utils.text import slugify
 
-from ratings.models import Club, Game, Kind, LogEntry, Player, RankAdjustment, RecordSheet, Winner
+from ratings.exchange.names import identity_key
+from ratings.models import Club, Game, Kind, LogEntry, Player, RankAdjustment, RatingList, RecordSheet, Winner
 from ratings.systems import SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
@@ -81,6 +82,12 @@ class NewPlayer:
 
     name: str
     rank: int
+    #: Tells apart two real people of the same name (Player.suffix).
+    suffix: str = ""
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} ({self.suffix})" if self.suffix else self.name
 
 
 PlayerRef = Player | NewPlayer
@@ -108,7 +115,7 @@ class GameRow:
 
 
 def _name(ref: PlayerRef) -> str:
-    return ref.name
+    return ref.display_name
 
 
 def _since(ref: PlayerRef) -> date | None:
@@ -123,23 +130,29 @@ def game_problems(
     handicap: int | None,
     komi: Decimal | None,
     game_date: date | None,
-    club: Club | None = None,
+    rating_list: RatingList | None = None,
     today: date | None = None,
 ) -> dict[str, str]:
-    """What is wrong with one game, by field name; empty when nothing is."""
+    """What is wrong with one game, by field name; empty when nothing is.
+
+    Any two players of a list may meet at any of its clubs; a player of
+    another list may not (lists never mix)."""
     today = today or timezone.localdate()
     problems: dict[str, str] = {}
-    if white is not None and black is not None and _name(white).casefold() == _name(black).casefold():
+    if white is not None and black is not None and identity_key(_name(white)) == identity_key(_name(black)):
         problems["black"] = f"{_name(black)} cannot play both White and Black in one game"
     for colour, ref in (("white", white), ("black", black)):
         if ref is None:
             continue
-        if club is not None and isinstance(ref, Player) and ref.club_id != club.pk:
-            problems[colour] = f"{ref.name} is a player of {ref.club}, not of {club}"
+        if rating_list is not None and isinstance(ref, Player) and ref.rating_list_id != rating_list.pk:
+            problems[colour] = (
+                f"{ref} is a player of the list {ref.rating_list}, not of {rating_list}: "
+                "games between players of two lists are not rated"
+            )
         since = _since(ref)
         if game_date is not None and since is not None and game_date < since and colour not in problems:
             problems[colour] = (
-                f"{ref.name} joined on {since:%Y-%m-%d}; a game dated {game_date:%Y-%m-%d} is before that"
+                f"{ref} joined on {since:%Y-%m-%d}; a game dated {game_date:%Y-%m-%d} is before that"
             )
     if winner not in Winner.values:
         problems["winner"] = "choose the winner: White, Black or jigo"
@@ -166,11 +179,11 @@ def _rank_problem(rank: int) -> str | None:
 # --- helpers ------------------------------------------------------------------
 
 
-def _mark_dirty(club: Club, from_date: date) -> None:
+def _mark_dirty(rating_list: RatingList | int, from_date: date) -> None:
     """Tell the recompute pipeline (inside the caller's transaction)."""
     from ratings import recompute
 
-    recompute.mark_dirty(club, from_date)
+    recompute.mark_dirty(rating_list, from_date)
 
 
 def unique_slug(name: str, club: Club) -> str:
@@ -217,7 +230,8 @@ def describe_game(game: Game) -> str:
 
 def _log(
     *,
-    club: Club,
+    rating_list: RatingList | int,
+    club: Club | None,
     actor: Actor,
     action: str,
     event_date: date,
@@ -229,6 +243,7 @@ def _log(
     changes: dict[str, Any] | None = None,
 ) -> LogEntry:
     entry = LogEntry.objects.create(
+        rating_list_id=rating_list if isinstance(rating_list, int) else rating_list.pk,
         club=club,
         actor=actor if actor is not None and actor.is_authenticated else None,
         action=action,
@@ -257,13 +272,18 @@ def save_sheet(
     comments: str = "",
     today: date | None = None,
 ) -> RecordSheet:
-    """Save a record sheet and its games, all or nothing.
+    """Save a record sheet entered at ``club`` and its games, all or nothing.
 
-    New players (:class:`NewPlayer`) are created once per name, joining the
-    club on the date of their earliest game on the sheet.  Raises
-    :class:`SheetError` naming every bad row and field; nothing is written then.
+    The games may be between any two players of the club's list.  New players
+    (:class:`NewPlayer`) are created once per name in the list, with ``club``
+    as their home club, joining on the date of their earliest game on the
+    sheet.  Raises :class:`SheetError` naming every bad row and field; nothing
+    is written then (also when another volunteer created the same new player
+    a moment earlier: the database refuses the duplicate, and the volunteer
+    is asked to choose the existing player).
     """
     today = today or timezone.localdate()
+    rating_list = club.rating_list
     problems: dict[int, dict[str, str]] = {}
     header: dict[str, str] = {}
     if date > today:
@@ -277,6 +297,7 @@ def save_sheet(
 
     new_rank: dict[str, int] = {}
     first_date: dict[str, date] = {}
+    first_row: dict[str, tuple[int, str]] = {}
     for number, row in enumerate(rows, start=1):
         game_date = row.date or date
         found = game_problems(
@@ -286,7 +307,7 @@ def save_sheet(
             handicap=row.handicap,
             komi=row.komi,
             game_date=game_date,
-            club=club,
+            rating_list=rating_list,
             today=today,
         )
         if row.kind is not None and row.kind not in Kind.values:
@@ -294,7 +315,7 @@ def save_sheet(
         for colour, ref in (("white", row.white), ("black", row.black)):
             if not isinstance(ref, NewPlayer):
                 continue
-            key = ref.name.strip().casefold()
+            key = identity_key(ref.display_name)
             if not ref.name.strip():
                 found[colour] = "give the player's name"
             elif (problem := _rank_problem(ref.rank)) is not None:
@@ -304,14 +325,40 @@ def save_sheet(
                     f"{ref.name} is new with rank {format_rank(new_rank[key])} on an earlier row; "
                     f"not {format_rank(ref.rank)}"
                 )
-            elif Player.objects.filter(club=club, name__iexact=ref.name.strip()).exists():
-                found[colour] = f"{ref.name} is already a player of {club}"
+            elif Player.objects.named(rating_list, ref.display_name).exists():
+                found[colour] = f"{ref.display_name} is already a player of {rating_list}; choose them"
             first_date[key] = min(first_date.get(key, game_date), game_date)
+            first_row.setdefault(key, (number, colour))
         if found:
             problems[number] = found
     if problems:
         raise SheetError(problems)
 
+    try:
+        return _write_sheet(club, date, rows, actor, event, kind, comments, first_date)
+    except _DuplicatePlayer as duplicate:
+        number, colour = first_row[duplicate.key]
+        raise SheetError(
+            {number: {colour: f"{duplicate.name} was added to {rating_list} a moment ago; choose them"}}
+        ) from None
+
+
+class _DuplicatePlayer(Exception):
+    def __init__(self, key: str, name: str) -> None:
+        self.key, self.name = key, name
+
+
+def _write_sheet(
+    club: Club,
+    date: date,
+    rows: Sequence[GameRow],
+    actor: Actor,
+    event: str,
+    kind: str,
+    comments: str,
+    first_date: Mapping[str, date],
+) -> RecordSheet:
+    rating_list = club.rating_list
     with transaction.atomic():
         now = timezone.now()
         sheet = RecordSheet.objects.create(
@@ -328,17 +375,25 @@ def save_sheet(
         def resolve(ref: PlayerRef) -> Player:
             if isinstance(ref, Player):
                 return ref
-            key = ref.name.strip().casefold()
+            key = identity_key(ref.display_name)
             if key not in created:
                 name = ref.name.strip()
-                created[key] = Player.objects.create(
-                    name=name,
-                    slug=unique_slug(name, club),
-                    club=club,
-                    start_rank=ref.rank,
-                    rank=ref.rank,
-                    since=first_date[key],
-                )
+                try:
+                    with transaction.atomic():
+                        created[key] = Player.objects.create(
+                            rating_list=rating_list,
+                            name=name,
+                            suffix=ref.suffix.strip(),
+                            slug=unique_slug(ref.display_name, club),
+                            home_club=club,
+                            start_rank=ref.rank,
+                            rank=ref.rank,
+                            since=first_date[key],
+                        )
+                except IntegrityError:
+                    if Player.objects.named(rating_list, ref.display_name).exists():
+                        raise _DuplicatePlayer(key, ref.display_name) from None
+                    raise
             return created[key]
 
         # In bulk: one INSERT for the games, one for their log entries and
@@ -350,6 +405,7 @@ def save_sheet(
             handicap = row.handicap
             games.append(
                 Game(
+                    rating_list=rating_list,
                     club=club,
                     sheet=sheet,
                     date=row.date or date,
@@ -370,6 +426,7 @@ def save_sheet(
         Game.objects.bulk_create(games)
         entries = LogEntry.objects.bulk_create(
             LogEntry(
+                rating_list=rating_list,
                 club=club,
                 actor=_user(actor),
                 action=LogEntry.Action.ADD,
@@ -388,7 +445,7 @@ def save_sheet(
         )
         earliest = min([date, *(game.date for game in games)])
         _set_last_updated_from_sheet(games)
-        _mark_dirty(club, earliest)
+        _mark_dirty(rating_list, earliest)
     return sheet
 
 
@@ -442,7 +499,7 @@ EDITABLE = (
 def _loggable(value: Any) -> Any:
     """A value as the log stores it (JSON): players by name, dates ISO."""
     if isinstance(value, Player):
-        return value.name
+        return value.display_name
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Decimal):
@@ -466,7 +523,9 @@ def edit_game(
     if changes.get("komi") is not None:
         changes["komi"] = Decimal(str(changes["komi"]))
     with transaction.atomic():
-        current = Game.objects.select_for_update().select_related("white", "black", "club").get(pk=game.pk)
+        current = (
+            Game.objects.select_for_update().select_related("white", "black", "club", "rating_list").get(pk=game.pk)
+        )
         diff: dict[str, list[Any]] = {}
         for name, new in changes.items():
             old = getattr(current, name)
@@ -482,7 +541,7 @@ def edit_game(
             handicap=merged["handicap"],
             komi=merged["komi"],
             game_date=merged["date"],
-            club=current.club,
+            rating_list=current.rating_list,
             today=today,
         )
         if merged["kind"] not in Kind.values:
@@ -493,11 +552,12 @@ def edit_game(
         old_players = [current.white, current.black]
         for name, (_, new) in diff.items():
             setattr(current, name, new)
-        current.full_clean(exclude=["sheet", "club", "entered_by"])
+        current.full_clean(exclude=["sheet", "club", "rating_list", "entered_by"])
         current.save()
         logged = {name: [_loggable(old), _loggable(new)] for name, (old, new) in diff.items()}
         players = list({p.pk: p for p in [*old_players, current.white, current.black]}.values())
         _log(
+            rating_list=current.rating_list_id,
             club=current.club,
             actor=actor,
             action=LogEntry.Action.EDIT,
@@ -509,7 +569,7 @@ def edit_game(
             changes=logged,
         )
         refresh_last_updated(players)
-        _mark_dirty(current.club, min(old_date, current.date))
+        _mark_dirty(current.rating_list_id, min(old_date, current.date))
     game.refresh_from_db()
     return logged
 
@@ -524,6 +584,7 @@ def delete_game(game: Game, *, actor: Actor = None, reason: str = "") -> None:
         summary = "Deleted " + describe_game(current) + (f" ({reason})" if reason else "")
         snapshot = {name: [_loggable(getattr(current, name)), None] for name in EDITABLE}
         _log(
+            rating_list=current.rating_list_id,
             club=current.club,
             actor=actor,
             action=LogEntry.Action.DELETE,
@@ -535,7 +596,7 @@ def delete_game(game: Game, *, actor: Actor = None, reason: str = "") -> None:
         )
         current.delete()
         refresh_last_updated(players)
-        _mark_dirty(current.club, current.date)
+        _mark_dirty(current.rating_list_id, current.date)
 
 
 # --- rank adjustments and club settings ------------------------------------------
@@ -562,10 +623,10 @@ def add_adjustment(
         problems["date"] = f"{player.name} joined on {player.since:%Y-%m-%d}; {date:%Y-%m-%d} is before that"
     if problems:
         raise SheetError({1: problems})
-    club = player.club
+    rating_list_id = player.rating_list_id
     with transaction.atomic():
         adjustment = RankAdjustment.objects.create(
-            club=club,
+            rating_list_id=rating_list_id,
             player=player,
             date=date,
             rank=rank,
@@ -575,7 +636,8 @@ def add_adjustment(
         )
         index = "" if rating is None else f", index {rating:g}"
         _log(
-            club=club,
+            rating_list=rating_list_id,
+            club=None,
             actor=actor,
             action=LogEntry.Action.ADD,
             event_date=date,
@@ -584,30 +646,32 @@ def add_adjustment(
             players=[player],
             adjustment=adjustment,
         )
-        _mark_dirty(club, date)
+        _mark_dirty(rating_list_id, date)
     return adjustment
 
 
-def first_event_date(club: Club) -> date | None:
-    """The date of the club's first game or adjustment."""
+def first_event_date(rating_list: RatingList) -> date | None:
+    """The date of the list's first game or adjustment."""
     dates = [
-        Game.objects.filter(club=club).aggregate(first=Min("date"))["first"],
-        RankAdjustment.objects.filter(club=club).aggregate(first=Min("date"))["first"],
+        Game.objects.filter(rating_list=rating_list).aggregate(first=Min("date"))["first"],
+        RankAdjustment.objects.filter(rating_list=rating_list).aggregate(first=Min("date"))["first"],
     ]
     known = [d for d in dates if d is not None]
     return min(known) if known else None
 
 
-def set_club_systems(club: Club, *, primary: str, compared: Sequence[str], actor: Actor = None) -> bool:
-    """Choose the club's primary and compared rating systems.
+def set_list_systems(
+    rating_list: RatingList, *, primary: str, compared: Sequence[str], actor: Actor = None
+) -> bool:
+    """Choose the list's primary and compared rating systems.
 
-    A change replays the club's whole history (dirty from its first event):
+    A change replays the list's whole history (dirty from its first event):
     the cached ranks and record sheets follow the primary system.  Returns
     whether anything changed.
 
     When the primary system changes, the old primary stays computed for
     comparison: the form cannot offer it as "compared" while it is primary,
-    so dropping it would silently lose the history the club used until now.
+    so dropping it would silently lose the history the list used until now.
     It can be unticked afterwards.
     """
     unknown = [name for name in [primary, *compared] if name not in SYSTEM_NAMES]
@@ -615,7 +679,7 @@ def set_club_systems(club: Club, *, primary: str, compared: Sequence[str], actor
         raise ValueError(f"unknown rating system {', '.join(unknown)}; choose from {', '.join(SYSTEM_NAMES)}")
     wanted = [name for name in dict.fromkeys(compared) if name != primary]
     with transaction.atomic():
-        current = Club.objects.select_for_update().get(pk=club.pk)
+        current = RatingList.objects.select_for_update().get(pk=rating_list.pk)
         if current.primary_system != primary and current.primary_system not in wanted:
             wanted.append(current.primary_system)
         if current.primary_system == primary and list(current.compared_systems) == wanted:
@@ -623,7 +687,7 @@ def set_club_systems(club: Club, *, primary: str, compared: Sequence[str], actor
         current.primary_system = primary
         current.compared_systems = wanted
         current.save(update_fields=["primary_system", "compared_systems"])
-        club.primary_system, club.compared_systems = primary, wanted
+        rating_list.primary_system, rating_list.compared_systems = primary, wanted
         first = first_event_date(current)
         if first is not None:
             _mark_dirty(current, first)

@@ -21,7 +21,7 @@ from ratings.systems.ranks import format_rank
 class PlayerTable(tables.Table):
     name = tables.Column(linkify=True, attrs={"td": {"class": "name"}})
     club = tables.Column(
-        accessor="club__name", verbose_name="Club", attrs={"th": {"class": "club"}, "td": {"class": "club"}}
+        accessor="home_club__name", verbose_name="Club", default="", attrs={"th": {"class": "club"}, "td": {"class": "club"}}
     )
     rank = tables.Column(verbose_name="Rank", attrs={"td": {"class": "num"}})
     rating = tables.Column(verbose_name="Index", attrs={"td": {"class": "num"}})
@@ -35,6 +35,12 @@ class PlayerTable(tables.Table):
         template_name = "django_tables2/table.html"
         attrs = {"class": "data players"}
         empty_text = "No players match."
+
+    def render_name(self, record: Player) -> str:
+        return record.display_name
+
+    def value_name(self, record: Player) -> str:
+        return record.display_name
 
     def __init__(self, *args: Any, rating_label: str = "Index", **kwargs: Any) -> None:
         """``rating_label`` names the rating column after the unit of the

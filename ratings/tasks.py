@@ -3,7 +3,7 @@
 They take ids, never model instances; the work (load, lock, record a run,
 replay, write, record the outcome) is in :mod:`ratings.recompute`.
 
-The recompute's work is also recorded in the database (the club's dirty
+The recompute's work is also recorded in the database (the list's dirty
 flag), so a message the broker cannot take is not lost work: the save that
 asked for it succeeds, and the sweeper, or the next worker start, runs it.
 """
@@ -47,16 +47,16 @@ class DirtyFlagTask(DjangoTask):
     retry_jitter=True,
     max_retries=8,
 )
-def recompute_club_task(self, club_id: int, full: bool = False) -> int | None:  # type: ignore[no-untyped-def]
-    """Recompute one club; returns the recorded run's id (None: nothing to do)."""
-    run = recompute.recompute_club(club_id, full=full, trigger="celery")
+def recompute_list_task(self, rating_list_id: int, full: bool = False) -> int | None:  # type: ignore[no-untyped-def]
+    """Recompute one list; returns the recorded run's id (None: nothing to do)."""
+    run = recompute.recompute_list(rating_list_id, full=full, trigger="celery")
     return run.pk if run is not None else None
 
 
 @shared_task(base=DirtyFlagTask)
-def sweep_dirty_clubs() -> list[int]:
+def sweep_dirty_lists() -> list[int]:
     """Periodic (Celery beat), and at every worker start: enqueue a
-    recompute of every club still dirty (after a crash, a killed worker or
+    recompute of every list still dirty (after a crash, a killed worker or
     a broker outage)."""
     return recompute.sweep()
 
@@ -64,6 +64,6 @@ def sweep_dirty_clubs() -> list[int]:
 @worker_ready.connect
 def resume_unfinished_work(**_kwargs: Any) -> None:
     """A worker that starts resumes what a killed one left: a run killed
-    mid-way left its club dirty, and its message would otherwise wait for
+    mid-way left its list dirty, and its message would otherwise wait for
     the broker's visibility timeout or the next sweep."""
-    sweep_dirty_clubs.delay()
+    sweep_dirty_lists.delay()

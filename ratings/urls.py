@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import adjustments, api, committee, home, log, players, sheets  # committee area
+from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
 from ratings.views import recompute as recompute_views  # recompute area
 
 urlpatterns = [
@@ -22,7 +22,10 @@ urlpatterns = [
     path("games/<int:pk>/delete/", sheets.game_delete, name="game_delete"),
     path("adjustments/", adjustments.adjustment_list, name="adjustments"),
     path("adjustments/new/", adjustments.adjustment_new, name="adjustment_new"),
-    path("clubs/<slug:slug>/settings/", adjustments.club_settings, name="club_settings"),
+    # --- rating lists and clubs (ratings/views/places.py) ---
+    path("lists/<slug:slug>/", places.rating_list, name="rating_list"),
+    path("lists/<slug:slug>/settings/", adjustments.list_settings, name="list_settings"),
+    path("clubs/<slug:slug>/", places.club, name="club"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
     path("recompute/", recompute_views.recompute_status, name="recompute_status"),
     path("recompute/<slug:slug>/", recompute_views.recompute_now, name="recompute_now"),

@@ -1,8 +1,10 @@
-"""Shared fixtures: a club, the four personas, and real-service guards.
+"""Shared fixtures: a rating list and its club, the personas, and real-service guards.
 
 Personas (STYLE.md, healthchecks' hc/test.py): ``anonymous``, ``player``
-(a user linked to a Player), ``volunteer`` and ``committee``.  ``client_for``
-gives a test client logged in as one of them.
+(a user linked to a Player), ``volunteer`` (of the club) and ``committee``
+(of its list); ``outsiders`` adds a volunteer of another club of the list,
+the committee of another list and a site admin.  ``client_for`` gives a test
+client logged in as one of the four.
 
 Tests that need a real service (Chromium, Redis, PostgreSQL, a Celery worker)
 skip when it is missing, unless REQUIRE_BROWSER / REQUIRE_SERVICES is set
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 
 REPO = Path(__file__).resolve().parent.parent
@@ -54,10 +56,35 @@ def shared_data(name: str) -> Path:
 
 
 @pytest.fixture
-def club(db):  # type: ignore[no-untyped-def]
+def rating_list(db):  # type: ignore[no-untyped-def]
+    from ratings.models import RatingList
+
+    return RatingList.objects.create(name="South African Go Clubs", slug="sagc")
+
+
+@pytest.fixture
+def club(rating_list):  # type: ignore[no-untyped-def]
     from ratings.models import Club
 
-    return Club.objects.create(name="Stellenbosch Go Club", slug="stellenbosch")
+    return Club.objects.create(rating_list=rating_list, name="Stellenbosch Go Club", slug="stellenbosch")
+
+
+@pytest.fixture
+def other_club(rating_list):  # type: ignore[no-untyped-def]
+    """Another club of the same list (club B)."""
+    from ratings.models import Club
+
+    return Club.objects.create(rating_list=rating_list, name="Cape Town Go Club", slug="cape-town")
+
+
+@pytest.fixture
+def other_list(db):  # type: ignore[no-untyped-def]
+    """An unrelated list with one club (a town ladder that never mixes)."""
+    from ratings.models import Club, RatingList
+
+    ladder = RatingList.objects.create(name="Guildford Ladder", slug="guildford", primary_system="west-surrey")
+    Club.objects.create(rating_list=ladder, name="Guildford Go Club", slug="guildford-club")
+    return ladder
 
 
 @pytest.fixture
@@ -66,37 +93,56 @@ def make_player(club):  # type: ignore[no-untyped-def]
 
     def make(name: str, rank: int = -10, since: date = date(2020, 1, 1), **extra: object) -> Player:
         slug = extra.pop("slug", None) or name.lower().replace(" ", "-")
+        home = extra.pop("club", club)
+        rating_list = extra.pop("rating_list", None) or home.rating_list  # type: ignore[attr-defined]
         return Player.objects.create(
-            name=name,
-            slug=slug,
-            club=extra.pop("club", club),
-            start_rank=rank,
-            rank=rank,
-            since=since,
+            name=name, slug=slug, rating_list=rating_list, home_club=home, start_rank=rank, rank=rank, since=since,
             **extra,
-        )
+        )  # fmt: skip
 
     return make
 
 
-def _user(username: str, group: str | None = None) -> User:
-    user = User.objects.create_user(username, f"{username}@example.org", PASSWORD)
-    if group:
-        # get_or_create: a transactional test before this one may have flushed
-        # the groups the data migration made.
-        user.groups.add(Group.objects.get_or_create(name=group)[0])
+def _user(username: str, **extra: Any) -> User:
+    return User.objects.create_user(username, f"{username}@example.org", PASSWORD, **extra)
+
+
+def volunteer_of(user: User, club: Any) -> User:
+    from accounts.models import Volunteer
+
+    Volunteer.objects.create(user=user, club=club)
+    return user
+
+
+def committee_of(user: User, rating_list: Any) -> User:
+    from accounts.models import CommitteeMember
+
+    CommitteeMember.objects.create(user=user, rating_list=rating_list)
     return user
 
 
 @pytest.fixture
-def personas(db, make_player) -> dict[str, User | None]:  # type: ignore[no-untyped-def]
+def personas(db, club, make_player) -> dict[str, User | None]:  # type: ignore[no-untyped-def]
+    """The four personas of the club and its list; the outsiders of issue 11
+    (another club's volunteer, another list's committee, the site admin) are
+    in :func:`outsiders`."""
     player_user = _user("player")
     make_player("Player One", rank=-12, user=player_user)
     return {
         "anonymous": None,
         "player": player_user,
-        "volunteer": _user("volunteer", "volunteer"),
-        "committee": _user("committee", "committee"),
+        "volunteer": volunteer_of(_user("volunteer"), club),
+        "committee": committee_of(_user("committee"), club.rating_list),
+    }
+
+
+@pytest.fixture
+def outsiders(personas, other_club, other_list) -> dict[str, User]:  # type: ignore[no-untyped-def]
+    """Volunteer of club B (same list), committee of list 2, site admin."""
+    return {
+        "volunteer_b": volunteer_of(_user("volunteer-b"), other_club),
+        "committee_2": committee_of(_user("committee-2"), other_list),
+        "site_admin": _user("admin", is_superuser=True, is_staff=True),
     }
 
 
@@ -136,3 +182,12 @@ def celery_broker(settings: Any, url: str, queue: str | None = None) -> Iterator
         app.conf.update(saved)
         app.close()
         del app.amqp
+
+
+def make_pool(name: str, slug: str, **list_fields: Any) -> Any:
+    """A separate rating pool: a new list holding one club of the same name
+    (what an independent club was before lists); returns the club."""
+    from ratings.models import Club, RatingList
+
+    pool = RatingList.objects.create(name=name, slug=slug, **list_fields)
+    return Club.objects.create(rating_list=pool, name=name, slug=slug)

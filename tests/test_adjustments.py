@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import Club, LogEntry, RankAdjustment
+from ratings.models import LogEntry, RankAdjustment, RatingList
 from ratings.services import GameRow
+from tests.conftest import make_pool
 
 
 @pytest.fixture(autouse=True)
@@ -41,8 +42,8 @@ def test_the_committee_sets_a_rank_from_a_date_and_it_is_logged(client_for, club
     assert adjustment.entered_by == personas["committee"]
     entry = LogEntry.objects.get(adjustment=adjustment)
     assert entry.actor == personas["committee"] and "Alice set to 3k" in entry.summary
-    club.refresh_from_db()
-    assert club.dirty_from == date(2024, 3, 1)
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from == date(2024, 3, 1)
 
 
 def test_the_list_shows_adjustments_newest_first(client_for, club, alice) -> None:
@@ -55,14 +56,14 @@ def test_the_list_shows_adjustments_newest_first(client_for, club, alice) -> Non
 
 @pytest.mark.parametrize(("system", "header"), [("sagc", "Index"), ("ffg", "Level")])
 def test_the_list_names_the_rating_column_after_the_primary_system(client_for, club, system, header) -> None:
-    Club.objects.filter(pk=club.pk).update(primary_system=system)
+    RatingList.objects.filter(pk=club.rating_list_id).update(primary_system=system)
     html = client_for("committee").get("/adjustments/").content.decode()
     assert f'<th scope="col">{header}</th>' in html
 
 
 @pytest.mark.parametrize(("system", "label"), [("sagc", "New index (optional)"), ("egf", "New GoR (optional)")])
 def test_the_form_names_the_rating_in_the_primary_systems_unit(client_for, club, system, label) -> None:
-    Club.objects.filter(pk=club.pk).update(primary_system=system)
+    RatingList.objects.filter(pk=club.rating_list_id).update(primary_system=system)
     html = client_for("committee").get("/adjustments/new/").content.decode()
     assert f">{label}</label>" in html and "Choose a player" in html
 
@@ -92,14 +93,14 @@ def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
 ) -> None:
     pytest.importorskip("ratings.systems.sagc")
     from ratings.models import HistoryEntry
-    from ratings.recompute import recompute_club
+    from ratings.recompute import recompute_list
 
     bob = make_player("Bob", rank=-8)
     services.save_sheet(
         club=club, date=date(2024, 2, 1), rows=[GameRow(white=alice, black=bob, winner="white")]
     )
     client_for("committee").post("/adjustments/new/", adjustment_data(alice))
-    recompute_club(club.pk, full=True)
+    recompute_list(club.rating_list_id, full=True)
     row = HistoryEntry.objects.get(player=alice, adjustment__isnull=False, system="sagc")
     assert row.rank_after == -3
     html = client_for("anonymous").get(f"/players/{alice.slug}/").content.decode()
@@ -116,14 +117,14 @@ def test_the_club_settings_change_the_systems_and_recompute_from_the_first_game(
     services.save_sheet(
         club=club, date=date(2024, 7, 1), rows=[GameRow(white=alice, black=bob, winner="white")]
     )
-    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
     response = client_for("committee").post(
         f"/clubs/{club.slug}/settings/", {"primary_system": "egf", "compared_systems": ["sagc", "ffg"]}
     )
     assert response.status_code == 302
-    club.refresh_from_db()
-    assert (club.primary_system, club.compared_systems) == ("egf", ["sagc", "ffg"])
-    assert club.dirty_from == date(2023, 7, 1)
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.primary_system, club.rating_list.compared_systems) == ("egf", ["sagc", "ffg"])
+    assert club.rating_list.dirty_from == date(2023, 7, 1)
 
 
 def test_the_club_settings_page_offers_every_system(client_for, club) -> None:
@@ -158,8 +159,8 @@ def test_only_the_committee_may_add_an_adjustment(client_for, club, alice, role)
     response = client_for(role).post("/adjustments/new/", adjustment_data(alice))
     refused = _refused_as(response, role)
     assert RankAdjustment.objects.exists() == (not refused)
-    club.refresh_from_db()
-    assert (club.dirty_from is None) == refused
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.dirty_from is None) == refused
     assert LogEntry.objects.exists() == (not refused)
 
 
@@ -167,8 +168,8 @@ def test_only_the_committee_may_add_an_adjustment(client_for, club, alice, role)
 def test_only_the_committee_may_change_the_club_systems(client_for, club, role) -> None:
     response = client_for(role).post(f"/clubs/{club.slug}/settings/", {"primary_system": "ffg"})
     refused = _refused_as(response, role)
-    club.refresh_from_db()
-    assert (club.primary_system == "sagc") == refused
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.primary_system == "sagc") == refused
 
 
 @pytest.mark.parametrize("role", EXPECTED)
@@ -193,7 +194,7 @@ def test_only_the_committee_sees_the_club_settings_link(client_for, club, role) 
 
 
 def test_the_club_settings_page_switches_between_clubs(client_for, club) -> None:
-    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    other = make_pool(name="Cape Town Go Club", slug="cape-town")
     html = client_for("committee").get(f"/clubs/{club.slug}/settings/").content.decode()
     assert f'href="/clubs/{other.slug}/settings/"' in html
     assert f'href="/clubs/{club.slug}/settings/" aria-current="true"' in html

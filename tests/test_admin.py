@@ -72,5 +72,5 @@ def test_the_club_form_offers_the_compared_systems_as_ticks(admin_client_with_da
     assert "API token" in html
     data = {"name": club.name, "slug": club.slug, "primary_system": "sagc", "compared_systems": ["egf", "ffg"]}
     assert admin_client_with_data.post(url, data).status_code == 302
-    club.refresh_from_db()
-    assert club.compared_systems == ["egf", "ffg"]
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.compared_systems == ["egf", "ffg"]

@@ -11,9 +11,9 @@ import time_machine
 from django.urls import reverse
 
 from ratings import committee, exchange, services
-from ratings.models import Club, Game
+from ratings.models import Game
 from ratings.services import GameRow
-from tests.conftest import ROLES
+from tests.conftest import ROLES, make_pool
 
 URL = "/api/games/"
 
@@ -57,7 +57,7 @@ def test_it_gives_every_game_with_the_documented_fields_in_timeline_order(client
 
 def test_its_records_are_the_csv_exports_records(client_for, club, games) -> None:
     """Same rounds, ranks and names as the CSV file of the same period (one page of 3)."""
-    _, _, text = committee.export_games(club, date(2024, 3, 2), None, "csv")
+    _, _, text = committee.export_games(club.rating_list, date(2024, 3, 2), None, "csv")
     exported = list(csv.DictReader(io.StringIO(text)))
     api = []
     for page in (1, 2):
@@ -116,33 +116,33 @@ def test_a_session_must_be_a_volunteers_or_the_committees(role, client_for, club
 
 
 def test_a_national_body_reads_its_club_with_the_token(client, club, games) -> None:
-    token = committee.new_api_token(club)
+    token = committee.new_api_token(club.rating_list)
     response = client.get(URL, headers={"Authorization": f"Token {token}"})
     assert response.status_code == 200 and response.json()["count"] == 7
 
 
 def test_a_wrong_token_is_refused(client, club, games) -> None:
-    committee.new_api_token(club)
+    committee.new_api_token(club.rating_list)
     response = client.get(URL, {"club": club.slug}, headers={"Authorization": "Token not-the-token"})
     assert response.status_code == 401 and "results" not in response.json()
 
 
 def test_an_empty_token_never_matches_a_club_without_one(client, club, games) -> None:
-    assert club.api_token == ""
+    assert club.rating_list.api_token == ""
     response = client.get(URL, {"club": club.slug}, headers={"Authorization": "Token "})
     assert response.status_code == 401
 
 
 def test_a_token_reads_only_its_own_club(client, club, games) -> None:
-    other = Club.objects.create(name="Other", slug="other")
-    token = committee.new_api_token(other)
+    other = make_pool(name="Other", slug="other")
+    token = committee.new_api_token(other.rating_list)
     response = client.get(URL, {"club": club.slug}, headers={"Authorization": f"Token {token}"})
     assert response.status_code == 403 and "reads the games of other" in response.json()["error"]
 
 
 def test_a_regenerated_token_replaces_the_old_one(client, club, games) -> None:
-    old = committee.new_api_token(club)
-    committee.new_api_token(club)
+    old = committee.new_api_token(club.rating_list)
+    committee.new_api_token(club.rating_list)
     assert client.get(URL, headers={"Authorization": f"Token {old}"}).status_code == 401
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 
 from ratings import recompute
-from ratings.models import Club, Game
+from ratings.models import Game, RatingList
 
 from .conftest import celery_broker
 from .test_sheet_entry import sheet_data
@@ -40,12 +40,12 @@ def test_a_sheet_saved_while_the_broker_is_down_is_kept_and_the_club_stays_dirty
     response = client_for("volunteer").post("/sheets/new/", data, follow=True)
     assert response.status_code == 200
     assert Game.objects.count() == 1
-    club.refresh_from_db()
-    assert club.dirty_from is not None, "the sweeper finds it when the broker is back"
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is not None, "the sweeper finds it when the broker is back"
     assert "will update shortly" in response.content.decode()
 
 
 def test_marking_dirty_outside_a_transaction_survives_a_dead_broker(broker_down, club) -> None:
     with transaction.atomic():
-        recompute.mark_dirty(club, date(2026, 3, 12))
-    assert Club.objects.get(pk=club.pk).dirty_from == date(2026, 3, 12)
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
+    assert RatingList.objects.get(pk=club.rating_list_id).dirty_from == date(2026, 3, 12)

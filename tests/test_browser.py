@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PASSWORD, REPO, need
+from tests.conftest import PASSWORD, REPO, make_pool, need
 
 pytestmark = pytest.mark.browser
 
@@ -73,19 +73,22 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 @pytest.fixture
 def history(transactional_db, settings):  # type: ignore[no-untyped-def]
     """A club with three players and two games already rated, and a volunteer."""
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
+
+    from accounts.models import Volunteer
 
     from ratings import services
-    from ratings.models import Club, Player
-    from ratings.recompute import recompute_club
+    from ratings.models import Player
+    from ratings.recompute import recompute_list
     from ratings.services import GameRow
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    club = Club.objects.create(name="Stellenbosch Go Club", slug="stellenbosch", primary_system="sagc")
+    club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch", primary_system="sagc")
     long_ago = date.today() - timedelta(days=400)
     people = {
         name: Player.objects.create(
-            name=name, slug=slug, club=club, start_rank=rank, rank=rank, since=long_ago
+            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+            since=long_ago,
         )
         for name, slug, rank in [
             ("Alice Mokoena", "alice", -5),
@@ -102,9 +105,9 @@ def history(transactional_db, settings):  # type: ignore[no-untyped-def]
             GameRow(white=bob, black=chen, winner="black", handicap=4),
         ],
     )
-    recompute_club(club.pk, full=True)
+    recompute_list(club.rating_list_id, full=True)
     volunteer = User.objects.create_user("volunteer", password=PASSWORD)
-    volunteer.groups.add(Group.objects.get_or_create(name="volunteer")[0])  # a transactional test may have flushed it
+    Volunteer.objects.create(user=volunteer, club=club)
     return {"club": club, **people}
 
 
@@ -117,7 +120,7 @@ def expected_sheets() -> dict[str, list[list[str]]]:
     from ratings.systems.ranks import format_rank
 
     games = list(Game.objects.filter(club__slug="stellenbosch").select_related("white", "black").timeline())
-    players = {p.pk: p for p in Player.objects.filter(club__slug="stellenbosch")}
+    players = {p.pk: p for p in Player.objects.filter(rating_list__slug="stellenbosch")}
     events = [
         base.Game(
             date=g.date,

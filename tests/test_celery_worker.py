@@ -27,7 +27,7 @@ from django.db import connection
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Club, Game, HistoryEntry, RecomputeRun
+from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun
 from tests.conftest import celery_broker, need
 
 ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
@@ -122,7 +122,7 @@ def worker(settings, role_groups):  # type: ignore[no-untyped-def]
 
 def wait_until_clean(club: Club, seconds: float = 90) -> None:
     deadline = time.monotonic() + seconds
-    while Club.objects.get(pk=club.pk).dirty_from is not None:
+    while RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None:
         assert time.monotonic() < deadline, "the worker never brought the club up to date"
         time.sleep(0.3)
 
@@ -138,10 +138,10 @@ def test_a_worker_that_starts_resumes_a_club_left_dirty_while_the_broker_was_dow
         services.save_sheet(
             club=club, date=date.today(), rows=[services.GameRow(white=ann, black=ben, winner="white")]
         )
-    assert Club.objects.get(pk=club.pk).dirty_from is not None, "nothing could be enqueued"
+    assert RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None, "nothing could be enqueued"
     with running_worker(settings):  # nothing enqueued since: the worker's start resumes the club
         wait_until_clean(club)
-    assert HistoryEntry.objects.filter(game__isnull=False).count() == 2 * len(club.systems)
+    assert HistoryEntry.objects.filter(game__isnull=False).count() == 2 * len(club.rating_list.systems)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -165,15 +165,15 @@ def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(worke
     assert Game.objects.filter(club=club).count() == 2
 
     deadline = time.monotonic() + 90
-    while Club.objects.get(pk=club.pk).dirty_from is not None or HistoryEntry.objects.count() < 4:
+    while RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None or HistoryEntry.objects.count() < 4:
         assert time.monotonic() < deadline, "the worker never brought the club up to date"
         time.sleep(0.3)
-    run = RecomputeRun.objects.filter(club=club, status="done").first()
+    run = RecomputeRun.objects.filter(rating_list=club.rating_list, status="done").first()
     assert run is not None and run.trigger == "celery"
     sheet = volunteer.get(reverse("player", args=[ann.slug]))
     assert sheet.status_code == 200
     assert sheet.content.decode().count("Ben Nel") >= 2, "both games are on Ann's record sheet"
     ann.refresh_from_db()
     assert ann.games_count == 2
-    oldest = HistoryEntry.objects.filter(player=ann, system=club.primary_system).order_by("seq").first()
+    oldest = HistoryEntry.objects.filter(player=ann, system=club.rating_list.primary_system).order_by("seq").first()
     assert oldest is not None and oldest.date == today - timedelta(days=10), "the late game comes first"

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import services
-from ratings.models import Club, Game, Player, RankAdjustment, RankSync, RecordSheet
+from ratings.models import Game, Player, RankAdjustment, RankSync, RecordSheet
 from ratings.services import GameRow
-from tests.conftest import shared_data
+from tests.conftest import make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)
@@ -100,7 +100,7 @@ def test_an_unknown_club_or_date_is_a_clear_error(tmp_path, club, members) -> No
 
 
 def test_several_clubs_need_club(tmp_path, club, members) -> None:
-    Club.objects.create(name="Other", slug="other")
+    make_pool(name="Other", slug="other")
     with pytest.raises(CommandError, match="give --club \\(one of: other, stellenbosch\\)"):
         run("import_ranks", write(tmp_path, "saga.csv", RANKS))
 
@@ -182,7 +182,7 @@ def test_export_games_refuses_an_empty_period_or_backwards_dates(played) -> None
 
 
 def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
-    Club.objects.create(name="Juvisy", slug="juvisy")
+    make_pool(name="Juvisy", slug="juvisy")
     out = run("import_tournament", str(shared_data("juvisy-2019.h9")))
     assert "Saved 36 games (h9) into Juvisy as record sheet #" in out
     assert "Created: 19" in out and "Matched: 0" in out and "Skipped: 4" in out
@@ -194,7 +194,7 @@ def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
 
 
 def test_import_tournament_dry_run_saves_nothing(db) -> None:
-    Club.objects.create(name="Juvisy", slug="juvisy")
+    make_pool(name="Juvisy", slug="juvisy")
     out = run("import_tournament", str(shared_data("juvisy-2019.tou")), "--dry-run", "--club", "juvisy")
     assert "Dry run: 36 games (tou) would be saved into Juvisy; nothing was written." in out
     assert not Game.objects.exists() and not Player.objects.exists()
@@ -203,7 +203,7 @@ def test_import_tournament_dry_run_saves_nothing(db) -> None:
 def test_export_then_import_into_a_fresh_club_gives_the_same_games(tmp_path, played) -> None:
     target = tmp_path / "club.csv"
     run("export_games", "--format", "csv", "--club", played.slug, "--out", str(target))
-    Club.objects.create(name="Fresh", slug="fresh")
+    make_pool(name="Fresh", slug="fresh")
     run("import_tournament", str(target), "--club", "fresh")
 
     def games(slug: str) -> list[tuple[object, ...]]:

@@ -82,7 +82,7 @@ def test_it_logs_every_game_and_adjustment(filled):  # type: ignore[no-untyped-d
 def test_it_computes_the_ratings(filled):  # type: ignore[no-untyped-def]
     club = Club.objects.get()
     assert (
-        HistoryEntry.objects.filter(system=club.primary_system).count()
+        HistoryEntry.objects.filter(system=club.rating_list.primary_system).count()
         >= 2 * Game.objects.exclude(forfeit=True).count() - 10
     )
     in_games = set(Game.objects.values_list("white", flat=True)) | set(

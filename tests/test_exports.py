@@ -18,7 +18,7 @@ from ratings.committee import CommitteeError
 from ratings.exchange import name_key
 from ratings.models import Club, Game, Player
 from ratings.services import GameRow
-from tests.conftest import ROLES
+from tests.conftest import ROLES, make_pool
 
 
 @pytest.fixture(autouse=True)
@@ -69,7 +69,7 @@ def same_game(g: Game, with_date: bool = True, with_komi: bool = True) -> tuple[
 
 
 def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, season) -> None:
-    name, media_type, text = committee.export_games(club, None, None, "csv")
+    name, media_type, text = committee.export_games(club.rating_list, None, None, "csv")
     assert (name, media_type) == ("stellenbosch-games-start-2024-06-15.csv", "text/csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == exchange.GAME_FIELDS
@@ -92,18 +92,18 @@ def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, sea
 
 
 def test_the_period_limits_the_games(club, season) -> None:
-    _, _, text = committee.export_games(club, date(2024, 3, 6), date(2024, 3, 31), "json")
+    _, _, text = committee.export_games(club.rating_list, date(2024, 3, 6), date(2024, 3, 31), "json")
     data = json.loads(text)
     assert [(g["date"], g["winner"]) for g in data["games"]] == [("2024-03-12", "jigo")]
 
 
 def test_an_empty_period_is_refused_with_a_reason(club, season) -> None:
     with pytest.raises(CommitteeError, match="no game between 2023-01-01 and 2023-12-31"):
-        committee.export_games(club, date(2023, 1, 1), date(2023, 12, 31), "h9")
+        committee.export_games(club.rating_list, date(2023, 1, 1), date(2023, 12, 31), "h9")
 
 
 def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
-    _, media_type, text = committee.export_games(club, date(2024, 1, 1), date(2024, 6, 30), "h9")
+    _, media_type, text = committee.export_games(club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9")
     assert media_type == "text/plain"
     assert "CL[C]" in text and "EV[Stellenbosch Go Club club ladder 2024-01-01 to 2024-06-30]" in text
     assert "|12345678" in text  # Ann's EGD PIN
@@ -111,8 +111,8 @@ def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
 def test_what_is_exported_imports_back_to_the_same_games(club, season, fmt: str) -> None:
-    _, _, text = committee.export_games(club, None, None, fmt)
-    fresh = Club.objects.create(name="Fresh", slug="fresh")
+    _, _, text = committee.export_games(club.rating_list, None, None, fmt)
+    fresh = make_pool(name="Fresh", slug="fresh")
     report = committee.import_tournament(fresh, text.encode(), filename=f"export.{fmt}")
     back = played(fresh)
     assert len(back) == report.games
@@ -200,27 +200,27 @@ def test_an_empty_period_on_the_page_says_so(client_for, club, season) -> None:
 @pytest.mark.parametrize("role", ROLES)
 def test_only_the_committee_generates_an_api_token(role, client_for, club) -> None:
     response = client_for(role).post(reverse("export_token"), {"club": club.slug})
-    club.refresh_from_db()
+    club.rating_list.refresh_from_db()
     if role == "committee":
-        assert response.status_code == 302 and len(club.api_token) >= 40
+        assert response.status_code == 302 and len(club.rating_list.api_token) >= 40
     else:
         assert response.status_code == (302 if role == "anonymous" else 403)
-        assert club.api_token == ""
+        assert club.rating_list.api_token == ""
 
 
 def test_regenerating_replaces_the_token(client_for, club) -> None:
-    old = committee.new_api_token(club)
+    old = committee.new_api_token(club.rating_list)
     client_for("committee").post(reverse("export_token"), {"club": club.slug})
-    club.refresh_from_db()
-    assert club.api_token and club.api_token != old
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.api_token and club.rating_list.api_token != old
     page = client_for("committee").get(reverse("export")).content.decode()
-    assert club.api_token in page and "Regenerate" in page
+    assert club.rating_list.api_token in page and "Regenerate" in page
 
 
 def test_regenerating_asks_first_and_the_page_links_the_api(client_for, club) -> None:
     page = client_for("committee").get(reverse("export")).content.decode()
     assert "confirm(" not in page  # no token yet: nothing to lose
     assert f'<a href="{reverse("api_games")}">open it</a>' in page
-    committee.new_api_token(club)
+    committee.new_api_token(club.rating_list)
     page = client_for("committee").get(reverse("export")).content.decode()
     assert "stops working at once. Regenerate it?" in page

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from ratings import services
-from ratings.models import Club, Game, LogEntry
+from ratings.models import Game, LogEntry, RatingList
 from ratings.services import GameRow
 
 
@@ -27,7 +27,7 @@ def game(club, make_player):  # type: ignore[no-untyped-def]
         date=date(2024, 5, 1),
         rows=[GameRow(white=alice, black=bob, winner="white", comments="r1")],
     )
-    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
     return sheet.games.get()
 
 
@@ -80,8 +80,8 @@ def test_a_correction_is_saved_logged_with_who_and_what_and_marks_dirty_from_the
         "handicap": [0, 2],
         "komi": ["6.5", "0.5"],
     }
-    game.club.refresh_from_db()
-    assert game.club.dirty_from == date(2024, 4, 20)
+    game.club.rating_list.refresh_from_db()
+    assert game.club.rating_list.dirty_from == date(2024, 4, 20)
 
 
 def test_changing_a_player_is_logged_by_name(client_for, game) -> None:
@@ -132,8 +132,8 @@ def test_deleting_removes_the_game_logs_it_and_marks_dirty_from_its_date(client_
     assert not Game.objects.filter(pk=game.pk).exists()
     entry = LogEntry.objects.get(action="delete")
     assert entry.actor == personas["volunteer"] and "entered twice" in entry.summary
-    game.club.refresh_from_db()
-    assert game.club.dirty_from == date(2024, 5, 1)
+    game.club.rating_list.refresh_from_db()
+    assert game.club.rating_list.dirty_from == date(2024, 5, 1)
 
 
 def test_an_unknown_game_is_404(client_for, db) -> None:
@@ -169,8 +169,8 @@ def test_only_volunteers_and_committee_may_delete_a_game(client_for, game, role)
     deleted = not Game.objects.filter(pk=game.pk).exists()
     assert deleted == (EXPECTED[role] == 302)
     assert LogEntry.objects.filter(action="delete").exists() == deleted
-    game.club.refresh_from_db()
-    assert (game.club.dirty_from is not None) == deleted
+    game.club.rating_list.refresh_from_db()
+    assert (game.club.rating_list.dirty_from is not None) == deleted
 
 
 @pytest.mark.parametrize("role", EXPECTED)

@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from ratings.models import Club, LogEntry, RecordSheet
+from ratings.models import LogEntry, RecordSheet
+from tests.conftest import make_pool
 
 
 def summaries(html: str) -> list[str]:
@@ -22,7 +23,7 @@ def summaries(html: str) -> list[str]:
 @pytest.fixture
 def log(club, make_player):  # type: ignore[no-untyped-def]
     volunteer = User.objects.create_user("vera", password="x")
-    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    other = make_pool(name="Cape Town Go Club", slug="cape-town")
     ann, bob = make_player("Ann Botha"), make_player("Bob Nel")
     zed = make_player("Zed Zulu", club=other)
 

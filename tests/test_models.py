@@ -10,7 +10,6 @@ import pytest
 from django.db import DataError, IntegrityError, transaction
 
 from ratings.models import (
-    Club,
     Game,
     HistoryEntry,
     LogEntry,
@@ -18,6 +17,7 @@ from ratings.models import (
     RankAdjustment,
     RecordSheet,
 )
+from tests.conftest import make_pool
 
 
 def a_game(club, white, black, **extra):  # type: ignore[no-untyped-def]
@@ -39,9 +39,9 @@ def refused(make) -> bool:  # type: ignore[no-untyped-def]
 
 
 def test_a_clubs_systems_put_the_primary_first_without_repeats_or_unknowns(club):  # type: ignore[no-untyped-def]
-    club.primary_system = "egf"
-    club.compared_systems = ["sagc", "egf", "no-such-system", "ffg"]
-    assert club.systems == ["egf", "sagc", "ffg"]
+    club.rating_list.primary_system = "egf"
+    club.rating_list.compared_systems = ["sagc", "egf", "no-such-system", "ffg"]
+    assert club.rating_list.systems == ["egf", "sagc", "ffg"]
 
 
 def test_a_clubs_page_is_its_filtered_players_list(club):  # type: ignore[no-untyped-def]
@@ -49,7 +49,7 @@ def test_a_clubs_page_is_its_filtered_players_list(club):  # type: ignore[no-unt
 
 
 def test_club_names_are_unique(club):  # type: ignore[no-untyped-def]
-    assert refused(lambda: Club.objects.create(name=club.name, slug="other"))
+    assert refused(lambda: make_pool(name=club.name, slug="other"))
 
 
 # --- Player ---------------------------------------------------------------------
@@ -72,12 +72,12 @@ def test_the_database_refuses_a_start_rank_off_the_scale(make_player, rank):  # 
 def test_two_players_of_one_club_cannot_share_a_name(club, make_player):  # type: ignore[no-untyped-def]
     make_player("Ann", slug="ann")
     assert refused(lambda: make_player("Ann", slug="ann-2"))
-    other = Club.objects.create(name="Other", slug="other")
+    other = make_pool(name="Other", slug="other")
     make_player("Ann", slug="ann-3", club=other)  # another club may have one
 
 
 def test_player_queries_search_filter_by_club_and_join_the_club(club, make_player, django_assert_num_queries):  # type: ignore[no-untyped-def]
-    other = Club.objects.create(name="Other", slug="other")
+    other = make_pool(name="Other", slug="other")
     make_player("Ann Botha")
     make_player("Bob Nel", club=other)
     assert [p.name for p in Player.objects.search("  BOT ")] == ["Ann Botha"]
@@ -120,9 +120,9 @@ def test_games_come_in_timeline_order_date_then_entry_order(club, make_player): 
 def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  # type: ignore[no-untyped-def]
     ann = make_player("Ann")
     assert refused(
-        lambda: RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=9)
+        lambda: RankAdjustment.objects.create(rating_list=club.rating_list, player=ann, date=date(2024, 1, 1), rank=9)
     )
-    assert str(RankAdjustment.objects.create(club=club, player=ann, date=date(2024, 1, 1), rank=-5)) == (
+    assert str(RankAdjustment.objects.create(rating_list=club.rating_list, player=ann, date=date(2024, 1, 1), rank=-5)) == (
         "2024-01-01 Ann set to 5k"
     )
 
@@ -181,7 +181,7 @@ def test_the_chart_query_gives_date_rank_and_rating_oldest_first(club, make_play
 
 
 def test_log_queries_filter_by_club_player_and_game_date(club, make_player):  # type: ignore[no-untyped-def]
-    other = Club.objects.create(name="Other", slug="other")
+    other = make_pool(name="Other", slug="other")
     ann, bob = make_player("Ann Botha"), make_player("Bob Nel", club=other)
     e1 = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 1), summary="one")
     e1.players.set([ann])

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Club
+from tests.conftest import make_pool
 
 
 def names_on(html: str) -> list[str]:
@@ -24,7 +25,7 @@ def headers_on(html: str) -> list[str]:
 
 @pytest.fixture
 def players(club, make_player):  # type: ignore[no-untyped-def]
-    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    other = make_pool(name="Cape Town Go Club", slug="cape-town")
     return {
         "ann": make_player("Ann Botha", rank=-3, rating=450, games_count=12, last_updated=date(2024, 5, 1)),
         "bob": make_player("Bob Nel", rank=-3, rating=-20, games_count=3),

@@ -45,7 +45,7 @@ def lines_by_name(sync: RankSync) -> dict[str, RankSyncLine]:
 
 def test_it_matches_by_name_whatever_the_order_case_and_accents(club, make_player) -> None:
     make_player("Léa Dupont", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("DUPONT Lea", "S-1", "8k")), filename="saga.csv")
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("DUPONT Lea", "S-1", "8k")), filename="saga.csv")
     line = lines_by_name(sync)["Léa Dupont"]
     assert (line.match, line.national_id, line.national_rank) == ("name", "S-1", -8.0)
     assert (sync.read, sync.matched, sync.changes) == (1, 1, 1)
@@ -54,7 +54,7 @@ def test_it_matches_by_name_whatever_the_order_case_and_accents(club, make_playe
 def test_it_matches_a_stored_national_id_before_the_name(club, make_player) -> None:
     make_player("Jan de Wet", rank=-10, saga_id="S-7")
     data = ranks_csv(("Jan de Wet", "S-99", "2k"), ("Johannes de Wet", "S-7", "5k"))
-    line = lines_by_name(committee.preview_rank_sync(club, data))["Jan de Wet"]
+    line = lines_by_name(committee.preview_rank_sync(club.rating_list, data))["Jan de Wet"]
     assert (line.match, line.national_id, line.national_rank) == ("id", "S-7", -5.0)
 
 
@@ -71,14 +71,14 @@ def test_it_shows_two_entries_with_the_players_name_as_ambiguous_never_guessing(
 
 def test_it_shows_a_player_absent_from_the_list_as_missing(club, make_player) -> None:
     make_player("Nobody Here", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Someone Else", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Someone Else", "S-1", "8k")))
     assert lines_by_name(sync)["Nobody Here"].match == "missing"
     assert sync.unmatched == 1
 
 
 def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10, saga_id="S-5")
-    line = lines_by_name(committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k"))))[
+    line = lines_by_name(committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"))))[
         "Jean Dupont"
     ]
     assert line.match == "ambiguous"
@@ -87,14 +87,14 @@ def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club, make_player
 def test_two_club_players_claiming_one_entry_are_both_ambiguous(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
-    lines = lines_by_name(committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k"))))
+    lines = lines_by_name(committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"))))
     assert {line.match for line in lines.values()} == {"ambiguous"}
 
 
 def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10, saga_id="S-1")
     make_player("Dupont Jean", rank=-12, slug="other")
-    lines = lines_by_name(committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k"))))
+    lines = lines_by_name(committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"))))
     assert lines["Jean Dupont"].match == "id"
     assert lines["Dupont Jean"].match == "missing"
 
@@ -126,7 +126,7 @@ def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
     data = shared_data("ech_ffg_V3.txt").read_bytes()
     make_player("Adrien Dupont", rank=-10)  # "DUPONT Adrien  -300 ... 1200125": 3k
     make_player("Émeric Dupont", rank=-2)  # "DUPONT Emeric  -150": floor(-1.5) = 2k, no change
-    sync = committee.preview_rank_sync(club, data, filename="ech_ffg_V3.txt")
+    sync = committee.preview_rank_sync(club.rating_list, data, filename="ech_ffg_V3.txt")
     assert (sync.format, sync.read, sync.as_of, sync.encoding.lower()) == (
         "ffg",
         12511,
@@ -146,7 +146,7 @@ def test_applying_creates_dated_adjustments_and_remembers_the_national_id(
     club, make_player, personas
 ) -> None:
     jean = make_player("Jean Dupont", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
     adjustments = committee.apply_rank_sync(
         sync, committee.default_choices(sync), effective=date(2024, 6, 1), user=personas["committee"]
     )
@@ -160,11 +160,11 @@ def test_applying_creates_dated_adjustments_and_remembers_the_national_id(
 def test_the_second_sync_matches_a_confirmed_player_by_id(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     data = ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
-    first = committee.preview_rank_sync(club, data)
+    first = committee.preview_rank_sync(club.rating_list, data)
     line = lines_by_name(first)["Jean Dupont"]
     committee.apply_rank_sync(first, [Choice(line.pk, candidate_line=3)], effective=date(2024, 6, 1))
     assert Player.objects.get(name="Jean Dupont").saga_id == "S-2"
-    second = lines_by_name(committee.preview_rank_sync(club, data))["Jean Dupont"]
+    second = lines_by_name(committee.preview_rank_sync(club.rating_list, data))["Jean Dupont"]
     assert (second.match, second.national_id, second.national_rank) == ("id", "S-2", -3.0)
 
 
@@ -194,7 +194,7 @@ def test_apply_is_all_or_nothing_and_the_error_names_the_player(club, make_playe
 
 def test_a_sync_is_applied_once(club, make_player) -> None:
     make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
     with pytest.raises(CommitteeError, match="already applied"):
         committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
@@ -204,7 +204,7 @@ def test_a_sync_is_applied_once(club, make_player) -> None:
 def test_one_entry_cannot_be_chosen_for_two_players(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
-    sync = committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
     choices = [Choice(line.pk, candidate_line=2) for line in sync.lines.all()]
     with pytest.raises(CommitteeError, match="cannot both be entry S-1"):
         committee.apply_rank_sync(sync, choices, effective=date(2024, 6, 1))
@@ -215,15 +215,15 @@ def test_one_entry_cannot_be_chosen_for_two_players(club, make_player) -> None:
 def test_applied_adjustments_show_on_the_record_sheet_with_the_players_own_name(
     club, make_player, client
 ) -> None:
-    from ratings.recompute import recompute_club
+    from ratings.recompute import recompute_list
 
     jean = make_player("Jean Dupont", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
     [adjustment] = committee.apply_rank_sync(
         sync, committee.default_choices(sync), effective=date(2024, 6, 1)
     )
-    recompute_club(club.pk, full=True)
-    row = HistoryEntry.objects.get(adjustment=adjustment, system=club.primary_system)
+    recompute_list(club.rating_list_id, full=True)
+    row = HistoryEntry.objects.get(adjustment=adjustment, system=club.rating_list.primary_system)
     assert (row.player, row.date, row.rank_after) == (jean, date(2024, 6, 1), -8.0)
     page = client.get(reverse("player", args=[jean.slug])).content.decode()
     row_html = page.split('<tr class="adjustment">', 1)[1].split("</tr>", 1)[0]
@@ -256,7 +256,7 @@ def test_only_the_committee_uploads_a_list(role, client_for, club, make_player) 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_the_committee_applies_a_sync(role, client_for, club, make_player) -> None:
     ann = make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     line = sync.lines.get(player=ann)
     response = client_for(role).post(
         sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-06-01"}
@@ -288,7 +288,7 @@ def test_the_preview_lists_every_player_with_the_changes_ticked(client_for, club
         ("Dupont, Jean", "S-4", "8k"),
         ("Jean Dupont", "S-5", "3k"),
     )
-    sync = committee.preview_rank_sync(club, data, filename="saga.csv")
+    sync = committee.preview_rank_sync(club.rating_list, data, filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     lines = lines_by_name(sync)
     assert f'name="apply_{lines["Ann Bee"].pk}" id="id_apply_{lines["Ann Bee"].pk}" checked' in page
@@ -307,17 +307,17 @@ def test_the_preview_puts_what_needs_a_decision_first(client_for, club, make_pla
         ("Dupont, Jean", "S-4", "8k"),
         ("Jean Dupont", "S-5", "3k"),
     )
-    sync = committee.preview_rank_sync(club, data, filename="saga.csv")
+    sync = committee.preview_rank_sync(club.rating_list, data, filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     order = sorted(("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"), key=lambda n: page.index(f">{n}</a>"))
     assert order == ["Zed Change", "Jean Dupont", "Ann Same", "Abe Absent"]
 
 
 def test_the_preview_is_titled_by_list_and_club_and_names_the_clubs_unit(client_for, club, make_player) -> None:
-    club.primary_system = "egf"
+    club.rating_list.primary_system = "egf"
     club.save()
     make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")), filename="saga.csv")
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")), filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     title = page[page.index("<title>") : page.index("</title>")]
     assert str(sync.pk) not in title and club.name in title
@@ -326,7 +326,7 @@ def test_the_preview_is_titled_by_list_and_club_and_names_the_clubs_unit(client_
 
 def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(client_for, club, make_player) -> None:
     make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Someone Else", "S-1", "8k")), filename="saga.csv")
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Someone Else", "S-1", "8k")), filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     assert "Nothing to apply" in page and "no player of Stellenbosch Go Club was found" in page
     assert "Apply the ticked changes" not in page
@@ -366,7 +366,7 @@ def test_a_failed_apply_on_the_page_names_the_player_and_changes_nothing(
     client_for, club, make_player
 ) -> None:
     make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
-    sync = committee.preview_rank_sync(club, ranks_csv(("Late Joiner", "S-2", "6k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Late Joiner", "S-2", "6k")))
     line = sync.lines.get(player__name="Late Joiner")
     response = client_for("committee").post(
         sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-01-01"}
@@ -377,7 +377,7 @@ def test_a_failed_apply_on_the_page_names_the_player_and_changes_nothing(
 
 def test_a_future_effective_date_is_refused(client_for, club, make_player) -> None:
     make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     line = sync.lines.get(player__name="Ann Bee")
     response = client_for("committee").post(
         sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-07-01"}
@@ -418,7 +418,7 @@ def test_an_applied_sync_shows_what_was_applied_and_refuses_a_second_apply(
     client_for, club, make_player
 ) -> None:
     ann = make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-1", "8k")))
+    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
     client = client_for("committee")
     page = client.get(sync.get_absolute_url()).content.decode()
@@ -446,7 +446,7 @@ def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(
     with pytest.raises(
         CommitteeError, match="line 2: national id 'S-123456789012345678901' is longer than the 20"
     ):
-        committee.preview_rank_sync(club, ranks_csv(("Ann Bee", "S-123456789012345678901", "8k")))
+        committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-123456789012345678901", "8k")))
     assert not RankSync.objects.exists()
 
 
@@ -455,7 +455,7 @@ def test_the_egd_list_matches_by_pin_once_remembered(club, make_player) -> None:
 
     data = (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes()
     alice = make_player("Alice Testeur", rank=-1)  # " 10000001  Testeur Alice  UK Lndn  2d ... 2188"
-    first = committee.preview_rank_sync(club, data, filename="allworld_lp.html")
+    first = committee.preview_rank_sync(club.rating_list, data, filename="allworld_lp.html")
     line = lines_by_name(first)["Alice Testeur"]
     assert (first.format, first.as_of, line.match, line.national_rank) == (
         "egd",
@@ -466,4 +466,4 @@ def test_the_egd_list_matches_by_pin_once_remembered(club, make_player) -> None:
     committee.apply_rank_sync(first, committee.default_choices(first), effective=date(2024, 6, 1))
     alice.refresh_from_db()
     assert alice.egd_pin == "10000001"
-    assert lines_by_name(committee.preview_rank_sync(club, data))["Alice Testeur"].match == "id"
+    assert lines_by_name(committee.preview_rank_sync(club.rating_list, data))["Alice Testeur"].match == "id"

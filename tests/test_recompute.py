@@ -8,7 +8,7 @@ import pytest
 from django.db import transaction
 
 from ratings import recompute
-from ratings.models import Club, Game, HistoryEntry, Player, RecomputeRun, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, Player, RatingList, RecomputeRun, RecordSheet
 from ratings.systems import get_system
 from ratings.systems.base import Game as EngineGame
 from ratings.systems.base import Kind, Start, Winner
@@ -27,12 +27,12 @@ def add_game(
 
 def test_it_marks_the_club_dirty_from_the_earliest_date(club):
     with transaction.atomic():
-        recompute.mark_dirty(club, date(2026, 3, 12))
-        recompute.mark_dirty(club, date(2026, 3, 1))
-        recompute.mark_dirty(club, date(2026, 3, 20))
-        club.refresh_from_db()
-        assert club.dirty_from == date(2026, 3, 1)
-        assert club.dirty_generation == 3
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 1))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 20))
+        club.rating_list.refresh_from_db()
+        assert club.rating_list.dirty_from == date(2026, 3, 1)
+        assert club.rating_list.dirty_generation == 3
 
 
 def test_it_recomputes_after_commit_without_a_broker(
@@ -42,11 +42,11 @@ def test_it_recomputes_after_commit_without_a_broker(
     alice, bob = make_player("Alice", rank=-10), make_player("Bob", rank=-10)
     with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
         add_game(club, date(2026, 3, 12), alice, bob, "white")
-        recompute.mark_dirty(club, date(2026, 3, 12))
-        recompute.mark_dirty(club, date(2026, 3, 12))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
     assert len(callbacks) == 1, "one recompute per club per transaction"
-    club.refresh_from_db()
-    assert club.dirty_from is None
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None
     rows = HistoryEntry.objects.filter(system="sagc").order_by("colour")
     assert [r.player_id for r in rows] == [bob.pk, alice.pk]
     expected = get_system("sagc").rate(
@@ -64,7 +64,7 @@ def test_it_recomputes_after_commit_without_a_broker(
 
 
 def test_it_names_the_dirty_clubs_in_a_notice(club):
-    Club.objects.filter(pk=club.pk).update(dirty_from=date(2026, 3, 12))
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=date(2026, 3, 12))
     assert recompute.pending_notices() == [
         "Ratings after 12 March 2026 are being updated for Stellenbosch Go Club."
     ]
@@ -72,7 +72,7 @@ def test_it_names_the_dirty_clubs_in_a_notice(club):
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club)
+        HistoryEntry.objects.filter(rating_list=club.rating_list)
         .order_by("system", "seq", "colour")
         .values_list(
             "system",
@@ -105,12 +105,12 @@ def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club, make_playe
             "white" if n % 3 else "black",
             handicap=n % 3,
         )
-    recompute.recompute_club(club.pk, full=True)
-    assert recompute.m.RatingCheckpoint.objects.filter(club=club).count() > 3
+    recompute.recompute_list(club.rating_list_id, full=True)
+    assert recompute.m.RatingCheckpoint.objects.filter(rating_list=club.rating_list).count() > 3
     add_game(club, date(2025, 1, 15), players[0], players[3], "black")
-    recompute.mark_dirty(club, date(2025, 1, 15))
-    run = recompute.recompute_club(club.pk)
+    recompute.mark_dirty(club.rating_list, date(2025, 1, 15))
+    run = recompute.recompute_list(club.rating_list_id)
     incremental = history(club)
     assert run is not None and run.from_date == date(2025, 1, 15) and not run.full
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     assert history(club) == incremental

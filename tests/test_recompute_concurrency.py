@@ -33,7 +33,7 @@ GAMES_PER_SHEET = 5
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club)
+        HistoryEntry.objects.filter(rating_list=club.rating_list)
         .order_by("system", "seq", "colour")
         .values_list("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
     )
@@ -77,14 +77,14 @@ def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(
         thread.join(timeout=300)
     assert not errors, errors
     assert Game.objects.filter(club=club).count() == CLIENTS * SHEETS_EACH * GAMES_PER_SHEET
-    club.refresh_from_db()
-    if club.dirty_from is not None:  # a run gave way to another that was still finishing
-        recompute.recompute_club(club.pk)
-    club.refresh_from_db()
-    assert club.dirty_from is None
+    club.rating_list.refresh_from_db()
+    if club.rating_list.dirty_from is not None:  # a run gave way to another that was still finishing
+        recompute.recompute_list(club.rating_list_id)
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None
     concurrent = history(club)
     cached = list(Player.objects.order_by("id").values_list("rank", "rating", "games_count"))
     assert len(concurrent) == 2 * Game.objects.filter(club=club).count()
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     assert history(club) == concurrent
     assert list(Player.objects.order_by("id").values_list("rank", "rating", "games_count")) == cached

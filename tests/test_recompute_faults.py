@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club)
+        HistoryEntry.objects.filter(rating_list=club.rating_list)
         .order_by("system", "seq", "colour")
         .values_list("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
     )
@@ -39,13 +39,13 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, m
             club=club, sheet=sheet, date=date(2025, 5, 1) + timedelta(days=n), white=players[n % 4],
             black=players[(n + 1) % 4], winner="white" if n % 3 else "black",
         )  # fmt: skip
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     before = history(club)
     assert before, "the first run wrote a history"
     Game.objects.create(
         club=club, sheet=sheet, date=date(2025, 5, 3), white=players[3], black=players[0], winner="black"
     )
-    recompute.mark_dirty(club, date(2025, 5, 3))
+    recompute.mark_dirty(club.rating_list, date(2025, 5, 3))
 
     real_write = recompute.write_history
 
@@ -55,20 +55,20 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, m
 
     monkeypatch.setattr(recompute, "write_history", write_half_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
-        recompute.recompute_club(club.pk)
+        recompute.recompute_list(club.rating_list_id)
     assert history(club) == before
-    club.refresh_from_db()
-    assert club.dirty_from == date(2025, 5, 3), "the club stays dirty"
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from == date(2025, 5, 3), "the club stays dirty"
     failed = RecomputeRun.objects.get(status="failed")
     assert "disk full" in failed.error
 
     monkeypatch.setattr(recompute, "write_history", real_write)
-    assert recompute.recompute_club(club.pk) is not None  # the sweeper's or a retry's run
-    club.refresh_from_db()
-    assert club.dirty_from is None
+    assert recompute.recompute_list(club.rating_list_id) is not None  # the sweeper's or a retry's run
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None
     after = history(club)
     assert after != before
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     assert history(club) == after, "the next run gives the full replay"
 
 
@@ -87,13 +87,13 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
             raise InvalidEvent(len(events) - 1, "handicap", "out of range")
 
     monkeypatch.setattr(recompute, "_system", lambda name: Refusing())
-    recompute.mark_dirty(club, game.date)
+    recompute.mark_dirty(club.rating_list, game.date)
     with pytest.raises(
         recompute.RecomputeError, match=f"game {game.pk} of 2025-05-01: handicap: out of range"
     ):
-        recompute.recompute_club(club.pk)
-    club.refresh_from_db()
-    assert club.dirty_from == date(2025, 5, 1)
+        recompute.recompute_list(club.rating_list_id)
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from == date(2025, 5, 1)
 
 
 # --- a killed worker process ----------------------------------------------------
@@ -118,11 +118,11 @@ recompute.write_history = hang
 if {rebuild}:  # a small history counts as a large rewrite: the indexes are dropped
     recompute.REBUILD_MIN_ROWS = 0
 club = Club.objects.get()
-white, black = Player.objects.filter(club=club).order_by("id")[:2]
+white, black = Player.objects.filter(rating_list=club.rating_list).order_by("id")[:2]
 first = Game.objects.filter(club=club).order_by("date").first()
 with transaction.atomic():
     Game.objects.create(club=club, sheet=first.sheet, date=first.date, white=black, black=white, winner="black")
-    recompute.mark_dirty(club, first.date)
+    recompute.mark_dirty(club.rating_list, first.date)
 """
 
 

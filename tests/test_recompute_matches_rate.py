@@ -67,7 +67,7 @@ def _rate(tmp: Path, club, players) -> list[list[str]]:  # type: ignore[no-untyp
 
 def _site(club) -> list[list[str]]:  # type: ignore[no-untyped-def]
     out = []
-    for h in HistoryEntry.objects.filter(club=club, system="sagc").order_by("seq", "-colour"):
+    for h in HistoryEntry.objects.filter(rating_list=club.rating_list, system="sagc").order_by("seq", "-colour"):
         out.append(
             [
                 h.date.isoformat(),
@@ -88,7 +88,7 @@ def test_the_history_equals_manage_py_rate_on_the_same_games(
     for model in (HistoryEntry, RatingCheckpoint, Game, RecordSheet):
         model.objects.all().delete()
     Player.objects.all().delete()
-    club.compared_systems = []
+    club.rating_list.compared_systems = []
     club.save()
     players = [make_player(f"P{i}", rank=-16 + 4 * i, since=DAY0) for i in range(5)]
     saved, recompute.CHECKPOINT_EVERY = recompute.CHECKPOINT_EVERY, every
@@ -103,10 +103,10 @@ def test_the_history_equals_manage_py_rate_on_the_same_games(
                 winner=winner, handicap=handicap, komi=6.5 if handicap == 0 else 0.5, kind=sheet.kind,
                 entered_at=ENTERED + timedelta(minutes=n),
             )  # fmt: skip
-            recompute.mark_dirty(club, sheet.date)
+            recompute.mark_dirty(club.rating_list, sheet.date)
             if data.draw(st.booleans(), label="recompute now"):
-                recompute.recompute_club(club.pk)
-        recompute.recompute_club(club.pk)
+                recompute.recompute_list(club.rating_list_id)
+        recompute.recompute_list(club.rating_list_id)
     finally:
         recompute.CHECKPOINT_EVERY = saved
     assert _site(club) == _rate(tmp_path, club, players)

@@ -16,6 +16,7 @@ from django.db import connection
 
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from tests.conftest import make_pool
 
 COLUMNS = (
     "system",
@@ -32,14 +33,14 @@ COLUMNS = (
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club).order_by("system", "seq", "colour").values_list(*COLUMNS)
+        HistoryEntry.objects.filter(rating_list=club.rating_list).order_by("system", "seq", "colour").values_list(*COLUMNS)
     )
 
 
 @pytest.fixture
 def three_clubs(club, make_player):  # type: ignore[no-untyped-def]
     clubs = [club]
-    clubs += [Club.objects.create(name=f"Club {n}", slug=f"club-{n}", primary_system="egf") for n in (2, 3)]
+    clubs += [make_pool(name=f"Club {n}", slug=f"club-{n}", primary_system="egf") for n in (2, 3)]
     for each in clubs:
         players = [make_player(f"{each.slug} P{i}", rank=-12 + i, club=each) for i in range(5)]
         sheet = RecordSheet.objects.create(club=each, date=date(2025, 2, 1))
@@ -55,7 +56,7 @@ def three_clubs(club, make_player):  # type: ignore[no-untyped-def]
 def test_a_replay_failing_while_an_earlier_club_is_written_rolls_every_club_back(three_clubs, monkeypatch):
     monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)  # the indexes are dropped too
     for each in three_clubs:
-        recompute.recompute_club(each.pk, full=True)
+        recompute.recompute_list(each.pk, full=True)
     before = [history(each) for each in three_clubs]
     assert all(before)
     Club.objects.filter(pk=three_clubs[1].pk).update(dirty_from=date(2025, 2, 1), dirty_generation=7)
@@ -115,7 +116,7 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
     import psycopg
 
     for each in three_clubs:  # small rewrites, into the indexes (a DROP INDEX would lock
-        recompute.recompute_club(each.pk, full=True)  # the table until the test's transaction ends)
+        recompute.recompute_list(each.pk, full=True)  # the table until the test's transaction ends)
     before = [history(each) for each in three_clubs]
     table = HistoryEntry._meta.db_table
     monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)  # recompute_all: a large rewrite, staged
@@ -158,5 +159,5 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
         assert cursor.fetchone()[0] is None, "no staging table left behind"
     # The identity sequence still numbers new rows: a later recompute appends.
     Club.objects.filter(pk=three_clubs[0].pk).update(dirty_from=date(2025, 2, 3), dirty_generation=9)
-    assert recompute.recompute_club(three_clubs[0].pk) is not None
+    assert recompute.recompute_list(three_clubs[0].pk) is not None
     assert history(three_clubs[0]) == before[0]

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from ratings.models import Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
     RecomputeRun.objects.create(
         club=club, status="failed", error="RecomputeError: game 7 of 2026-03-01: handicap"
     )
-    Club.objects.filter(pk=club.pk).update(dirty_from=date(2026, 3, 1))
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=date(2026, 3, 1))
     response = client_for("committee").get(reverse("recompute_status"))
     assert response.status_code == 200
     page = response.content.decode()
@@ -39,12 +39,12 @@ def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
 
 
 def test_it_names_systems_and_reasons_in_words_and_links_each_clubs_settings(client_for, club):
-    Club.objects.filter(pk=club.pk).update(primary_system="sagc", compared_systems=["egf"])
+    RatingList.objects.filter(pk=club.rating_list_id).update(primary_system="sagc", compared_systems=["egf"])
     RecomputeRun.objects.create(club=club, status="done", trigger="commit")
     page = client_for("committee").get(reverse("recompute_status")).content.decode()
     assert "South African Go Clubs, EGF GoR (since 2021)" in page
     assert "<td>after a change</td>" in page and "<td>commit</td>" not in page
-    assert f'href="{reverse("club_settings", args=[club.slug])}"' in page
+    assert f'href="{reverse("list_settings", args=[club.slug])}"' in page
 
 
 @pytest.mark.parametrize(
@@ -65,12 +65,12 @@ def test_only_the_committee_can_recompute_a_club(client_for, club, make_player, 
     url = reverse("recompute_now", args=[club.slug])
     response = client_for(role).post(url)
     assert response.status_code == status
-    club.refresh_from_db()
+    club.rating_list.refresh_from_db()
     if role == "committee":
         assert response["Location"] == reverse("recompute_status")
-        assert club.dirty_from == date(2025, 1, 7), "marked dirty from the first game"
+        assert club.rating_list.dirty_from == date(2025, 1, 7), "marked dirty from the first game"
     else:
-        assert club.dirty_from is None and club.dirty_generation == 0
+        assert club.rating_list.dirty_from is None and club.rating_list.dirty_generation == 0
     assert not HistoryEntry.objects.exists()  # the test transaction never commits; nothing ran
 
 

@@ -33,7 +33,7 @@ def _available(names: list[str]) -> list[str]:
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club)
+        HistoryEntry.objects.filter(rating_list=club.rating_list)
         .order_by("system", "seq", "colour")
         .values_list(
             "system",
@@ -55,7 +55,7 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 def cached(club: Club) -> list[tuple[object, ...]]:
     return list(
-        Player.objects.filter(club=club).order_by("id").values_list("id", "rank", "rating", "games_count")
+        Player.objects.filter(rating_list=club.rating_list).order_by("id").values_list("id", "rank", "rating", "games_count")
     )
 
 
@@ -97,8 +97,8 @@ def _scenario(club, make_player, steps):  # type: ignore[no-untyped-def]
     for model in (HistoryEntry, RatingCheckpoint, Game, RankAdjustment, RecordSheet):
         model.objects.all().delete()
     Player.objects.all().delete()
-    club.compared_systems = _available(["egf", "ffg"])  # period-based systems: tournaments must not split
-    club.dirty_from, club.dirty_generation, club.clean_generation = None, 0, 0
+    club.rating_list.compared_systems = _available(["egf", "ffg"])  # period-based systems: tournaments must not split
+    club.rating_list.dirty_from, club.rating_list.dirty_generation, club.rating_list.clean_generation = None, 0, 0
     club.save()
     players = [make_player(f"P{i}", rank=-18 + 3 * i, since=DAY0) for i in range(6)]
     for n, (item, recompute_now) in enumerate(steps):
@@ -118,16 +118,16 @@ def _scenario(club, make_player, steps):  # type: ignore[no-untyped-def]
             )  # fmt: skip
         else:
             RankAdjustment.objects.create(
-                club=club, player=players[item["player"]], date=day, rank=item["rank"],
+                rating_list=club.rating_list, player=players[item["player"]], date=day, rank=item["rank"],
                 entered_at=ENTERED + timedelta(minutes=n),
             )  # fmt: skip
-        recompute.mark_dirty(club, day)
+        recompute.mark_dirty(club.rating_list, day)
         if recompute_now:
-            recompute.recompute_club(club.pk)
-    recompute.recompute_club(club.pk)
-    club.refresh_from_db()
-    assert club.dirty_from is None
+            recompute.recompute_list(club.rating_list_id)
+    recompute.recompute_list(club.rating_list_id)
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None
     incremental, incremental_players = history(club), cached(club)
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     assert history(club) == incremental
     assert cached(club) == incremental_players

@@ -16,6 +16,7 @@ from django.db import connection
 
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from tests.conftest import make_pool
 
 COLUMNS = (
     "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
@@ -25,7 +26,7 @@ COLUMNS = (
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(club=club).order_by("system", "seq", "colour").values_list(*COLUMNS)
+        HistoryEntry.objects.filter(rating_list=club.rating_list).order_by("system", "seq", "colour").values_list(*COLUMNS)
     )
 
 
@@ -71,7 +72,7 @@ def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
     club, make_player, monkeypatch
 ):
     fill(club, make_player)
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     plain, before = history(club), indexes()
     assert plain, "the first run wrote a history"
 
@@ -79,7 +80,7 @@ def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
     real = recompute._create_indexes
     monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)
     monkeypatch.setattr(recompute, "_create_indexes", lambda s: (seen.append(list(s)), real(s)))
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
 
     assert len(seen) == 1 and len(seen[0]) >= 2, "the secondary indexes were dropped and created again"
     assert history(club) == plain
@@ -90,15 +91,15 @@ def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
 def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, monkeypatch, rebuilds):
     monkeypatch.setattr(recompute, "CHECKPOINT_EVERY", 10)  # so that a late game resumes near the end
     players = fill(club, make_player, games=60)
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     assert len(rebuilds) == 1, "the first, full run rebuilt"
     sheet = RecordSheet.objects.get(club=club)
     last = Game.objects.filter(club=club).order_by("-date").first()
     Game.objects.create(
         club=club, sheet=sheet, date=last.date, white=players[0], black=players[3], winner="black"
     )
-    recompute.mark_dirty(club, last.date)
-    run = recompute.recompute_club(club.pk)
+    recompute.mark_dirty(club.rating_list, last.date)
+    run = recompute.recompute_list(club.rating_list_id)
     assert run is not None and run.from_date == last.date and run.rows_written < 20
     assert len(rebuilds) == 1, "a tail of a few rows is written into the indexes as they are"
 
@@ -108,13 +109,13 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
     club, make_player, monkeypatch, rebuilds
 ):
     players = fill(club, make_player)
-    recompute.recompute_club(club.pk, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True)
     before_rows, before_indexes = history(club), indexes()
     first = Game.objects.filter(club=club).order_by("date").first()
     Game.objects.create(
         club=club, sheet=first.sheet, date=first.date, white=players[2], black=players[0], winner="black"
     )
-    recompute.mark_dirty(club, first.date)
+    recompute.mark_dirty(club.rating_list, first.date)
 
     real_write = recompute.write_history
 
@@ -124,12 +125,12 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
 
     monkeypatch.setattr(recompute, "write_history", write_some_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
-        recompute.recompute_club(club.pk)
+        recompute.recompute_list(club.rating_list_id)
     assert history(club) == before_rows
     assert indexes() == before_indexes, "the dropped indexes came back with the rollback"
 
     monkeypatch.setattr(recompute, "write_history", real_write)
-    recompute.recompute_club(club.pk)
+    recompute.recompute_list(club.rating_list_id)
     assert len(rebuilds) == 2, "the run from the first date rebuilt the indexes"
     assert history(club) != before_rows
     assert indexes() == before_indexes
@@ -140,7 +141,7 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
 
 @pytest.fixture
 def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
-    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town", primary_system="egf")
+    other = make_pool(name="Cape Town Go Club", slug="cape-town", primary_system="egf")
     fill(club, make_player)
     fill(other, make_player, games=24)
     return [club, other]
@@ -149,7 +150,7 @@ def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_indexes_once(two_clubs, rebuilds):
     for each in two_clubs:
-        recompute.recompute_club(each.pk, full=True)
+        recompute.recompute_list(each.pk, full=True)
     each_alone = [history(each) for each in two_clubs]
     assert all(each_alone), "both clubs have a history"
     rebuilds.clear()
@@ -172,7 +173,7 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
     two_clubs, monkeypatch, rebuilds
 ):
     for each in two_clubs:
-        recompute.recompute_club(each.pk, full=True)
+        recompute.recompute_list(each.pk, full=True)
     Club.objects.filter(pk=two_clubs[0].pk).update(dirty_from=date(2025, 1, 1), dirty_generation=5)
     before_rows, before_indexes = [history(each) for each in two_clubs], indexes()
     real_write = recompute.write_history
@@ -198,7 +199,7 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
 
 @pytest.mark.django_db
 def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs, monkeypatch, rebuilds):
-    real_lock = recompute.club_lock
+    real_lock = recompute.list_lock
     busy = two_clubs[1].pk
 
     @contextlib.contextmanager
@@ -209,7 +210,7 @@ def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_
             with real_lock(club_id) as taken:
                 yield taken
 
-    monkeypatch.setattr(recompute, "club_lock", lock)
+    monkeypatch.setattr(recompute, "list_lock", lock)
     runs = recompute.recompute_all()
     assert [run.club_id for run in runs] == [two_clubs[0].pk], (
         "the busy club is left to the run holding its lock"

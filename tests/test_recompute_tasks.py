@@ -11,7 +11,8 @@ from django.core.management import CommandError, call_command
 from django.db import OperationalError, transaction
 
 from ratings import recompute, tasks
-from ratings.models import Club, Game, HistoryEntry, Player, RecomputeRun, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, Player, RatingList, RecomputeRun, RecordSheet
+from tests.conftest import make_pool
 
 pytestmark = pytest.mark.django_db
 
@@ -21,10 +22,10 @@ def test_it_enqueues_the_task_by_club_id_after_commit_when_a_broker_is_set(
 ):
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     sent: list[tuple[object, ...]] = []
-    monkeypatch.setattr(tasks.recompute_club_task, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks.recompute_list_task, "delay", lambda *args: sent.append(args))
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        recompute.mark_dirty(club, date(2026, 3, 12))
-        recompute.mark_dirty(club, date(2026, 3, 10))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 10))
         assert sent == [], "nothing is enqueued before commit"
     assert sent and set(sent) == {(club.pk,)}, "tasks by id, after commit (their runs coalesce)"
 
@@ -34,45 +35,45 @@ def test_a_rolled_back_transaction_enqueues_nothing_and_marks_nothing(
 ):
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     sent: list[object] = []
-    monkeypatch.setattr(tasks.recompute_club_task, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks.recompute_list_task, "delay", lambda *args: sent.append(args))
     with pytest.raises(RuntimeError), transaction.atomic():
-        recompute.mark_dirty(club, date(2026, 3, 12))
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
         raise RuntimeError("the sheet did not validate")
-    club.refresh_from_db()
-    assert club.dirty_from is None and sent == []
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None and sent == []
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        recompute.mark_dirty(club, date(2026, 3, 12))  # the next transaction still schedules its own run
+        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))  # the next transaction still schedules its own run
     assert sent == [(club.pk,)]
 
 
 def test_the_task_retries_transient_database_errors_only():
-    assert tasks.recompute_club_task.autoretry_for == (OperationalError,)
-    assert tasks.recompute_club_task.acks_late is True
-    assert tasks.recompute_club_task.retry_backoff
+    assert tasks.recompute_list_task.autoretry_for == (OperationalError,)
+    assert tasks.recompute_list_task.acks_late is True
+    assert tasks.recompute_list_task.retry_backoff
 
 
 def test_the_task_body_recomputes_the_club(club, make_player):
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
     Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="black")
-    recompute.mark_dirty(club, date(2025, 2, 4))
-    run_id = tasks.recompute_club_task.run(club.pk)
+    recompute.mark_dirty(club.rating_list, date(2025, 2, 4))
+    run_id = tasks.recompute_list_task.run(club.pk)
     run = RecomputeRun.objects.get(pk=run_id)
     assert (run.status, run.trigger, run.games_replayed, run.rows_written) == ("done", "celery", 1, 2)
-    assert tasks.recompute_club_task.run(club.pk) is None, "a clean club: nothing to do"
+    assert tasks.recompute_list_task.run(club.pk) is None, "a clean club: nothing to do"
 
 
 def test_the_sweeper_recomputes_every_dirty_club(club, make_player, settings):
     settings.CELERY_BROKER_URL = ""
-    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    other = make_pool(name="Cape Town Go Club", slug="cape-town")
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
     Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="black")
-    Club.objects.filter(pk=club.pk).update(dirty_from=date(2025, 2, 4), dirty_generation=1)
-    assert tasks.sweep_dirty_clubs.run() == [club.pk]
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=date(2025, 2, 4), dirty_generation=1)
+    assert tasks.sweep_dirty_lists.run() == [club.pk]
     assert Club.objects.filter(dirty_from__isnull=False).count() == 0
-    assert HistoryEntry.objects.filter(club=club).count() == 2
-    assert not HistoryEntry.objects.filter(club=other).exists()
+    assert HistoryEntry.objects.filter(rating_list=club.rating_list).count() == 2
+    assert not HistoryEntry.objects.filter(rating_list=other.rating_list).exists()
 
 
 def test_the_recompute_command_reports_each_club(club, make_player):
@@ -92,7 +93,7 @@ def test_the_recompute_command_reports_each_club(club, make_player):
 
 
 def test_a_full_recompute_of_every_club_is_one_federation_run(club, make_player):
-    other = Club.objects.create(name="Cape Town Go Club", slug="cape-town")
+    other = make_pool(name="Cape Town Go Club", slug="cape-town")
     alice, bob = make_player("Alice"), make_player("Bob")
     carol, dan = make_player("Carol", club=other), make_player("Dan", club=other)
     for home, white, black in ((club, alice, bob), (other, carol, dan)):
@@ -103,7 +104,7 @@ def test_a_full_recompute_of_every_club_is_one_federation_run(club, make_player)
     text = out.getvalue()
     assert "stellenbosch: done, from the start, 1 games replayed, 2 rows written" in text
     assert "cape-town: done, from the start, 1 games replayed, 2 rows written" in text
-    assert HistoryEntry.objects.filter(club=other).count() == 2
+    assert HistoryEntry.objects.filter(rating_list=other.rating_list).count() == 2
     assert set(RecomputeRun.objects.values_list("trigger", flat=True)) == {"command"}
 
 

@@ -59,9 +59,9 @@ def add_game(
 
 
 def recompute(club) -> None:  # type: ignore[no-untyped-def]
-    from ratings.recompute import recompute_club
+    from ratings.recompute import recompute_list
 
-    recompute_club(club.pk, full=True)
+    recompute_list(club.rating_list_id, full=True)
 
 
 def sheet_csv(client, player, **params: str) -> list[list[str]]:  # type: ignore[no-untyped-def]
@@ -99,7 +99,7 @@ def history(club, make_player):  # type: ignore[no-untyped-def]
         add_game(club, cat, ann, date(2024, 3, 19), winner="white", komi="-5.5", entered=date(2024, 3, 19)),
     ]
     adjustment = RankAdjustment.objects.create(
-        club=club,
+        rating_list=club.rating_list,
         player=bob,
         date=date(2024, 3, 10),
         rank=-11,
@@ -222,7 +222,7 @@ def test_the_opponents_rank_is_the_one_at_the_time_of_the_game(client, club, mak
     ann, bob = make_player("Ann", rank=-10), make_player("Bob", rank=-10)
     add_game(club, ann, bob, date(2024, 1, 9))
     RankAdjustment.objects.create(
-        club=club, player=bob, date=date(2024, 2, 1), rank=-5, entered_at=at(date(2024, 2, 1))
+        rating_list=club.rating_list, player=bob, date=date(2024, 2, 1), rank=-5, entered_at=at(date(2024, 2, 1))
     )
     add_game(club, ann, bob, date(2024, 3, 5), handicap=5, komi="0.5", winner="black")
     recompute(club)
@@ -253,7 +253,7 @@ def test_it_shows_another_computed_system_on_request(client, club, history):  # 
         rank_after=-10,
         rating_after=1087.5,
     )
-    club.compared_systems = ["egf"]
+    club.rating_list.compared_systems = ["egf"]
     club.save()
     rows = sheet_csv(client, ann, system="egf")
     assert rows[0][7] == "Change in GoR"
@@ -355,7 +355,7 @@ def test_each_game_dates_links_to_the_sheet_it_was_entered_on(client, history): 
 
 def test_a_single_date_of_games_draws_no_empty_chart(client, club, make_player):  # type: ignore[no-untyped-def]
     from ratings import services
-    from ratings.recompute import recompute_club
+    from ratings.recompute import recompute_list
 
     ann, bob = make_player("Ann One", rank=-10), make_player("Bob One", rank=-10)
     rows = [
@@ -363,7 +363,7 @@ def test_a_single_date_of_games_draws_no_empty_chart(client, club, make_player):
         services.GameRow(white=bob, black=ann, winner="white"),
     ]
     services.save_sheet(club=club, date=date(2024, 3, 5), rows=rows)
-    recompute_club(club.pk, full=True)
+    recompute_list(club.rating_list_id, full=True)
     html = client.get(reverse("player", args=[ann.slug])).content.decode()
     assert "Bob One" in html  # the sheet is there
     assert "<svg" not in html  # a chart of one date would be an empty box

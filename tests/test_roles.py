@@ -82,11 +82,11 @@ def test_my_sheet_explains_when_the_account_is_not_linked(client_for, role):  # 
 def test_the_recompute_notice_shows_on_every_page(client, club):  # type: ignore[no-untyped-def]
     from datetime import date
 
-    club.dirty_from = date(2024, 3, 1)
-    club.save()
+    club.rating_list.dirty_from = date(2024, 3, 1)
+    club.rating_list.save()
     html = client.get(reverse("players")).content.decode()
     assert 'class="notice recompute"' in html
-    assert "Stellenbosch Go Club" in html[html.index('class="notice recompute"') :]
+    assert "South African Go Clubs" in html[html.index('class="notice recompute"') :]
 
 
 def test_a_user_logs_in_and_lands_where_they_were_going(client, personas):  # type: ignore[no-untyped-def]

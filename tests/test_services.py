@@ -10,8 +10,9 @@ import time_machine
 from django.contrib.auth.models import User
 
 from ratings import services
-from ratings.models import Club, Game, LogEntry, Player, RankAdjustment, RecordSheet
+from ratings.models import Game, LogEntry, Player, RankAdjustment, RatingList, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError
+from tests.conftest import make_pool
 
 TODAY = date(2024, 6, 15)
 
@@ -105,7 +106,7 @@ def test_it_creates_a_new_player_once_with_their_start_rank_and_first_game_date(
 
 
 def test_it_gives_a_new_player_a_free_slug(club, make_player, alice) -> None:
-    other = Club.objects.create(name="Cape Town", slug="cape-town")
+    other = make_pool(name="Cape Town", slug="cape-town")
     make_player("Dan Smith", club=other)
     _sheet(club, [GameRow(white=alice, black=NewPlayer("Dan Smith", -20), winner="black")])
     assert Player.objects.get(club=club, name="Dan Smith").slug == "dan-smith-stellenbosch"
@@ -144,7 +145,7 @@ def test_it_refuses_a_sheet_dated_in_the_future_and_an_empty_sheet(club) -> None
 
 
 def test_it_refuses_a_player_of_another_club(club, make_player, alice) -> None:
-    other = Club.objects.create(name="Cape Town", slug="cape-town")
+    other = make_pool(name="Cape Town", slug="cape-town")
     stranger = make_player("Stranger", club=other)
     with pytest.raises(SheetError) as caught:
         _sheet(club, [GameRow(white=alice, black=stranger, winner="white")])
@@ -176,17 +177,17 @@ def test_it_marks_the_club_dirty_from_the_earliest_game_of_the_sheet(club, alice
             GameRow(white=alice, black=bob, winner="white", date=date(2024, 4, 2)),
         ],
     )
-    club.refresh_from_db()
-    assert club.dirty_from == date(2024, 4, 2)
-    assert club.dirty_generation == 1
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from == date(2024, 4, 2)
+    assert club.rating_list.dirty_generation == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_refused_sheet_does_not_mark_the_club_dirty(club, alice) -> None:
     with pytest.raises(SheetError):
         _sheet(club, [GameRow(white=alice, black=alice, winner="white")])
-    club.refresh_from_db()
-    assert club.dirty_from is None and club.dirty_generation == 0
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None and club.rating_list.dirty_generation == 0
 
 
 def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_older(club, alice, bob) -> None:
@@ -243,7 +244,7 @@ def test_a_sheet_takes_as_many_queries_for_ten_games_as_for_one(
 @pytest.fixture
 def game(club, alice, bob):  # type: ignore[no-untyped-def]
     sheet = _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 5, 1))
-    Club.objects.filter(pk=club.pk).update(dirty_from=None)
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
     return sheet.games.get()
 
 
@@ -263,20 +264,20 @@ def test_an_edit_logs_each_changed_field_with_old_and_new_value(game, bob, actor
 def test_an_edit_that_changes_nothing_writes_nothing(game) -> None:
     assert services.edit_game(game, today=TODAY, winner="white") == {}
     assert not LogEntry.objects.filter(action="edit").exists()
-    game.club.refresh_from_db()
-    assert game.club.dirty_from is None
+    game.club.rating_list.refresh_from_db()
+    assert game.club.rating_list.dirty_from is None
 
 
 def test_an_edit_moving_a_game_later_marks_dirty_from_its_old_date(game) -> None:
     services.edit_game(game, today=TODAY, date=date(2024, 6, 1))
-    game.club.refresh_from_db()
-    assert game.club.dirty_from == date(2024, 5, 1)
+    game.club.rating_list.refresh_from_db()
+    assert game.club.rating_list.dirty_from == date(2024, 5, 1)
 
 
 def test_an_edit_moving_a_game_earlier_marks_dirty_from_its_new_date(game) -> None:
     services.edit_game(game, today=TODAY, date=date(2024, 3, 1))
-    game.club.refresh_from_db()
-    assert game.club.dirty_from == date(2024, 3, 1)
+    game.club.rating_list.refresh_from_db()
+    assert game.club.rating_list.dirty_from == date(2024, 3, 1)
 
 
 def test_a_bad_edit_changes_nothing(game, alice) -> None:
@@ -302,9 +303,9 @@ def test_a_delete_logs_the_game_and_moves_last_updated_back(club, alice, bob, ac
     assert entry.changes["winner"] == ["white", None]
     assert {p.name for p in entry.players.all()} == {"Alice", "Bob"}
     alice.refresh_from_db()
-    club.refresh_from_db()
+    club.rating_list.refresh_from_db()
     assert alice.last_updated == date(2024, 5, 1)
-    assert club.dirty_from == date(2024, 2, 1)
+    assert club.rating_list.dirty_from == date(2024, 2, 1)
 
 
 # --- adjustments and club settings -------------------------------------------------
@@ -317,8 +318,8 @@ def test_an_adjustment_is_logged_and_marks_dirty_from_its_date(club, alice, acto
     assert RankAdjustment.objects.get() == adjustment
     entry = LogEntry.objects.get(adjustment=adjustment)
     assert entry.action == "add" and "Alice set to 3k" in entry.summary and "SAGA sync" in entry.summary
-    club.refresh_from_db()
-    assert club.dirty_from == date(2024, 3, 1)
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from == date(2024, 3, 1)
 
 
 def test_an_adjustment_refuses_a_future_date_a_date_before_the_player_and_a_rank_off_the_scale(
@@ -335,32 +336,32 @@ def test_an_adjustment_refuses_a_future_date_a_date_before_the_player_and_a_rank
 
 def test_changing_the_club_systems_marks_dirty_from_the_first_game(club, game) -> None:
     services.add_adjustment(player=game.white, date=date(2024, 5, 3), rank=-4, today=TODAY)
-    Club.objects.filter(pk=club.pk).update(dirty_from=None)
-    assert services.set_club_systems(club, primary="egf", compared=["sagc", "egf", "sagc"]) is True
-    club.refresh_from_db()
-    assert (club.primary_system, club.compared_systems) == ("egf", ["sagc"])
-    assert club.dirty_from == date(2024, 5, 1)
-    Club.objects.filter(pk=club.pk).update(dirty_from=None)
-    assert services.set_club_systems(club, primary="egf", compared=["sagc"]) is False
-    club.refresh_from_db()
-    assert club.dirty_from is None
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
+    assert services.set_list_systems(club.rating_list, primary="egf", compared=["sagc", "egf", "sagc"]) is True
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.primary_system, club.rating_list.compared_systems) == ("egf", ["sagc"])
+    assert club.rating_list.dirty_from == date(2024, 5, 1)
+    RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
+    assert services.set_list_systems(club.rating_list, primary="egf", compared=["sagc"]) is False
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.dirty_from is None
 
 
 def test_switching_the_primary_system_keeps_the_old_one_for_comparison(club) -> None:
-    services.set_club_systems(club, primary="sagc", compared=["egf"])
-    services.set_club_systems(club, primary="egf", compared=[])
-    club.refresh_from_db()
-    assert (club.primary_system, club.compared_systems) == ("egf", ["sagc"])
+    services.set_list_systems(club.rating_list, primary="sagc", compared=["egf"])
+    services.set_list_systems(club.rating_list, primary="egf", compared=[])
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.primary_system, club.rating_list.compared_systems) == ("egf", ["sagc"])
     # and back: EGF stays, nothing is silently dropped
-    services.set_club_systems(club, primary="sagc", compared=[])
-    club.refresh_from_db()
-    assert (club.primary_system, club.compared_systems) == ("sagc", ["egf"])
+    services.set_list_systems(club.rating_list, primary="sagc", compared=[])
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.primary_system, club.rating_list.compared_systems) == ("sagc", ["egf"])
     # unticking a compared system while the primary stays drops it
-    services.set_club_systems(club, primary="sagc", compared=[])
-    club.refresh_from_db()
-    assert club.compared_systems == []
+    services.set_list_systems(club.rating_list, primary="sagc", compared=[])
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.compared_systems == []
 
 
 def test_an_unknown_system_is_refused(club) -> None:
     with pytest.raises(ValueError, match="unknown rating system nope"):
-        services.set_club_systems(club, primary="nope", compared=[])
+        services.set_list_systems(club.rating_list, primary="nope", compared=[])

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Game, LogEntry, Player, RecordSheet
+from tests.conftest import make_pool
 
 URL = "/sheets/new/"
 
@@ -237,9 +238,8 @@ def test_the_player_check_confirms_a_known_name_and_asks_a_rank_for_a_new_one(
 
 
 def test_the_player_list_follows_the_chosen_club(client_for, club, players, make_player) -> None:
-    from ratings.models import Club
 
-    other = Club.objects.create(name="Cape Town", slug="cape-town")
+    other = make_pool(name="Cape Town", slug="cape-town")
     make_player("Cape Player", club=other)
     html = client_for("volunteer").get(reverse("sheet_players"), {"club": other.pk}).content.decode()
     assert "Cape Player" in html and "Alice" not in html
@@ -255,10 +255,9 @@ def test_choosing_another_club_reloads_the_name_list(client_for, club, players) 
 def test_a_new_sheet_starts_on_the_club_of_the_volunteers_last_sheet(
     client_for, club, players, make_player
 ) -> None:
-    from ratings.models import Club
 
     # "Aardvark" sorts first, so the old default (the first club by name) would pick it.
-    other = Club.objects.create(name="Aardvark Go Club", slug="aardvark")
+    other = make_pool(name="Aardvark Go Club", slug="aardvark")
     make_player("Aard Player", club=other)
     volunteer = client_for("volunteer")
     html = volunteer.get(URL).content.decode()
@@ -275,14 +274,14 @@ def test_the_saved_sheet_shows_its_games_and_the_rating_changes_once_computed(
     client_for, club, players
 ) -> None:
     pytest.importorskip("ratings.systems.sagc")
-    from ratings.recompute import recompute_club
+    from ratings.recompute import recompute_list
 
     client = client_for("volunteer")
     data = sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "black"}])
     response = client.post(URL, data, follow=True)
     html = response.content.decode()
     assert "Alice Mokoena" in html and "Bob Smit" in html and "Saved 1 game" in html
-    recompute_club(club.pk, full=True)
+    recompute_list(club.rating_list_id, full=True)
     sheet = RecordSheet.objects.get()
     html = client.get(f"/sheets/{sheet.pk}/").content.decode()
     from ratings.models import HistoryEntry
@@ -342,8 +341,8 @@ def test_only_volunteers_and_committee_may_save_a_sheet(client_for, club, player
     assert RecordSheet.objects.exists() == (not refused)
     assert Player.objects.filter(name="New Person").exists() == (not refused)
     assert LogEntry.objects.exists() == (not refused)
-    club.refresh_from_db()
-    assert (club.dirty_from is None) == refused
+    club.rating_list.refresh_from_db()
+    assert (club.rating_list.dirty_from is None) == refused
 
 
 @pytest.mark.parametrize("role", EXPECTED)

@@ -16,7 +16,7 @@ from ratings import committee
 from ratings.committee import CommitteeError
 from ratings.exchange import ExchangeError, name_key
 from ratings.models import Club, Game, LogEntry, Player, RecordSheet
-from tests.conftest import ROLES, SHARED_DATA, shared_data
+from tests.conftest import ROLES, SHARED_DATA, make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +29,7 @@ def juvisy(ext: str) -> bytes:
 
 
 def new_club(slug: str) -> Club:
-    return Club.objects.create(name=slug.title(), slug=slug)
+    return make_pool(name=slug.title(), slug=slug)
 
 
 def games_of(club: Club) -> Counter[tuple[str, str, int, str, str]]:
@@ -69,7 +69,7 @@ def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club) -> None:
     assert (first.white.name, first.winner, first.handicap, first.komi) == ("Minieri Davide", "white", 0, 7.5)
     hc = next(g for g in games if g.handicap > 0)
     assert hc.komi == 0.5  # handicap games: 0.5 (formats.md)
-    assert len(report.created) == Player.objects.filter(club=club).count() == 19
+    assert len(report.created) == Player.objects.filter(rating_list=club.rating_list).count() == 19
     # Byes are reported with their lines: line 13 is Daguenet Mathieu, "0=" in rounds 2 to 4.
     assert "line 13, round 2: no game this round (bye: '0=')" in report.skipped
 

@@ -14,6 +14,7 @@ errs on the safe side.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 
@@ -99,3 +100,17 @@ class NameIndex:
 
     def lookup(self, name: str) -> list[Hashable]:
         return list(self._by_key.get(name_key(name), ()))
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def identity_key(name: str) -> str:
+    """The key under which a list knows a player: Unicode NFC, case-folded,
+    spacing collapsed ('  Jean   DUPONT ' and 'jean dupont' are one player).
+
+    Unlike :func:`name_key` it keeps accents and word order: 'Lea' and 'Léa',
+    or 'Li Wei' and 'Wei Li', may be two people, and the database must not
+    refuse the second; entry offers the first as a "did you mean" instead."""
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return _SPACES.sub(" ", folded).strip()

@@ -1,4 +1,4 @@
-"""Committee pages: rank adjustments and a club's rating systems.
+"""Committee pages: rank adjustments and a list's rating systems.
 
 An adjustment sets a player's rank (and optionally index) from a date on; it
 shows on the player's record sheet as a row whose opponent is the player's
@@ -8,40 +8,55 @@ adjustment"), written there by the recompute.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.roles import committee_required
-from ratings import services
-from ratings.forms import AdjustmentForm, ClubSettingsForm
-from ratings.models import Club, RankAdjustment
+from ratings import access, services
+from ratings.forms import AdjustmentForm, ListSettingsForm
+from ratings.models import RankAdjustment
 from ratings.services import SheetError
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
 from ratings.tables import rating_label
 
 
-@committee_required
+def _managed_lists(request: HttpRequest) -> Any:
+    lists = access.lists_managed_by(request.user)
+    if not lists.exists():
+        raise PermissionDenied("only a list's committee sets rank adjustments")
+    return lists
+
+
+@login_required
 @require_GET
 def adjustment_list(request: HttpRequest) -> HttpResponse:
-    adjustments = RankAdjustment.objects.select_related("player", "club", "entered_by").order_by(
-        "-date", "-entered_at", "-id"
+    lists = _managed_lists(request)
+    adjustments = (
+        RankAdjustment.objects.filter(rating_list__in=lists)
+        .select_related("player", "rating_list", "entered_by")
+        .order_by("-date", "-entered_at", "-id")
     )
     page = Paginator(adjustments, 50).get_page(request.GET.get("page"))
     for adjustment in page:
         adjustment.rank_text = format_rank(adjustment.rank)  # type: ignore[attr-defined]
-    systems = Club.objects.values_list("primary_system", flat=True).distinct()
+    systems = lists.values_list("primary_system", flat=True).distinct()
     return render(request, "ratings/adjustment_list.html", {"page": page, "unit": rating_label(systems)})
 
 
-@committee_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def adjustment_new(request: HttpRequest) -> HttpResponse:
+    lists = _managed_lists(request)
     initial = {"player": request.GET.get("player")} if request.GET.get("player", "").isdigit() else None
-    form = AdjustmentForm(request.POST or None, initial=initial)
+    form = AdjustmentForm(request.POST or None, initial=initial, rating_lists=lists)
+    access.refuse_choice_outside(form.fields["player"].queryset, request.POST.get("player"))  # type: ignore[attr-defined]
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -67,28 +82,28 @@ def adjustment_new(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/adjustment_new.html", {"form": form}, status=status)
 
 
-@committee_required
+@login_required
 @require_http_methods(["GET", "POST"])
-def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    initial = {"primary_system": club.primary_system, "compared_systems": club.compared_systems}
-    form = ClubSettingsForm(request.POST or None, initial=initial)
+def list_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    rating_list = access.rating_list_for_committee(request.user, slug)
+    initial = {"primary_system": rating_list.primary_system, "compared_systems": rating_list.compared_systems}
+    form = ListSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        changed = services.set_club_systems(
-            club,
+        changed = services.set_list_systems(
+            rating_list,
             primary=form.cleaned_data["primary_system"],
             compared=form.cleaned_data["compared_systems"],
             actor=request.user,  # type: ignore[arg-type]
         )
         if changed:
-            label = SYSTEM_LABELS[club.primary_system]
+            label = SYSTEM_LABELS[rating_list.primary_system]
             messages.success(
-                request, f"{club}: primary system {label}. The whole history is being recomputed."
+                request, f"{rating_list}: primary system {label}. The whole history is being recomputed."
             )
         else:
             messages.info(request, "Nothing changed.")
-        return redirect("club_settings", slug=club.slug)
+        return redirect("list_settings", slug=rating_list.slug)
     status = 400 if form.is_bound else 200
-    clubs = Club.objects.order_by("name").only("slug", "name")
-    context = {"form": form, "club": club, "clubs": clubs if len(clubs) > 1 else []}
-    return render(request, "ratings/club_settings.html", context, status=status)
+    lists = access.lists_managed_by(request.user).only("slug", "name")
+    context = {"form": form, "rating_list": rating_list, "lists": lists if len(lists) > 1 else []}
+    return render(request, "ratings/list_settings.html", context, status=status)

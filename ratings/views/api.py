@@ -1,10 +1,12 @@
 """Read-only JSON API for national bodies (issue 5; documented in docs/api.md).
 
-``GET /api/games/?club=SLUG&from=YYYY-MM-DD&to=YYYY-MM-DD&page=N&page_size=M``
+``GET /api/games/?list=SLUG[&club=SLUG]&from=YYYY-MM-DD&to=YYYY-MM-DD&page=N&page_size=M``
 returns ``{"count", "next", "previous", "results"}``; each result has the
 fields of ratings.exchange.GAME_FIELDS plus the game's ``id``, in timeline
-order.  Access: a logged-in volunteer or committee member, or the header
-``Authorization: Token <club's api_token>`` for that club's games.
+order: the rating list's games (only those played at ``club``, a club of the
+list, when given).  ``list`` may be left out when the site has one list, or
+with a token.  Access: a logged-in member of the list's committee, or the
+header ``Authorization: Token <the list's API token>`` for that list's games.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from accounts.roles import is_volunteer
+from accounts.roles import is_committee_of
 from ratings import committee
-from ratings.models import Club
+from ratings.models import Club, RatingList
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -62,27 +64,43 @@ def _number(request: HttpRequest, name: str, default: int, top: int) -> int:
     return int(text)
 
 
-def _club(request: HttpRequest) -> Club | JsonResponse:
-    """The club the caller may read, or the refusal (401 / 403 / 404 / 400)."""
-    slug = request.GET.get("club", "").strip()
+def _rating_list(request: HttpRequest) -> RatingList | JsonResponse:
+    """The list the caller may read, or the refusal (401 / 403 / 404 / 400)."""
+    slug = request.GET.get("list", "").strip()
     token = _token(request)
     if token is not None:
-        club = committee.club_for_token(token)
-        if club is None:
+        found = committee.list_for_token(token)
+        if found is None:
             return _error(401, "unknown API token", **{"WWW-Authenticate": "Token"})
-        if slug and slug != club.slug:
-            return _error(403, f"this token reads the games of {club.slug}, not of {slug}")
-        return club
+        if slug and slug != found.slug:
+            return _error(403, f"this token reads the games of {found.slug}, not of {slug}")
+        return found
     if not request.user.is_authenticated:
         return _error(
             401, "log in, or send the header 'Authorization: Token <token>'", **{"WWW-Authenticate": "Token"}
         )
-    if not is_volunteer(request.user):
-        return _error(403, "only volunteers, the committee and national bodies with a token read this API")
+    if slug:
+        chosen = RatingList.objects.filter(slug=slug).first()
+        if chosen is None:
+            return _error(404, f"list: no list {slug!r}")
+    else:
+        only = list(RatingList.objects.all()[:2])
+        if len(only) != 1:
+            return _error(400, "list: give the rating list's slug, e.g. ?list=sagc")
+        chosen = only[0]
+    if not is_committee_of(request.user, chosen.pk):
+        return _error(403, f"only the committee of {chosen} and national bodies with its token read this API")
+    return chosen
+
+
+def _club(request: HttpRequest, rating_list: RatingList) -> Club | None:
+    slug = request.GET.get("club", "").strip()
     if not slug:
-        return _error(400, "club: give the club's slug, e.g. ?club=stellenbosch")
-    club = Club.objects.filter(slug=slug).first()
-    return club if club is not None else _error(404, f"club: no club {slug!r}")
+        return None
+    club = Club.objects.filter(slug=slug, rating_list=rating_list).first()
+    if club is None:
+        raise _Bad(f"club: {rating_list} has no club {slug!r}")
+    return club
 
 
 def _link(request: HttpRequest, page: int | None) -> str | None:
@@ -95,10 +113,11 @@ def _link(request: HttpRequest, page: int | None) -> str | None:
 
 @require_GET
 def games(request: HttpRequest) -> JsonResponse:
-    club = _club(request)
-    if isinstance(club, JsonResponse):
-        return club
+    rating_list = _rating_list(request)
+    if isinstance(rating_list, JsonResponse):
+        return rating_list
     try:
+        club = _club(request, rating_list)
         start, end = _date(request, "from"), _date(request, "to")
         page = _number(request, "page", 1, 10**9)
         size = _number(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
@@ -106,7 +125,7 @@ def games(request: HttpRequest) -> JsonResponse:
         return _error(400, str(error))
     if start and end and start > end:
         return _error(400, f"to: {end} is before from: {start}")
-    result = committee.api_page(club, start, end, (page - 1) * size, size)
+    result = committee.api_page(rating_list, start, end, (page - 1) * size, size, club=club)
     pages = max(1, -(-result.count // size))
     if page > pages:
         return _error(404, f"page: there are {pages} pages of {size} games")

@@ -1,7 +1,8 @@
 """Committee pages of issue 5: national rank sync, exports, tournament imports.
 
-Imports and applying a sync are for the committee; exports for volunteers
-and the committee (accounts/roles.py).  The work is done by
+Each is for the committee of the list concerned (accounts/roles.py): the
+forms offer only the user's lists and clubs, and a sync is fetched through
+ratings/access.py.  The work is done by
 ratings/committee.py; these views only turn requests into its calls and its
 errors (ExchangeError, CommitteeError, both naming the line or the player)
 into form errors.
@@ -10,38 +11,51 @@ into form errors.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.roles import committee_required, is_committee, volunteer_required
-from ratings import committee
+from ratings import access, committee
 from ratings.exchange import ExchangeError
 from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
-from ratings.models import Club, RankSync
+from ratings.models import Club, RankSync, RatingList
 from ratings.tables import rating_label
 
 SYNCS_PER_PAGE = 30
 
 
-@committee_required
+def _managed_lists(request: HttpRequest) -> QuerySet[RatingList]:
+    lists = access.lists_managed_by(request.user)
+    if not lists.exists():
+        raise PermissionDenied("only a list's committee may do this")
+    return lists
+
+
+@login_required
 @require_GET
 def rank_sync_list(request: HttpRequest) -> HttpResponse:
-    syncs = RankSync.objects.select_related("club", "created_by", "applied_by")
+    syncs = RankSync.objects.filter(rating_list__in=_managed_lists(request)).select_related(
+        "rating_list", "created_by", "applied_by"
+    )
     page = Paginator(syncs, SYNCS_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "ratings/committee/rank_sync_list.html", {"page": page})
 
 
-@committee_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def rank_sync_new(request: HttpRequest) -> HttpResponse:
-    form = RankUploadForm(request.POST or None, request.FILES or None)
+    lists = _managed_lists(request)
+    access.refuse_choice_outside(lists, request.POST.get("rating_list"))
+    form = RankUploadForm(request.POST or None, request.FILES or None, rating_lists=lists)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             sync = committee.preview_rank_sync(
-                data["club"], data["file"], filename=form.filename, format=data["format"], user=request.user
+                data["rating_list"], data["file"], filename=form.filename, format=data["format"], user=request.user
             )
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error("file", f"{form.filename}: {error}")
@@ -51,10 +65,10 @@ def rank_sync_new(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/committee/rank_sync_new.html", {"form": form}, status=status)
 
 
-@committee_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
-    sync = get_object_or_404(RankSync.objects.select_related("club", "created_by", "applied_by"), pk=pk)
+    sync = access.rank_sync_for_committee(request.user, pk)
     lines = list(sync.lines.select_related("player", "adjustment"))
     for line in lines:
         line.changes = committee.proposes_change(line)  # type: ignore[attr-defined]
@@ -99,23 +113,25 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
         "lines": lines,
         "form": form,
         # The club rating column is named after the primary system's unit.
-        "unit": rating_label([sync.club.primary_system]),
+        "unit": rating_label([sync.rating_list.primary_system]),
         # Whether any line can be ticked (else the page says there is nothing to apply).
         "applicable": form is not None and any(name.startswith("apply_") for name in form.fields),
     }
     return render(request, "ratings/committee/rank_sync.html", context, status=status)
 
 
-@volunteer_required
+@login_required
 @require_GET
 def export(request: HttpRequest) -> HttpResponse:
     """The form; submitted (it has a format), the file itself."""
-    form = ExportForm(request.GET if "format" in request.GET else None)
+    lists = _managed_lists(request)
+    access.refuse_choice_outside(lists, request.GET.get("rating_list"))
+    form = ExportForm(request.GET if "format" in request.GET else None, rating_lists=lists)
     if form.is_valid():
         data = form.cleaned_data
         try:
             name, media_type, text = committee.export_games(
-                data["club"], data["start"], data["end"], data["format"]
+                data["rating_list"], data["start"], data["end"], data["format"], club=data["club"]
             )
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error(None, str(error))
@@ -124,23 +140,27 @@ def export(request: HttpRequest) -> HttpResponse:
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             return response
     status = 400 if form.is_bound else 200
-    clubs = Club.objects.order_by("name") if is_committee(request.user) else None
-    return render(request, "ratings/committee/export.html", {"form": form, "clubs": clubs}, status=status)
+    context = {"form": form, "lists": lists.order_by("name"), "new_token": request.session.pop("new_api_token", None)}
+    return render(request, "ratings/committee/export.html", context, status=status)
 
 
-@committee_required
+@login_required
 @require_POST
 def export_token(request: HttpRequest) -> HttpResponse:
-    club = get_object_or_404(Club, slug=request.POST.get("club", ""))
-    committee.new_api_token(club)
-    messages.success(request, f"New API token for {club}; the old one no longer works.")
+    rating_list = access.rating_list_for_committee(request.user, request.POST.get("list", ""))
+    token = committee.new_api_token(rating_list)
+    # Shown once, on the next page, then gone: only its hash is stored.
+    request.session["new_api_token"] = {"list": rating_list.name, "token": token}
+    messages.success(request, f"New API token for {rating_list}; the old one no longer works.")
     return redirect("export")
 
 
-@committee_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def tournament_import(request: HttpRequest) -> HttpResponse:
-    form = TournamentImportForm(request.POST or None, request.FILES or None)
+    clubs = Club.objects.filter(rating_list__in=_managed_lists(request)).select_related("rating_list")
+    access.refuse_choice_outside(clubs, request.POST.get("club"))
+    form = TournamentImportForm(request.POST or None, request.FILES or None, clubs=clubs.order_by("name"))
     report = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

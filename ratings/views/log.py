@@ -19,7 +19,9 @@ def log(request: HttpRequest) -> HttpResponse:
     entries = LogEntry.objects.for_page()
     if form.is_valid():
         data = form.cleaned_data
-        entries = entries.in_club(data["club"]).about(data["player"]).between(data["start"], data["end"])
+        entries = entries.in_list(data.get("list")).about(data["player"]).between(data["start"], data["end"])
+        if data["club"] is not None:
+            entries = entries.filter(club=data["club"])
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)

@@ -14,7 +14,7 @@ from django_tables2 import RequestConfig
 
 from ratings.charts import history_chart
 from ratings.filters import PlayerFilterForm
-from ratings.models import Club, HistoryEntry, Player
+from ratings.models import HistoryEntry, Player, RatingList
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
 from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
@@ -34,28 +34,33 @@ def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> HttpRespons
 
 def get_player(slug: str) -> Player:
     """The player of a public page (record sheets are public: no check)."""
-    return get_object_or_404(Player.objects.select_related("club"), slug=slug)
+    return get_object_or_404(Player.objects.select_related("rating_list", "home_club"), slug=slug)
 
 
-def get_system_of(club: Club, requested: str | None) -> str:
-    """The system whose history to show: the club's primary one unless
-    ``?system=`` names another system the club computes (404 otherwise)."""
+def get_system_of(rating_list: RatingList, requested: str | None) -> str:
+    """The system whose history to show: the list's primary one unless
+    ``?system=`` names another system the list computes (404 otherwise)."""
     if not requested:
-        return club.primary_system
-    if requested not in club.systems:
-        raise Http404(f"{club} does not compute {requested!r}")
+        return rating_list.primary_system
+    if requested not in rating_list.systems:
+        raise Http404(f"{rating_list} does not compute {requested!r}")
     return requested
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
     form = PlayerFilterForm(request.GET or None)
     players = Player.objects.for_table()
-    clubs = Club.objects.all()
+    lists = RatingList.objects.all()
     if form.is_valid():
-        players = players.in_club(form.cleaned_data["club"]).search(form.cleaned_data["q"])
-        if form.cleaned_data["club"] is not None:
-            clubs = clubs.filter(pk=form.cleaned_data["club"].pk)
-    systems = clubs.order_by().values_list("primary_system", flat=True).distinct()
+        data = form.cleaned_data
+        players = players.in_list(data.get("list")).search(data["q"])
+        if data.get("list") is not None:
+            lists = lists.filter(pk=data["list"].pk)
+        if data["club"] is not None:
+            players = players.filter(home_club=data["club"])
+            lists = lists.filter(pk=data["club"].rating_list_id)
+    systems = lists.order_by().values_list("primary_system", flat=True).distinct()
+    clubs = players.order_by().values_list("home_club", flat=True).distinct()
     # One club shown: a phone can drop the club column (static/css/site.css).
     one_club = "one-club" if clubs.count() == 1 else "several-clubs"
     table = PlayerTable(
@@ -98,8 +103,8 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
         rows.append(
             PlayerRow(
                 url=player.get_absolute_url(),
-                name=player.name,
-                club=player.club.name,
+                name=player.display_name,
+                club=player.home_club.name if player.home_club else "",
                 rank=format_rank(player.rank),
                 rating=number(player.rating),
                 games_count=player.games_count,
@@ -111,7 +116,7 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     player = get_player(slug)
-    system = get_system_of(player.club, request.GET.get("system"))
+    system = get_system_of(player.rating_list, request.GET.get("system"))
     entries = HistoryEntry.objects.for_sheet(player, system).with_opponent_rank()
     headers = sheet_headers(system)
     if request.GET.get("export") == "csv":
@@ -131,7 +136,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "player": player,
             "system": system,
             "system_label": SYSTEM_LABELS.get(system, system),
-            "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in player.club.systems],
+            "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in player.rating_list.systems],
             "headers": headers,
             "page": page,
             "rows": sheet_lines(sheet_rows(entries, player)),

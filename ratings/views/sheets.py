@@ -2,9 +2,12 @@
 
 Entering a sheet: the header (club, event, date, kind) and game rows; each
 "Add a game" fetches one more row (htmx), player names autocomplete from a
-<datalist> of the club's players, and a name the club does not know reveals
-a starting-rank field that adds the player.  Saving is all or nothing
-(:func:`ratings.services.save_sheet`).
+<datalist> of the players of the club's rating list, and a name the list
+does not know reveals a starting-rank field that adds the player.  Saving is
+all or nothing (:func:`ratings.services.save_sheet`).
+
+Who may: a volunteer of the club (or the committee of its list) enters
+sheets there and corrects or deletes their games (ratings/access.py).
 """
 
 from __future__ import annotations
@@ -13,14 +16,16 @@ import re
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.roles import is_volunteer, volunteer_required
-from ratings import services
+from accounts.roles import may_enter_at
+from ratings import access, services
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
-from ratings.models import Club, Game, HistoryEntry, Player, RecordSheet
+from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
 from ratings.systems import SYSTEM_LABELS, get_system
 
@@ -41,28 +46,43 @@ def _posted_rows(data: Any) -> list[int]:
     return sorted(n for n in numbers if n < 10_000)[:MAX_ROWS]
 
 
+def _entry_clubs(request: HttpRequest) -> Any:
+    """The clubs where the user enters sheets; none at all: 403."""
+    clubs = access.clubs_for_entry(request.user)
+    if not clubs.exists():
+        raise PermissionDenied("you are not a volunteer of any club")
+    return clubs
+
+
 def _club_of(request: HttpRequest) -> Club | None:
+    """The club a helper request is about (``?club=<id>``), among the user's."""
+    clubs = _entry_clubs(request)
     raw = request.GET.get("club", "")
-    club = Club.objects.filter(pk=raw).first() if raw.isdigit() else None
-    return club or Club.objects.order_by("name").first()
+    club = clubs.filter(pk=raw).first() if raw.isdigit() else None
+    return club or clubs.first()
 
 
-@volunteer_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def sheet_new(request: HttpRequest) -> HttpResponse:
+    clubs = _entry_clubs(request)
     if request.method != "POST":
-        # The club this volunteer entered their last sheet for (else the first club).
+        # The club this volunteer entered their last sheet at (else their first club).
         last = (
-            RecordSheet.objects.filter(entered_by=request.user.pk)
+            RecordSheet.objects.filter(entered_by=request.user.pk, club__in=clubs)
             .order_by("-entered_at", "-id")
             .values_list("club", flat=True)
             .first()
         )
-        header = SheetHeaderForm(initial={"club": last} if last is not None else None)
+        requested = request.GET.get("club", "")
+        if requested.isdigit() and clubs.filter(pk=requested).exists():
+            last = int(requested)  # "Enter a sheet" from a club's page
+        header = SheetHeaderForm(initial={"club": last} if last is not None else None, clubs=clubs)
         rows = [_row_form(n) for n in range(START_ROWS)]
         return _render_sheet_form(request, header, rows)
 
-    header = SheetHeaderForm(request.POST)
+    access.refuse_choice_outside(clubs, request.POST.get("club"))
+    header = SheetHeaderForm(request.POST, clubs=clubs)
     club = date = None
     if header.is_valid():
         club, date = header.cleaned_data["club"], header.cleaned_data["date"]
@@ -106,10 +126,9 @@ def _render_sheet_form(
 ) -> HttpResponse:
     club = header.cleaned_data.get("club") if header.is_bound else None
     if club is None:
+        clubs = header.fields["club"].queryset  # type: ignore[attr-defined]
         raw = str(header["club"].value() or "")
-        club = (Club.objects.filter(pk=raw).first() if raw.isdigit() else None) or Club.objects.order_by(
-            "name"
-        ).first()
+        club = (clubs.filter(pk=raw).first() if raw.isdigit() else None) or clubs.first()
     # The error summary: (where, field label, message, anchor of the row).
     problems: list[tuple[str, str, str, str]] = []
     if header.is_bound:
@@ -132,35 +151,36 @@ def _render_sheet_form(
 
 
 def _player_options(club: Club | None) -> list[tuple[str, str]]:
+    """(name as typed, rank) of every player of the club's list."""
     if club is None:
         return []
-    return [
-        (p.name, p.rank_label) for p in Player.objects.filter(club=club).only("name", "rank").order_by("name")
-    ]
+    players = Player.objects.filter(rating_list=club.rating_list_id).only("name", "suffix", "rank")
+    return [(p.display_name, p.rank_label) for p in players.order_by("name", "suffix")]
 
 
-@volunteer_required
+@login_required
 @require_GET
 def sheet_row(request: HttpRequest) -> HttpResponse:
     """One more empty game row (htmx), numbered ``n``."""
+    _entry_clubs(request)
     raw = request.GET.get("n", "")
     n = int(raw) if raw.isdigit() and int(raw) < 10_000 else 0
     return render(request, "ratings/partials/game_row.html", {"form": _row_form(n)})
 
 
-@volunteer_required
+@login_required
 @require_GET
 def sheet_players(request: HttpRequest) -> HttpResponse:
-    """The <option>s of the player-name <datalist> for one club (htmx)."""
+    """The <option>s of the player-name <datalist> for one club's list (htmx)."""
     return render(
         request, "ratings/partials/player_options.html", {"players": _player_options(_club_of(request))}
     )
 
 
-@volunteer_required
+@login_required
 @require_GET
 def sheet_player_check(request: HttpRequest) -> HttpResponse:
-    """Is the name typed in a row's White/Black field a player of the club?
+    """Is the name typed in a row's White/Black field a player of the club's list?
 
     Answers with the player's rank, or with the starting-rank field that
     adds a new player (htmx swaps it in beside the name).
@@ -171,7 +191,7 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
         return HttpResponse(status=400)
     name = request.GET.get(field, "").strip()
     club = _club_of(request)
-    player = Player.objects.filter(club=club, name__iexact=name).first() if name and club else None
+    player = Player.objects.named(club.rating_list_id, name).first() if name and club else None
     # The rank typed so far comes back in the field, which keeps its id: htmx
     # then keeps the focus in it when this answer replaces it.
     colour = match.group(2)
@@ -182,9 +202,10 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
 
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A saved record sheet: its games and, once computed, the rating changes."""
-    sheet = get_object_or_404(RecordSheet.objects.select_related("club", "entered_by"), pk=pk)
+    sheet = get_object_or_404(RecordSheet.objects.select_related("club__rating_list", "entered_by"), pk=pk)
     games = list(sheet.games.select_related("white", "black").order_by("date", "entered_at", "id"))
-    system = sheet.club.primary_system
+    rating_list = sheet.club.rating_list
+    system = rating_list.primary_system
     history = {
         (h.game_id, h.player_id): h
         for h in HistoryEntry.objects.filter(system=system, game__in=games).only(
@@ -195,14 +216,14 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {"game": g, "white": history.get((g.pk, g.white_id)), "black": history.get((g.pk, g.black_id))}
         for g in games
     ]
-    pending = sheet.club.dirty_from is not None and any(g.date >= sheet.club.dirty_from for g in games)
+    pending = rating_list.dirty_from is not None and any(g.date >= rating_list.dirty_from for g in games)
     context = {
         "sheet": sheet,
         "rows": rows,
         "system": SYSTEM_LABELS.get(system, system),
         "unit": _unit(system),
         "pending": pending or any(r["white"] is None for r in rows),
-        "can_edit": is_volunteer(request.user),
+        "can_edit": may_enter_at(request.user, sheet.club_id, sheet.club.rating_list_id),
     }
     return render(request, "ratings/sheet_detail.html", context)
 
@@ -218,14 +239,10 @@ def _unit(system: str) -> str:
 # --- corrections ---------------------------------------------------------------
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("club", "sheet", "white", "black"), pk=pk)
-
-
-@volunteer_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(pk)
+    game = access.game_for_editing(request.user, pk)
     form = GameEditForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         changes = {name: form.cleaned_data[name] for name in form.changed_data}
@@ -244,10 +261,10 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "ratings/game_edit.html", {"form": form, "game": game}, status=status)
 
 
-@volunteer_required
+@login_required
 @require_http_methods(["GET", "POST"])
 def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(pk)
+    game = access.game_for_editing(request.user, pk)
     if request.method == "POST":
         sheet = game.sheet
         services.delete_game(game, actor=request.user, reason=request.POST.get("reason", "").strip()[:100])  # type: ignore[arg-type]

@@ -27,13 +27,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from accounts.roles import COMMITTEE, VOLUNTEER
+from accounts.models import CommitteeMember, Volunteer
 from ratings.models import (
     Club,
     Game,
@@ -42,6 +42,7 @@ from ratings.models import (
     LogEntry,
     Player,
     RankAdjustment,
+    RatingList,
     RecordSheet,
     Winner,
 )
@@ -150,12 +151,12 @@ class Command(BaseCommand):
         with transaction.atomic():
             users = self._users(password)
             club = self._fill(rng, users)
-        self._recompute(club)
+        self._recompute(club.rating_list)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo club {club.name!r}: {Player.objects.filter(club=club).count()} players, "
+                f"Demo club {club.name!r}: {Player.objects.filter(rating_list=club.rating_list).count()} players, "
                 f"{Game.objects.filter(club=club).count()} games, "
-                f"{RankAdjustment.objects.filter(club=club).count()} rank adjustments."
+                f"{RankAdjustment.objects.filter(rating_list=club.rating_list).count()} rank adjustments."
             )
         )
         self.stdout.write(f"Users volunteer, committee and player; password: {password}")
@@ -180,6 +181,7 @@ class Command(BaseCommand):
             RankAdjustment.objects.all().delete()
             Player.objects.all().delete()
             Club.objects.all().delete()
+            RatingList.objects.all().delete()
             User.objects.filter(username__in=DEMO_USERS).delete()
         self.stdout.write("Deleted the existing club data and demo users.")
 
@@ -188,11 +190,8 @@ class Command(BaseCommand):
     def _users(self, password: str) -> dict[str, User]:
         users = {}
         hashed = make_password(password)  # hashed once: a hash takes ~0.5 s
-        for name, group in (("volunteer", VOLUNTEER), ("committee", COMMITTEE), ("player", None)):
-            user = User.objects.create(username=name, email=f"{name}@example.org", password=hashed)
-            if group:
-                user.groups.add(Group.objects.get_or_create(name=group)[0])
-            users[name] = user
+        for name in ("volunteer", "committee", "player"):
+            users[name] = User.objects.create(username=name, email=f"{name}@example.org", password=hashed)
         return users
 
     # --- the club ---------------------------------------------------------------
@@ -200,9 +199,12 @@ class Command(BaseCommand):
     def _fill(self, rng: random.Random, users: dict[str, User]) -> Club:
         today = timezone.localdate()
         start = today - timedelta(days=DAYS)
-        club = Club.objects.create(
-            name="Stellenbosch Go Club", slug="stellenbosch", primary_system="sagc", compared_systems=["egf"]
+        rating_list = RatingList.objects.create(
+            name="South African Go Clubs", slug="sagc", primary_system="sagc", compared_systems=["egf"]
         )
+        club = Club.objects.create(rating_list=rating_list, name="Stellenbosch Go Club", slug="stellenbosch")
+        Volunteer.objects.create(user=users["volunteer"], club=club)
+        CommitteeMember.objects.create(user=users["committee"], rating_list=rating_list)
         players = self._players(rng, club, start, today)
         player_user = users["player"]
         linked = sorted(players, key=lambda p: abs(p.model.start_rank + 12))[0].model
@@ -241,9 +243,10 @@ class Command(BaseCommand):
             # 30 founders; the others join during the two years.
             since = start if i < 30 else start + timedelta(days=rng.randrange(60, DAYS - 60))
             model = Player(
+                rating_list=club.rating_list,
                 name=name,
                 slug=slug,
-                club=club,
+                home_club=club,
                 start_rank=rank,
                 rank=rank,
                 since=since,
@@ -387,6 +390,7 @@ class Command(BaseCommand):
             winner = Winner.BLACK if rng.random() < p_black else Winner.WHITE
         board = 19 if kind != Kind.FREE or rng.random() < 0.5 else rng.choice((9, 13))
         return Game(
+            rating_list=club.rating_list,
             club=club,
             sheet=sheet,
             date=day,
@@ -409,6 +413,7 @@ class Command(BaseCommand):
         entries = LogEntry.objects.bulk_create(
             [
                 LogEntry(
+                    rating_list=club.rating_list,
                     club=club,
                     at=game.entered_at,
                     actor=game.entered_by,
@@ -442,6 +447,7 @@ class Command(BaseCommand):
             Game.objects.filter(pk=game.pk).update(komi=new)
             game.komi = new
             entry = LogEntry.objects.create(
+                rating_list=club.rating_list,
                 club=club,
                 at=game.entered_at + timedelta(days=rng.randrange(1, 5)),
                 actor=actor,
@@ -468,10 +474,17 @@ class Command(BaseCommand):
             at = datetime.combine(day, time(19, 0), timezone.get_current_timezone()) + timedelta(days=1)
             reason = "SAGA rank list sync"
             adjustment = RankAdjustment.objects.create(
-                club=club, player=p.model, date=day, rank=rank, reason=reason, entered_by=actor, entered_at=at
+                rating_list=club.rating_list,
+                player=p.model,
+                date=day,
+                rank=rank,
+                reason=reason,
+                entered_by=actor,
+                entered_at=at,
             )
             entry = LogEntry.objects.create(
-                club=club,
+                rating_list=club.rating_list,
+                club=None,
                 at=at,
                 actor=actor,
                 action=LogEntry.Action.ADD,
@@ -481,10 +494,7 @@ class Command(BaseCommand):
             )
             entry.players.set([p.model])
 
-    def _recompute(self, club: Club) -> None:
-        try:
-            from ratings.recompute import recompute_club
-        except ImportError:  # pragma: no cover - only before the recompute module existed
-            self.stderr.write("ratings.recompute is not available: ratings not computed.")
-            return
-        recompute_club(club.pk, full=True, trigger="demo")
+    def _recompute(self, rating_list: RatingList) -> None:
+        from ratings.recompute import recompute_list
+
+        recompute_list(rating_list.pk, full=True, trigger="demo")

@@ -1,6 +1,6 @@
-"""``manage.py export_games --format csv|json|h9|tou|aga --from DATE --to DATE [--club SLUG] [--out FILE]``.
+"""``manage.py export_games --format csv|json|h9|tou|aga --from DATE --to DATE [--list SLUG] [--club SLUG] [--out FILE]``.
 
-A club's games of a period for a national body (issue 5): CSV or JSON game
+A rating list's games of a period (or those played at one of its clubs) for a national body (issue 5): CSV or JSON game
 records (docs/formats.md), an EGD results file (class C "club
 ladder"), an FFG .tou or an AGA results file.  Writes to standard output, or
 to ``--out`` all at once.
@@ -21,13 +21,14 @@ from ratings.management.commands.import_ranks import iso_date
 
 
 class Command(BaseCommand):
-    help = "Export a club's games of a period (CSV, JSON, EGD h9, FFG tou, AGA)."
+    help = "Export a rating list's games of a period (CSV, JSON, EGD h9, FFG tou, AGA)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--format", required=True, choices=GAME_FORMATS)
         parser.add_argument("--from", dest="start", help="first day (YYYY-MM-DD; default: the first game)")
         parser.add_argument("--to", dest="end", help="last day (YYYY-MM-DD; default: today)")
-        parser.add_argument("--club", help="the club's slug (default: the only club)")
+        parser.add_argument("--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)")
+        parser.add_argument("--club", metavar="SLUG", help="only the games played at this club of the list")
         parser.add_argument("--out", help="write to this file instead of standard output")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -36,8 +37,8 @@ class Command(BaseCommand):
         if start and end and start > end:
             raise CommandError(f"--to {end} is before --from {start}")
         try:
-            club = committee.find_club(options["club"])
-            _, _, text = committee.export_games(club, start, end, options["format"])
+            rating_list, club = committee.find_list_or_club(options["list_slug"], options["club"])
+            _, _, text = committee.export_games(rating_list, start, end, options["format"], club=club)
         except (ExchangeError, committee.CommitteeError) as error:
             raise CommandError(str(error)) from None
         if options["out"]:

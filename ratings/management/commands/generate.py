@@ -1,12 +1,12 @@
 """``manage.py generate --games N --players P [--clubs C] [--seed S]``:
 fill the database with a reproducible federation-scale history.
 
-Several clubs (one rating pool each), players from 25k to 4d (most around
+Several rating lists of one club each (the list is the rating pool), players from 25k to 4d (most around
 10k), club nights of about thirty games, two-day tournaments, some internet
 and free games; handicaps from the rank difference (seed 001's komi
 convention: 6.5 even, 0.5 with handicap stones), results that favour the
 stronger player.  Rows are written in bulk (COPY on PostgreSQL, batched
-inserts on SQLite).  The clubs are left dirty from their first date, so the
+inserts on SQLite).  The lists are left dirty from their first date, so the
 next recompute (``manage.py recompute``) computes them in full.
 """
 
@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.models import Club, Game, Player, RecordSheet
+from ratings.models import Club, Game, Player, RatingList, RecordSheet
 from ratings.recompute import copy_rows
 
 FIRST = ("Thabo", "Anna", "Pieter", "Lerato", "Johan", "Naledi", "Sipho", "Marie", "Kenji", "Chen",
@@ -65,12 +65,11 @@ def generate(
     rng: random.Random, *, games: int, players: int, clubs: int, end: date
 ) -> tuple[int, int, int, int]:
     existing = Club.objects.count()
-    club_objs = [
-        Club.objects.create(
-            name=f"Generated Go Club {existing + i + 1}", slug=f"generated-{existing + i + 1}"
-        )
-        for i in range(clubs)
-    ]
+    club_objs = []
+    for i in range(clubs):
+        name, slug = f"Generated Go Club {existing + i + 1}", f"generated-{existing + i + 1}"
+        club = Club.objects.create(rating_list=RatingList.objects.create(name=name, slug=slug), name=name, slug=slug)
+        club_objs.append(club)
     # Club sizes vary (a big city club, small town clubs).
     weights = [rng.uniform(0.5, 2.0) for _ in club_objs]
     total = sum(weights)
@@ -88,9 +87,10 @@ def generate(
             rank = _rank(rng)
             objs.append(
                 Player(
+                    rating_list_id=club.rating_list_id,
                     name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {i + 1}",
                     slug=f"{club.slug}-{i + 1}",
-                    club=club,
+                    home_club=club,
                     start_rank=rank,
                     rank=rank,
                     since=first_day,
@@ -114,6 +114,7 @@ def generate(
         batch_size=2000,
     )
     tz = timezone.get_current_timezone()
+    list_of = {club.pk: club.rating_list_id for club in club_objs}
 
     def rows() -> Any:
         left = games
@@ -121,6 +122,7 @@ def generate(
             count = left if index == len(sheets) - 1 else min(left, GAMES_PER_SHEET)
             left -= count
             members = roster[sheet.club_id]
+            rating_list_id = list_of[sheet.club_id]
             entered = datetime.combine(sheet.date + timedelta(days=1), time(21, 0), tz)
             if rng.random() < 0.1:  # entered late, out of date order
                 entered += timedelta(days=rng.randrange(2, 60))
@@ -147,12 +149,12 @@ def generate(
                 roll = rng.random()
                 winner = "jigo" if roll > 0.995 else ("white" if roll < p_white else "black")
                 yield (
-                    sheet.club_id, sheet.pk, day, id_b, id_a, handicap, komi, winner, sheet.kind, 19,
+                    rating_list_id, sheet.club_id, sheet.pk, day, id_b, id_a, handicap, komi, winner, sheet.kind, 19,
                     None, rng.random() < 0.002, "", None, entered + timedelta(seconds=g), entered,
                 )  # fmt: skip
 
     columns = (
-        "club_id", "sheet_id", "date", "white_id", "black_id", "handicap", "komi", "winner", "kind", "board",
+        "rating_list_id", "club_id", "sheet_id", "date", "white_id", "black_id", "handicap", "komi", "winner", "kind", "board",
         "minutes", "forfeit", "comments", "entered_by_id", "entered_at", "updated_at",
     )  # fmt: skip
     conn = transaction.get_connection()
@@ -164,11 +166,11 @@ def generate(
         written = copy_rows(
             Game._meta.db_table,
             columns,
-            ((*row[:2], row[2].isoformat(), *row[3:14], when(row[14]), when(row[15])) for row in rows()),
+            ((*row[:3], row[3].isoformat(), *row[4:15], when(row[15]), when(row[16])) for row in rows()),
         )
     for club in club_objs:
         first = Game.objects.filter(club=club).order_by("date").values_list("date", flat=True).first()
-        Club.objects.filter(pk=club.pk).update(dirty_from=first, dirty_generation=1)
+        RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=first, dirty_generation=1)
     if conn.vendor == "postgresql":
         # What autovacuum does some time after a bulk load: without
         # statistics the planner takes a million games for a thousand.

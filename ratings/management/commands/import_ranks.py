@@ -1,7 +1,7 @@
-"""``manage.py import_ranks FILE [--format ffg|aga|egd|csv] [--club SLUG] [--dry-run] [--date YYYY-MM-DD]``.
+"""``manage.py import_ranks FILE [--format ffg|aga|egd|csv] [--list SLUG] [--dry-run] [--date YYYY-MM-DD]``.
 
 The rank sync of the committee's pages from the command line (issue 5):
-read a national rank list, match the club's players (national id, then
+read a national rank list, match the list's players (national id, then
 name), print a summary and the ambiguous and missing players, then apply
 every id- or name-matched change as an adjustment dated ``--date`` (default
 the list's own date, else today).  All or nothing: a bad file stops with a
@@ -38,7 +38,7 @@ def read_bytes(path: Path) -> bytes:
 
 
 class Command(BaseCommand):
-    help = "Bring club ranks in line with a national rank list (FFG, AGA, EGD or CSV)."
+    help = "Bring a rating list's ranks in line with a national rank list (FFG, AGA, EGD or CSV)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -47,7 +47,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--format", choices=RANK_FORMATS, help="force the list's format (default: detect)"
         )
-        parser.add_argument("--club", help="the club's slug (default: the only club)")
+        parser.add_argument("--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)")
         parser.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
         parser.add_argument(
             "--date", help="the date the new ranks take effect (default: the list's date, else today)"
@@ -60,9 +60,9 @@ class Command(BaseCommand):
         if effective is not None and effective > timezone.localdate():
             raise CommandError(f"--date: {effective} is in the future")
         try:
-            club = committee.find_club(options["club"])
+            rating_list = committee.find_list(options["list_slug"])
             with transaction.atomic():
-                sync = committee.preview_rank_sync(club, data, filename=path.name, format=options["format"])
+                sync = committee.preview_rank_sync(rating_list, data, filename=path.name, format=options["format"])
                 lines = list(sync.lines.select_related("player"))
                 self._summary(sync, lines)
                 if options["dry_run"]:
@@ -78,20 +78,20 @@ class Command(BaseCommand):
     def _summary(self, sync: Any, lines: list[Any]) -> None:
         write = self.stdout.write
         write(
-            f"{committee.list_label(sync)}{f' of {sync.as_of:%Y-%m-%d}' if sync.as_of else ''} for {sync.club}: "
+            f"{committee.list_label(sync)}{f' of {sync.as_of:%Y-%m-%d}' if sync.as_of else ''} for {sync.rating_list}: "
             f"read {sync.read}, matched {sync.matched}, ambiguous {sync.ambiguous}, "
             f"unmatched {sync.unmatched}, changes {sync.changes}"
         )
         for line in lines:
             if committee.proposes_change(line):
-                write(f"  change    {line.player.name}: {line.club_rank_label} -> {line.national_rank_label}")
+                write(f"  change    {line.player}: {line.club_rank_label} -> {line.national_rank_label}")
         for line in lines:
             if line.match == "ambiguous":
                 found = "; ".join(
                     f"{c['name']} (line {c['line']}, id {c['national_id'] or 'none'})"
                     for c in line.candidates
                 )
-                write(f"  ambiguous {line.player.name}: {found}")
+                write(f"  ambiguous {line.player}: {found}")
         for line in lines:
             if line.match == "missing":
                 write(f"  missing   {line.player.name}")

@@ -1,4 +1,4 @@
-"""``manage.py import_tournament FILE [--club SLUG] [--format h9|tou|...] [--dry-run]``.
+"""``manage.py import_tournament FILE [--club SLUG] [--list SLUG] [--format h9|tou|...] [--dry-run]``.
 
 Saves a tournament's games (EGD .h9, FFG .tou, or this site's own CSV/JSON/AGA
 exports) as one record sheet, matching players by national id then name and
@@ -25,7 +25,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the results file")
-        parser.add_argument("--club", help="the club's slug (default: the only club)")
+        parser.add_argument("--club", metavar="SLUG", help="the club it was played at (default: the only club)")
+        parser.add_argument(
+            "--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the club's, or the only one)"
+        )
         parser.add_argument(
             "--format", choices=GAME_FORMATS, help="force the file's format (default: detect)"
         )
@@ -35,7 +38,8 @@ class Command(BaseCommand):
         path = Path(options["file"])
         data = read_bytes(path)
         try:
-            club = committee.find_club(options["club"])
+            rating_list = committee.find_list(options["list_slug"]) if options["list_slug"] else None
+            club = committee.find_club(options["club"], rating_list)
             report = committee.import_tournament(
                 club, data, filename=path.name, format=options["format"], dry_run=options["dry_run"]
             )

@@ -1,0 +1,95 @@
+"""One access helper per kind of object (STYLE.md, healthchecks'
+``_get_check_for_user``): every view that changes something fetches its
+object here, so a check cannot be forgotten in one view.
+
+Each helper raises Http404 for an object that does not exist and
+PermissionDenied (403) for one the user may not change; views are wrapped in
+``login_required`` so anonymous visitors are sent to log in first.  The
+querysets (:func:`lists_managed_by`, :func:`clubs_for_entry`) limit the
+choices of forms to the places where the user holds a role.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+
+from accounts.roles import is_committee_of, may_enter_at, places_of
+from ratings.models import Club, Game, Player, RankSync, RatingList, RecordSheet
+
+
+def lists_managed_by(user: Any) -> QuerySet[RatingList]:
+    places = places_of(user)
+    if places.admin:
+        return RatingList.objects.all()
+    return RatingList.objects.filter(pk__in=places.committee_lists)
+
+
+def clubs_for_entry(user: Any) -> QuerySet[Club]:
+    """The clubs where the user may enter record sheets."""
+    places = places_of(user)
+    clubs = Club.objects.select_related("rating_list").order_by("rating_list__name", "name")
+    if places.admin:
+        return clubs
+    return clubs.filter(Q(pk__in=places.volunteer_clubs) | Q(rating_list_id__in=places.committee_lists))
+
+
+def rating_list_for_committee(user: Any, slug: str) -> RatingList:
+    rating_list = get_object_or_404(RatingList, slug=slug)
+    if not is_committee_of(user, rating_list.pk):
+        raise PermissionDenied(f"only the committee of {rating_list} may do this")
+    return rating_list
+
+
+def club_for_committee(user: Any, slug: str) -> Club:
+    club = get_object_or_404(Club.objects.select_related("rating_list"), slug=slug)
+    if not is_committee_of(user, club.rating_list_id):
+        raise PermissionDenied(f"only the committee of {club.rating_list} may do this")
+    return club
+
+
+def club_for_entry(user: Any, club: Club) -> Club:
+    if not may_enter_at(user, club.pk, club.rating_list_id):
+        raise PermissionDenied(f"you do not enter sheets at {club}")
+    return club
+
+
+def sheet_for_editing(user: Any, pk: int) -> RecordSheet:
+    sheet = get_object_or_404(RecordSheet.objects.select_related("club"), pk=pk)
+    club_for_entry(user, sheet.club)
+    return sheet
+
+
+def game_for_editing(user: Any, pk: int) -> Game:
+    """A game may be corrected or deleted by a volunteer of the club where its
+    sheet was entered, or by the committee of its list."""
+    game = get_object_or_404(Game.objects.select_related("club", "white", "black", "sheet"), pk=pk)
+    club_for_entry(user, game.club)
+    return game
+
+
+def player_for_committee(user: Any, slug: str) -> Player:
+    player = get_object_or_404(Player.objects.select_related("rating_list"), slug=slug)
+    if not is_committee_of(user, player.rating_list_id):
+        raise PermissionDenied(f"only the committee of {player.rating_list} may do this")
+    return player
+
+
+def rank_sync_for_committee(user: Any, pk: int) -> RankSync:
+    sync = get_object_or_404(RankSync.objects.select_related("rating_list", "created_by", "applied_by"), pk=pk)
+    if not is_committee_of(user, sync.rating_list_id):
+        raise PermissionDenied(f"only the committee of {sync.rating_list} may do this")
+    return sync
+
+
+def refuse_choice_outside(allowed: QuerySet[Any], raw: object) -> None:
+    """A form's choice (by id) of a place or player that exists but is not
+    among the user's: 403, like every other helper here, rather than the
+    form's "not a valid choice"."""
+    text = str(raw or "")
+    model = allowed.model
+    if text.isdigit() and not allowed.filter(pk=text).exists() and model.objects.filter(pk=text).exists():
+        raise PermissionDenied(f"that {model._meta.verbose_name} is not one of yours")

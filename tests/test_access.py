@@ -1,0 +1,199 @@
+"""Every mutating view, every export and the API, against every persona
+(issue 11): anonymous, player, volunteer of club A, volunteer of club B (same
+list), committee of list 1, committee of list 2, site admin.
+
+Where a persona does not belong the answer is 403 or 404 (anonymous visitors
+are sent to log in), and nothing changed; where it belongs the action works.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import CommitteeMember, Volunteer
+from ratings import services
+from ratings.models import Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
+
+PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
+ENTRY = {"volunteer_a", "committee_1", "site_admin"}
+COMMITTEE = {"committee_1", "site_admin"}
+
+
+@pytest.fixture
+def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-def]
+    """Club A's list with two players and one saved sheet; the users by persona."""
+    alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
+    sheet = services.save_sheet(
+        club=club,
+        date=date.today() - timedelta(days=3),
+        rows=[services.GameRow(white=alice, black=bob, winner="white")],
+    )
+    users = {
+        "anonymous": None,
+        "player": personas["player"],
+        "volunteer_a": personas["volunteer"],
+        "volunteer_b": outsiders["volunteer_b"],
+        "committee_1": personas["committee"],
+        "committee_2": outsiders["committee_2"],
+        "site_admin": outsiders["site_admin"],
+    }
+    return {"club": club, "alice": alice, "bob": bob, "sheet": sheet, "game": sheet.games.get(), "users": users}
+
+
+def client_as(world: dict[str, Any], persona: str) -> Client:
+    client = Client()
+    user = world["users"][persona]
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def snapshot() -> tuple[Any, ...]:
+    """What any of the actions would change."""
+    return (
+        sorted(Game.objects.values_list("id", "date", "winner", "komi", "handicap")),
+        RecordSheet.objects.count(),
+        RankAdjustment.objects.count(),
+        sorted(Player.objects.values_list("id", "name", "rank")),
+        RankSync.objects.count(),
+        LogEntry.objects.count(),
+        sorted(RatingList.objects.values_list("id", "primary_system", "compared_systems", "api_token_hash", "dirty_from")),
+    )
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    allowed: set[str]
+    #: (client, world) -> response
+    call: Callable[[Client, dict[str, Any]], Any]
+    #: A success answers with one of these.
+    ok: tuple[int, ...] = (200, 302)
+
+
+def _sheet(client: Client, w: dict[str, Any]) -> Any:
+    return client.post(
+        reverse("sheet_new"),
+        {
+            "club": str(w["club"].pk), "event": "", "date": (date.today() - timedelta(days=1)).isoformat(),
+            "kind": "club", "comments": "", "row-0-white": "Bob Smit", "row-0-black": "Alice Mokoena",
+            "row-0-handicap": "0", "row-0-komi": "", "row-0-winner": "black", "row-0-date": "",
+        },
+    )  # fmt: skip
+
+
+def _edit(client: Client, w: dict[str, Any]) -> Any:
+    game = w["game"]
+    return client.post(
+        reverse("game_edit", args=[game.pk]),
+        {
+            "date": game.date.isoformat(), "white": game.white_id, "black": game.black_id, "handicap": 0,
+            "komi": "7.5", "winner": "white", "kind": "club", "board": 19, "minutes": "", "comments": "",
+        },
+    )  # fmt: skip
+
+
+def _adjust(client: Client, w: dict[str, Any]) -> Any:
+    data = {"player": w["alice"].pk, "date": (date.today() - timedelta(days=1)).isoformat(), "rank": "3k", "reason": ""}
+    return client.post(reverse("adjustment_new"), data)
+
+
+RANKS_CSV = b"name,rank\nAlice Mokoena,2k\nBob Smit,8k\n"
+TOURNAMENT_CSV = (
+    b"date,round,white,white_rank,black,black_rank,result,handicap,komi\n"
+    b"2024-05-04,1,Alice Mokoena,5k,Carl Venter,9k,W+,0,6.5\n"
+)
+
+
+def _rank_sync(client: Client, w: dict[str, Any]) -> Any:
+    upload = SimpleUploadedFile("ranks.csv", RANKS_CSV, content_type="text/csv")
+    return client.post(
+        reverse("rank_sync_new"), {"rating_list": w["club"].rating_list_id, "file": upload, "format": "csv"}
+    )
+
+
+def _import(client: Client, w: dict[str, Any]) -> Any:
+    upload = SimpleUploadedFile("games.csv", TOURNAMENT_CSV, content_type="text/csv")
+    return client.post(reverse("tournament_import"), {"club": w["club"].pk, "file": upload, "format": ""})
+
+
+ACTIONS = [
+    Action("enter a sheet at club A", ENTRY, _sheet),
+    Action("correct a game of club A", ENTRY, _edit),
+    Action("delete a game of club A", ENTRY, lambda c, w: c.post(reverse("game_delete", args=[w["game"].pk]))),
+    Action("set a rank adjustment", COMMITTEE, _adjust),
+    Action(
+        "change the list's systems",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("list_settings", args=["sagc"]), {"primary_system": "egf"}),
+    ),
+    Action("recompute the list", COMMITTEE, lambda c, w: c.post(reverse("recompute_now", args=["sagc"]))),
+    Action("upload a rank list", COMMITTEE, _rank_sync),
+    Action("import a tournament", COMMITTEE, _import),
+    Action("make an API token", COMMITTEE, lambda c, w: c.post(reverse("export_token"), {"list": "sagc"})),
+    Action(
+        "export the list's games",
+        COMMITTEE,
+        lambda c, w: c.get(reverse("export"), {"rating_list": w["club"].rating_list_id, "format": "csv"}),
+        ok=(200,),
+    ),
+    Action("read the API", COMMITTEE, lambda c, w: c.get(reverse("api_games"), {"list": "sagc"}), ok=(200,)),
+]
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+@pytest.mark.parametrize("action", ACTIONS, ids=[a.name for a in ACTIONS])
+def test_each_persona_may_do_only_what_its_role_allows_where_it_holds_it(world, action, persona) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot()
+    response = action.call(client_as(world, persona), world)
+    if persona in action.allowed:
+        assert response.status_code in action.ok, response.content.decode()[:3000]
+        if action.ok != (200,):  # a mutating action: it did change something
+            assert snapshot() != before, f"{persona}: {action.name} answered {response.status_code} but changed nothing"
+        return
+    if persona == "anonymous":
+        assert response.status_code in (302, 401), response.status_code
+        if response.status_code == 302:
+            assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code in (403, 404), (persona, response.status_code)
+    assert snapshot() == before, f"{persona} changed something with: {action.name}"
+
+
+def test_a_committee_member_of_another_list_cannot_adjust_this_lists_players(world) -> None:  # type: ignore[no-untyped-def]
+    response = _adjust(client_as(world, "committee_2"), world)
+    assert response.status_code == 403
+    assert not RankAdjustment.objects.exists()
+
+
+def test_the_api_token_is_stored_as_its_hash_and_reads_only_its_list(world, other_list) -> None:  # type: ignore[no-untyped-def]
+    client = client_as(world, "committee_1")
+    client.post(reverse("export_token"), {"list": "sagc"})
+    page = client.get(reverse("export")).content.decode()
+    token = page.split('<code class="token">')[1].split("</code>")[0]
+    stored = RatingList.objects.get(slug="sagc").api_token_hash
+    assert stored == hashlib.sha256(token.encode()).hexdigest() and token not in stored
+    anonymous = Client()
+    assert anonymous.get(reverse("api_games"), HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
+    other = anonymous.get(reverse("api_games"), {"list": "guildford"}, HTTP_AUTHORIZATION=f"Token {token}")
+    assert other.status_code == 403
+    assert "copy it now" not in client.get(reverse("export")).content.decode(), "the token is shown once"
+
+
+def test_roles_are_per_place_and_one_user_may_hold_several(world, other_club, other_list) -> None:  # type: ignore[no-untyped-def]
+    user = world["users"]["volunteer_b"]
+    assert _sheet(client_as(world, "volunteer_b"), world).status_code == 403
+    Volunteer.objects.create(user=user, club=world["club"])
+    assert _sheet(client_as(world, "volunteer_b"), world).status_code == 302
+    assert _adjust(client_as(world, "volunteer_b"), world).status_code == 403
+    CommitteeMember.objects.create(user=user, rating_list=world["club"].rating_list)
+    assert _adjust(client_as(world, "volunteer_b"), world).status_code == 302
