@@ -254,7 +254,8 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
             ),
         )
         late_wall, run = _timed(
-            "late game at 99%: incremental recompute", lambda: recompute.recompute_list(biggest.rating_list_id)
+            "late game at 99%: incremental recompute",
+            lambda: recompute.recompute_list(biggest.rating_list_id),
         )
         print(f"  from {run.from_date}, {run.games_replayed} games replayed, {run.rows_written} rows written")
         players = list(Player.objects.filter(rating_list=biggest.rating_list_id).order_by("pk")[:20])

@@ -79,7 +79,9 @@ def player_for_committee(user: Any, slug: str) -> Player:
 
 
 def rank_sync_for_committee(user: Any, pk: int) -> RankSync:
-    sync = get_object_or_404(RankSync.objects.select_related("rating_list", "created_by", "applied_by"), pk=pk)
+    sync = get_object_or_404(
+        RankSync.objects.select_related("rating_list", "created_by", "applied_by"), pk=pk
+    )
     if not is_committee_of(user, sync.rating_list_id):
         raise PermissionDenied(f"only the committee of {sync.rating_list} may do this")
     return sync

@@ -11,12 +11,12 @@ from django.http import HttpRequest
 from ratings.forms import SYSTEM_CHOICES
 from ratings.models import (
     Club,
-    RatingList,
     Game,
     HistoryEntry,
     LogEntry,
     Player,
     RankAdjustment,
+    RatingList,
     RecomputeRun,
     RecordSheet,
 )

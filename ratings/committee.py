@@ -27,8 +27,8 @@ naming the player or the file's line(s); nothing is written then.
 
 from __future__ import annotations
 
-import math
 import hashlib
+import math
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -42,7 +42,17 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import exchange
-from ratings.models import Club, Game, HistoryEntry, Kind, Player, RankSync, RankSyncLine, RatingList, RecordSheet
+from ratings.models import (
+    Club,
+    Game,
+    HistoryEntry,
+    Kind,
+    Player,
+    RankSync,
+    RankSyncLine,
+    RatingList,
+    RecordSheet,
+)
 from ratings.services import GameRow, NewPlayer, SheetError, add_adjustment, save_sheet
 from ratings.systems.ranks import format_rank
 
@@ -276,7 +286,9 @@ def apply_rank_sync(
                     )
                 claimed[line.national_id] = player.name
                 holder = (
-                    Player.objects.filter(rating_list_id=player.rating_list_id, **{id_field: line.national_id})
+                    Player.objects.filter(
+                        rating_list_id=player.rating_list_id, **{id_field: line.national_id}
+                    )
                     .exclude(pk=player.pk)
                     .first()
                 )
@@ -369,7 +381,9 @@ def _tournament_game(game: Game, round_: int = 0) -> exchange.TournamentGame:
     )
 
 
-def _export_name(rating_list: RatingList, start: date | None, end: date | None, club: Club | None = None) -> str:
+def _export_name(
+    rating_list: RatingList, start: date | None, end: date | None, club: Club | None = None
+) -> str:
     return f"{(club or rating_list).name} club ladder {start or 'start'} to {end or 'today'}"
 
 
@@ -784,7 +798,9 @@ def find_list_or_club(list_slug: str | None, club_slug: str | None) -> tuple[Rat
     if club_slug:
         club = find_club(club_slug)
         if list_slug and club.rating_list.slug != list_slug:
-            raise CommitteeError(f"--club: {club.slug} is a club of the list {club.rating_list.slug}, not {list_slug}")
+            raise CommitteeError(
+                f"--club: {club.slug} is a club of the list {club.rating_list.slug}, not {list_slug}"
+            )
         return club.rating_list, club
     return find_list(list_slug), None
 

@@ -269,7 +269,9 @@ class AdjustmentForm(forms.Form):
         self.fields["date"].initial = timezone.localdate
         # Only players of the lists whose committee the user is on.
         self.fields["player"].queryset = (  # type: ignore[attr-defined]
-            Player.objects.filter(rating_list__in=rating_lists).select_related("rating_list").order_by("name", "suffix")
+            Player.objects.filter(rating_list__in=rating_lists)
+            .select_related("rating_list")
+            .order_by("name", "suffix")
         )
         # "New index" / "New GoR" / "New level": the unit of the lists' primary system.
         units = {unit_of(name) for name in rating_lists.values_list("primary_system", flat=True).distinct()}

@@ -92,7 +92,9 @@ class TournamentImportForm(_UploadForm):
     players of the club's whole list."""
 
     club = forms.ModelChoiceField(
-        queryset=Club.objects.none(), empty_label=None, help_text="Where it was played (its list's players are matched)"
+        queryset=Club.objects.none(),
+        empty_label=None,
+        help_text="Where it was played (its list's players are matched)",
     )
     field_order = ["club", "file", "format", "dry_run"]
 
@@ -111,7 +113,10 @@ class ExportForm(forms.Form):
 
     rating_list = forms.ModelChoiceField(queryset=RatingList.objects.none(), empty_label=None, label="List")
     club = forms.ModelChoiceField(
-        queryset=Club.objects.none(), required=False, empty_label="All clubs", help_text="Only the games played here"
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label="All clubs",
+        help_text="Only the games played here",
     )
     start = forms.DateField(
         label="From", required=False, widget=DATE_INPUT, help_text="Blank: the first game"

@@ -166,7 +166,9 @@ class Player(models.Model):
     #: The rank the player starts at: their national rank (seed 001, "How do
     #: I get a SAGC rank?": "Your current SAGA rank will be your point of
     #: departure").
-    start_rank = models.SmallIntegerField(validators=[MinValueValidator(MIN_RANK), MaxValueValidator(MAX_RANK)])
+    start_rank = models.SmallIntegerField(
+        validators=[MinValueValidator(MIN_RANK), MaxValueValidator(MAX_RANK)]
+    )
     #: First day the player can have games (a sheet may not predate it).
     since = models.DateField(default=date.today)
     # Cached from the list's primary system by the recompute.
@@ -184,7 +186,8 @@ class Player(models.Model):
         ordering = ["name", "suffix"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(start_rank__gte=MIN_RANK) & Q(start_rank__lte=MAX_RANK), name="player_start_rank_range"
+                condition=Q(start_rank__gte=MIN_RANK) & Q(start_rank__lte=MAX_RANK),
+                name="player_start_rank_range",
             ),
             models.CheckConstraint(condition=~Q(name_key=""), name="player_name_key_set"),
             models.UniqueConstraint(fields=["rating_list", "name_key"], name="player_unique_name_in_list"),
@@ -289,7 +292,9 @@ class Game(models.Model):
         ordering = ["date", "entered_at", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(white=F("black")), name="game_distinct_players"),
-            models.CheckConstraint(condition=Q(handicap__gte=0) & Q(handicap__lte=9), name="game_handicap_range"),
+            models.CheckConstraint(
+                condition=Q(handicap__gte=0) & Q(handicap__lte=9), name="game_handicap_range"
+            ),
             models.CheckConstraint(condition=Q(komi__gte=-99.5) & Q(komi__lte=99.5), name="game_komi_range"),
             models.CheckConstraint(condition=Q(winner__in=Winner.values), name="game_winner_valid"),
             models.CheckConstraint(condition=Q(kind__in=Kind.values), name="game_kind_valid"),
@@ -331,9 +336,13 @@ class RankAdjustment(models.Model):
     class Meta:
         ordering = ["date", "entered_at", "id"]
         constraints = [
-            models.CheckConstraint(condition=Q(rank__gte=MIN_RANK) & Q(rank__lte=MAX_RANK), name="adjustment_rank_range"),
+            models.CheckConstraint(
+                condition=Q(rank__gte=MIN_RANK) & Q(rank__lte=MAX_RANK), name="adjustment_rank_range"
+            ),
         ]
-        indexes = [models.Index(fields=["rating_list", "date", "entered_at", "id"], name="adjustment_timeline")]
+        indexes = [
+            models.Index(fields=["rating_list", "date", "entered_at", "id"], name="adjustment_timeline")
+        ]
 
     def __str__(self) -> str:
         return f"{self.date} {self.player} set to {format_rank(self.rank)}"
@@ -352,9 +361,15 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
             .order_by("-seq")
         )
 
-    def for_chart(self, player: Player, system: str) -> models.QuerySet[HistoryEntry, tuple[date, float, float]]:
+    def for_chart(
+        self, player: Player, system: str
+    ) -> models.QuerySet[HistoryEntry, tuple[date, float, float]]:
         """(date, rank after, rating after) of each row, oldest first."""
-        return self.filter(player=player, system=system).order_by("seq").values_list("date", "rank_after", "rating_after")
+        return (
+            self.filter(player=player, system=system)
+            .order_by("seq")
+            .values_list("date", "rank_after", "rating_after")
+        )
 
     def with_opponent_rank(self) -> HistoryQuerySet:
         """Annotate ``opponent_rank``: the opponent's rank at the time of the
@@ -412,7 +427,13 @@ class HistoryEntry(models.Model):
     )
     colour = models.CharField(max_length=1, blank=True)  # "w", "b", "" for an adjustment
     opponent = models.ForeignKey(
-        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False, db_constraint=False
+        Player,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
     )
     rank_before = models.FloatField()
     rating_before = models.FloatField()
@@ -436,7 +457,9 @@ class HistoryEntry(models.Model):
         ]
         indexes = [
             models.Index(fields=["rating_list", "system", "date"], name="history_list_date"),
-            models.Index(fields=["adjustment"], condition=Q(adjustment__isnull=False), name="history_adjustment"),
+            models.Index(
+                fields=["adjustment"], condition=Q(adjustment__isnull=False), name="history_adjustment"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -451,7 +474,9 @@ class LogEntryQuerySet(models.QuerySet["LogEntry"]):
     def for_page(self) -> LogEntryQuerySet:
         """Newest entry first, with what the page shows joined in."""
         return (
-            self.select_related("rating_list", "club", "actor").prefetch_related("players").order_by("-at", "-id")
+            self.select_related("rating_list", "club", "actor")
+            .prefetch_related("players")
+            .order_by("-at", "-id")
         )
 
     def in_list(self, rating_list: RatingList | None) -> LogEntryQuerySet:
@@ -463,7 +488,9 @@ class LogEntryQuerySet(models.QuerySet["LogEntry"]):
         if not text:
             return self
         players = Player.objects.filter(Q(slug=text) | Q(name__icontains=text))
-        return self.filter(pk__in=LogEntry.players.through.objects.filter(player__in=players).values("logentry"))
+        return self.filter(
+            pk__in=LogEntry.players.through.objects.filter(player__in=players).values("logentry")
+        )
 
     def between(self, start: date | None, end: date | None) -> LogEntryQuerySet:
         """Entries whose game or adjustment is dated within [start, end]."""
@@ -589,7 +616,12 @@ class RankSync(models.Model):
     """One import of a national rank list: the proposal, then what was applied
     (issue 5).  Listed for the committee with who, when, file and counts."""
 
-    FORMAT_CHOICES = [("ffg", "FFG ladder"), ("aga", "AGA TD list"), ("egd", "EGD rating list"), ("csv", "CSV")]
+    FORMAT_CHOICES = [
+        ("ffg", "FFG ladder"),
+        ("aga", "AGA TD list"),
+        ("egd", "EGD rating list"),
+        ("csv", "CSV"),
+    ]
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rank_syncs")
     created_by = models.ForeignKey(

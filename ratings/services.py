@@ -524,7 +524,9 @@ def edit_game(
         changes["komi"] = Decimal(str(changes["komi"]))
     with transaction.atomic():
         current = (
-            Game.objects.select_for_update().select_related("white", "black", "club", "rating_list").get(pk=game.pk)
+            Game.objects.select_for_update()
+            .select_related("white", "black", "club", "rating_list")
+            .get(pk=game.pk)
         )
         diff: dict[str, list[Any]] = {}
         for name, new in changes.items():

@@ -82,7 +82,9 @@ def other_list(db):  # type: ignore[no-untyped-def]
     """An unrelated list with one club (a town ladder that never mixes)."""
     from ratings.models import Club, RatingList
 
-    ladder = RatingList.objects.create(name="Guildford Ladder", slug="guildford", primary_system="west-surrey")
+    ladder = RatingList.objects.create(
+        name="Guildford Ladder", slug="guildford", primary_system="west-surrey"
+    )
     Club.objects.create(rating_list=ladder, name="Guildford Go Club", slug="guildford-club")
     return ladder
 

@@ -76,7 +76,6 @@ def history(transactional_db, settings):  # type: ignore[no-untyped-def]
     from django.contrib.auth.models import User
 
     from accounts.models import Volunteer
-
     from ratings import services
     from ratings.models import Player
     from ratings.recompute import recompute_list

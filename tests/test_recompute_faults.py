@@ -187,7 +187,7 @@ def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(t
         assert conn.execute("SELECT count(*) FROM ratings_game").fetchone()[0] == games_before + 1, (
             "no game lost"
         )
-        assert conn.execute("SELECT dirty_from FROM ratings_club").fetchone()[0] is not None, "still dirty"
+        assert conn.execute("SELECT dirty_from FROM ratings_ratinglist").fetchone()[0] is not None, "still dirty"
         assert (
             conn.execute("SELECT status FROM ratings_recomputerun ORDER BY id DESC").fetchone()[0]
             == "running"
@@ -196,7 +196,7 @@ def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(t
     _manage(db, "recompute", "--no-progress")  # the sweeper's run
     with sqlite3.connect(db) as conn:
         statuses = [s for (s,) in conn.execute("SELECT status FROM ratings_recomputerun ORDER BY id")]
-        assert conn.execute("SELECT dirty_from FROM ratings_club").fetchone()[0] is None
+        assert conn.execute("SELECT dirty_from FROM ratings_ratinglist").fetchone()[0] is None
     assert statuses[-2:] == ["abandoned", "done"]
     caught_up = _rows(db)
     assert caught_up != before

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 
 from ratings import recompute
-from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
 from tests.conftest import make_pool
 
 COLUMNS = (
@@ -56,10 +56,10 @@ def three_clubs(club, make_player):  # type: ignore[no-untyped-def]
 def test_a_replay_failing_while_an_earlier_club_is_written_rolls_every_club_back(three_clubs, monkeypatch):
     monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)  # the indexes are dropped too
     for each in three_clubs:
-        recompute.recompute_list(each.pk, full=True)
+        recompute.recompute_list(each.rating_list_id, full=True)
     before = [history(each) for each in three_clubs]
     assert all(before)
-    Club.objects.filter(pk=three_clubs[1].pk).update(dirty_from=date(2025, 2, 1), dirty_generation=7)
+    RatingList.objects.filter(pk=three_clubs[1].rating_list_id).update(dirty_from=date(2025, 2, 1), dirty_generation=7)
 
     writing, written = threading.Event(), threading.Event()
     writers: set[str] = set()
@@ -95,7 +95,7 @@ def test_a_replay_failing_while_an_earlier_club_is_written_rolls_every_club_back
     time.sleep(0.5)  # nothing is written after the rollback either
     assert [history(each) for each in three_clubs] == before, "every club as it was"
     assert set(RecomputeRun.objects.filter(trigger="command").values_list("status", flat=True)) == {"failed"}
-    assert Club.objects.get(pk=three_clubs[1].pk).dirty_from == date(2025, 2, 1), "the dirty club stays dirty"
+    assert RatingList.objects.get(pk=three_clubs[1].rating_list_id).dirty_from == date(2025, 2, 1), "the dirty club stays dirty"
 
     monkeypatch.setattr(recompute, "_replay", real_replay)
     monkeypatch.setattr(recompute, "write_history", real_write)
@@ -116,7 +116,7 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
     import psycopg
 
     for each in three_clubs:  # small rewrites, into the indexes (a DROP INDEX would lock
-        recompute.recompute_list(each.pk, full=True)  # the table until the test's transaction ends)
+        recompute.recompute_list(each.rating_list_id, full=True)  # the table until the test's transaction ends)
     before = [history(each) for each in three_clubs]
     table = HistoryEntry._meta.db_table
     monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)  # recompute_all: a large rewrite, staged
@@ -158,6 +158,6 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
         cursor.execute("SELECT to_regclass(%s)", [f"{table}_new"])
         assert cursor.fetchone()[0] is None, "no staging table left behind"
     # The identity sequence still numbers new rows: a later recompute appends.
-    Club.objects.filter(pk=three_clubs[0].pk).update(dirty_from=date(2025, 2, 3), dirty_generation=9)
-    assert recompute.recompute_list(three_clubs[0].pk) is not None
+    RatingList.objects.filter(pk=three_clubs[0].rating_list_id).update(dirty_from=date(2025, 2, 3), dirty_generation=9)
+    assert recompute.recompute_list(three_clubs[0].rating_list_id) is not None
     assert history(three_clubs[0]) == before[0]

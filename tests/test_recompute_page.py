@@ -15,11 +15,11 @@ pytestmark = pytest.mark.django_db
 
 def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
     RecomputeRun.objects.create(
-        club=club, from_date=date(2026, 3, 12), games_replayed=1234, rows_written=2468, duration=0.42,
+        rating_list=club.rating_list, from_date=date(2026, 3, 12), games_replayed=1234, rows_written=2468, duration=0.42,
         status="done", trigger="celery",
     )  # fmt: skip
     RecomputeRun.objects.create(
-        club=club, status="failed", error="RecomputeError: game 7 of 2026-03-01: handicap"
+        rating_list=club.rating_list, status="failed", error="RecomputeError: game 7 of 2026-03-01: handicap"
     )
     RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=date(2026, 3, 1))
     response = client_for("committee").get(reverse("recompute_status"))
@@ -35,16 +35,16 @@ def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
         "Updating</strong> from 2026-03-01",
     ):
         assert text in page, text
-    assert "Ratings after 1 March 2026 are being updated for Stellenbosch Go Club." in page
+    assert "Ratings after 1 March 2026 are being updated for South African Go Clubs." in page
 
 
 def test_it_names_systems_and_reasons_in_words_and_links_each_clubs_settings(client_for, club):
     RatingList.objects.filter(pk=club.rating_list_id).update(primary_system="sagc", compared_systems=["egf"])
-    RecomputeRun.objects.create(club=club, status="done", trigger="commit")
+    RecomputeRun.objects.create(rating_list=club.rating_list, status="done", trigger="commit")
     page = client_for("committee").get(reverse("recompute_status")).content.decode()
     assert "South African Go Clubs, EGF GoR (since 2021)" in page
     assert "<td>after a change</td>" in page and "<td>commit</td>" not in page
-    assert f'href="{reverse("list_settings", args=[club.slug])}"' in page
+    assert f'href="{reverse("list_settings", args=[club.rating_list.slug])}"' in page
 
 
 @pytest.mark.parametrize(
@@ -62,7 +62,7 @@ def test_only_the_committee_can_recompute_a_club(client_for, club, make_player, 
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 1, 7))
     Game.objects.create(club=club, sheet=sheet, date=date(2025, 1, 7), white=alice, black=bob, winner="white")
-    url = reverse("recompute_now", args=[club.slug])
+    url = reverse("recompute_now", args=[club.rating_list.slug])
     response = client_for(role).post(url)
     assert response.status_code == status
     club.rating_list.refresh_from_db()
@@ -75,4 +75,4 @@ def test_only_the_committee_can_recompute_a_club(client_for, club, make_player, 
 
 
 def test_recompute_now_refuses_get(client_for, club):
-    assert client_for("committee").get(reverse("recompute_now", args=[club.slug])).status_code == 405
+    assert client_for("committee").get(reverse("recompute_now", args=[club.rating_list.slug])).status_code == 405

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 
 from ratings import recompute
-from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
 from tests.conftest import make_pool
 
 COLUMNS = (
@@ -150,7 +150,7 @@ def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_indexes_once(two_clubs, rebuilds):
     for each in two_clubs:
-        recompute.recompute_list(each.pk, full=True)
+        recompute.recompute_list(each.rating_list_id, full=True)
     each_alone = [history(each) for each in two_clubs]
     assert all(each_alone), "both clubs have a history"
     rebuilds.clear()
@@ -161,11 +161,11 @@ def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_index
     assert [history(each) for each in two_clubs] == each_alone
     assert len(rebuilds) == 1, "one drop and one rebuild for the whole federation"
     assert indexes() == before
-    assert [(run.club_id, run.status, run.full) for run in runs] == [
-        (each.pk, "done", True) for each in two_clubs
+    assert [(run.rating_list_id, run.status, run.full) for run in runs] == [
+        (each.rating_list_id, "done", True) for each in two_clubs
     ]
     assert all(run.rows_written == len(rows) for run, rows in zip(runs, each_alone, strict=True))
-    assert not Club.objects.filter(dirty_from__isnull=False).exists()
+    assert not RatingList.objects.filter(dirty_from__isnull=False).exists()
 
 
 @pytest.mark.django_db
@@ -173,8 +173,8 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
     two_clubs, monkeypatch, rebuilds
 ):
     for each in two_clubs:
-        recompute.recompute_list(each.pk, full=True)
-    Club.objects.filter(pk=two_clubs[0].pk).update(dirty_from=date(2025, 1, 1), dirty_generation=5)
+        recompute.recompute_list(each.rating_list_id, full=True)
+    RatingList.objects.filter(pk=two_clubs[0].rating_list_id).update(dirty_from=date(2025, 1, 1), dirty_generation=5)
     before_rows, before_indexes = [history(each) for each in two_clubs], indexes()
     real_write = recompute.write_history
     calls: list[int] = []
@@ -194,13 +194,13 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
     )
     assert indexes() == before_indexes
     assert set(RecomputeRun.objects.filter(trigger="command").values_list("status", flat=True)) == {"failed"}
-    assert Club.objects.get(pk=two_clubs[0].pk).dirty_from == date(2025, 1, 1), "the dirty club stays dirty"
+    assert RatingList.objects.get(pk=two_clubs[0].rating_list_id).dirty_from == date(2025, 1, 1), "the dirty club stays dirty"
 
 
 @pytest.mark.django_db
 def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs, monkeypatch, rebuilds):
     real_lock = recompute.list_lock
-    busy = two_clubs[1].pk
+    busy = two_clubs[1].rating_list_id
 
     @contextlib.contextmanager
     def lock(club_id: int) -> Iterator[bool]:
@@ -212,7 +212,7 @@ def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_
 
     monkeypatch.setattr(recompute, "list_lock", lock)
     runs = recompute.recompute_all()
-    assert [run.club_id for run in runs] == [two_clubs[0].pk], (
+    assert [run.rating_list_id for run in runs] == [two_clubs[0].rating_list_id], (
         "the busy club is left to the run holding its lock"
     )
     assert history(two_clubs[0])

@@ -100,7 +100,8 @@ def test_it_creates_a_new_player_once_with_their_start_rank_and_first_game_date(
         ],
     )
     carol = Player.objects.get(name="Carol Nkosi")
-    assert (carol.start_rank, carol.rank, carol.club, carol.since) == (-11, -11, club, date(2024, 5, 10))
+    assert (carol.start_rank, carol.rank, carol.since) == (-11, -11, date(2024, 5, 10))
+    assert (carol.rating_list, carol.home_club) == (club.rating_list, club), "the list's, at the sheet's club"
     assert carol.slug == "carol-nkosi"
     assert Game.objects.of_player(carol).count() == 2
 
@@ -109,7 +110,7 @@ def test_it_gives_a_new_player_a_free_slug(club, make_player, alice) -> None:
     other = make_pool(name="Cape Town", slug="cape-town")
     make_player("Dan Smith", club=other)
     _sheet(club, [GameRow(white=alice, black=NewPlayer("Dan Smith", -20), winner="black")])
-    assert Player.objects.get(club=club, name="Dan Smith").slug == "dan-smith-stellenbosch"
+    assert Player.objects.get(rating_list=club.rating_list, name="Dan Smith").slug == "dan-smith-stellenbosch"
 
 
 def test_it_saves_nothing_when_one_row_is_bad_and_names_every_bad_row_and_field(club, alice, bob) -> None:

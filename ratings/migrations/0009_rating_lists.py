@@ -64,6 +64,11 @@ def clubs_become_lists(apps, schema_editor):  # type: ignore[no-untyped-def]
         full = f"{player.name} ({suffix})" if suffix else player.name
         seen.add((player.club_id, _key(full)))
         Player.objects.filter(pk=player.pk).update(suffix=suffix, name_key=_key(full))
+    if connection.vendor == "postgresql":
+        # The foreign keys' deferred checks of these updates must run before
+        # the same transaction alters the tables ("pending trigger events").
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 def _list_fk(related_name: str, on_delete, **extra):  # type: ignore[no-untyped-def]

@@ -55,7 +55,11 @@ def rank_sync_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             sync = committee.preview_rank_sync(
-                data["rating_list"], data["file"], filename=form.filename, format=data["format"], user=request.user
+                data["rating_list"],
+                data["file"],
+                filename=form.filename,
+                format=data["format"],
+                user=request.user,
             )
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error("file", f"{form.filename}: {error}")
@@ -140,7 +144,11 @@ def export(request: HttpRequest) -> HttpResponse:
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             return response
     status = 400 if form.is_bound else 200
-    context = {"form": form, "lists": lists.order_by("name"), "new_token": request.session.pop("new_api_token", None)}
+    context = {
+        "form": form,
+        "lists": lists.order_by("name"),
+        "new_token": request.session.pop("new_api_token", None),
+    }
     return render(request, "ratings/committee/export.html", context, status=status)
 
 

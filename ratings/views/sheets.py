@@ -115,9 +115,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
                 target.add_error(name if name in target.fields else None, message)
         return _render_sheet_form(request, header, rows, status=400)
     count = len(filled)
-    messages.success(
-        request, f"Saved {count} game{'s' if count != 1 else ''}. Ratings will update shortly."
-    )
+    messages.success(request, f"Saved {count} game{'s' if count != 1 else ''}. Ratings will update shortly.")
     return redirect(sheet)
 
 

@@ -27,7 +27,9 @@ class Command(BaseCommand):
         parser.add_argument("--format", required=True, choices=GAME_FORMATS)
         parser.add_argument("--from", dest="start", help="first day (YYYY-MM-DD; default: the first game)")
         parser.add_argument("--to", dest="end", help="last day (YYYY-MM-DD; default: today)")
-        parser.add_argument("--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)")
+        parser.add_argument(
+            "--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)"
+        )
         parser.add_argument("--club", metavar="SLUG", help="only the games played at this club of the list")
         parser.add_argument("--out", help="write to this file instead of standard output")
 

@@ -68,7 +68,9 @@ def generate(
     club_objs = []
     for i in range(clubs):
         name, slug = f"Generated Go Club {existing + i + 1}", f"generated-{existing + i + 1}"
-        club = Club.objects.create(rating_list=RatingList.objects.create(name=name, slug=slug), name=name, slug=slug)
+        club = Club.objects.create(
+            rating_list=RatingList.objects.create(name=name, slug=slug), name=name, slug=slug
+        )
         club_objs.append(club)
     # Club sizes vary (a big city club, small town clubs).
     weights = [rng.uniform(0.5, 2.0) for _ in club_objs]

@@ -47,7 +47,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--format", choices=RANK_FORMATS, help="force the list's format (default: detect)"
         )
-        parser.add_argument("--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)")
+        parser.add_argument(
+            "--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)"
+        )
         parser.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
         parser.add_argument(
             "--date", help="the date the new ranks take effect (default: the list's date, else today)"
@@ -62,7 +64,9 @@ class Command(BaseCommand):
         try:
             rating_list = committee.find_list(options["list_slug"])
             with transaction.atomic():
-                sync = committee.preview_rank_sync(rating_list, data, filename=path.name, format=options["format"])
+                sync = committee.preview_rank_sync(
+                    rating_list, data, filename=path.name, format=options["format"]
+                )
                 lines = list(sync.lines.select_related("player"))
                 self._summary(sync, lines)
                 if options["dry_run"]:

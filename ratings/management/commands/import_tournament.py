@@ -25,9 +25,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the results file")
-        parser.add_argument("--club", metavar="SLUG", help="the club it was played at (default: the only club)")
         parser.add_argument(
-            "--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the club's, or the only one)"
+            "--club", metavar="SLUG", help="the club it was played at (default: the only club)"
+        )
+        parser.add_argument(
+            "--list",
+            dest="list_slug",
+            metavar="SLUG",
+            help="the rating list (default: the club's, or the only one)",
         )
         parser.add_argument(
             "--format", choices=GAME_FORMATS, help="force the file's format (default: detect)"

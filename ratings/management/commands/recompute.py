@@ -28,7 +28,9 @@ class Command(BaseCommand):
     help = "Recompute the rating history of one rating list or of every list."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--list", dest="list_slug", metavar="SLUG", help="only this list (default: every list)")
+        parser.add_argument(
+            "--list", dest="list_slug", metavar="SLUG", help="only this list (default: every list)"
+        )
         parser.add_argument(
             "--from", dest="from_date", type=_date, metavar="DATE", help="replay from this date"
         )
@@ -47,7 +49,11 @@ class Command(BaseCommand):
                 return
             except RecomputeBusy as busy:
                 if time.monotonic() >= deadline:
-                    name = RatingList.objects.filter(pk=busy.rating_list_id).values_list("slug", flat=True).first()
+                    name = (
+                        RatingList.objects.filter(pk=busy.rating_list_id)
+                        .values_list("slug", flat=True)
+                        .first()
+                    )
                     raise CommandError(
                         f"{name}: another recompute is running; try again when it ends, or give --wait SECONDS"
                     ) from None
