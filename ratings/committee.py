@@ -154,8 +154,11 @@ def preview_rank_sync(
 ) -> RankSync:
     """Read a national list and store the proposal; nothing is applied yet.
 
-    Raises :class:`exchange.ExchangeError` (naming the line) on a bad file;
-    nothing is written then.
+    Raises :class:`exchange.ExchangeError` (naming the line) on a list broken
+    as a whole; nothing is written then.  The lines of the list that do not
+    read are not imported; they come back on the sync as ``rejected_lines``
+    (a tuple of :class:`exchange.Rejected`, each with its line and reason,
+    for the preview; not stored).
     """
     ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
     id_field = ID_FIELD[ranks.format]
@@ -200,6 +203,7 @@ def preview_rank_sync(
         sync.unmatched = sum(1 for line in lines if line.match == "missing")
         sync.changes = sum(1 for line in lines if proposes_change(line))
         sync.save(update_fields=["matched", "ambiguous", "unmatched", "changes"])
+    sync.rejected_lines = ranks.rejected
     return sync
 
 
@@ -625,6 +629,7 @@ def import_tournament(
     format: str | None = None,
     user: Any = None,
     dry_run: bool = False,
+    date: date | None = None,
 ) -> ImportReport:
     """Save a tournament file's games as one sheet of tournament games.
 
@@ -632,8 +637,16 @@ def import_tournament(
     already imported, a player the club cannot tell apart, or a game the
     site would refuse raises CommitteeError naming the line(s).  With
     ``dry_run`` everything is checked and reported, then rolled back.
+    ``date`` is the tournament's date when the caller gives it: needed for a
+    file without one (refused otherwise), and it replaces the file's.
+    Games won or lost by default are saved as forfeits: kept, never rated.
     """
-    tournament = exchange.read_tournament(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
+    tournament = exchange.read_tournament(
+        data,
+        format=format or None,  # type: ignore[arg-type]
+        filename=filename or None,
+        date=date,
+    )
     report = ImportReport(sheet=None, games=len(tournament.games), fmt=tournament.format, dry_run=dry_run)
     report.skipped = [
         f"line {s.line}" + (f", round {s.round}" if s.round else "") + f": {s.reason}"
@@ -649,11 +662,8 @@ def import_tournament(
             )
         )
     _check_games(tournament)
-    day = (
-        tournament.start
-        or min((g.date for g in tournament.games if g.date), default=None)
-        or timezone.localdate()
-    )
+    # read_tournament refuses a file without a date unless every game has one.
+    day = tournament.start or min(g.date for g in tournament.games if g.date)
     event = tournament.name[:200]
     with transaction.atomic():
         refs = _resolve_players(club, tournament, report)
@@ -678,6 +688,7 @@ def import_tournament(
                 board=_board(g, tournament),
                 minutes=tournament.minutes,
                 comments=f"round {g.round}" if g.round else "",
+                forfeit=g.forfeit,
             )
             for g in tournament.games
         ]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ratings import services
 from ratings.models import Club, Game, Player, RankAdjustment, RankSync, RecordSheet
 from ratings.services import GameRow
-from tests.conftest import shared_data
+from tests.conftest import REPO, shared_data
 
 
 @pytest.fixture(autouse=True)
@@ -81,10 +81,29 @@ def test_without_a_date_the_changes_take_effect_today_for_a_list_without_one(tmp
     assert RankAdjustment.objects.get().date == date(2024, 6, 15)
 
 
-def test_a_bad_list_stops_naming_the_line_and_changes_nothing(tmp_path, club, members) -> None:
+def test_a_bad_line_is_listed_with_its_number_and_the_rest_imported(tmp_path, club, members) -> None:
     bad = RANKS + b'"Eve Fox",S-5,seven kyu\n'
-    with pytest.raises(CommandError, match=r"saga.csv: line 6, column \d+: rank: .*nothing was changed"):
+    out = run("import_ranks", write(tmp_path, "saga.csv", bad), "--dry-run")
+    assert "read 4, rejected 1, matched 2, ambiguous 1, unmatched 1, changes 1" in out
+    assert "  rejected  line 6: rank: " in out and out.rstrip().endswith("Dry run: nothing was written.")
+    assert '"Eve Fox",S-5,seven kyu' in out
+
+
+def test_a_list_broken_as_a_whole_stops_naming_the_line_and_changes_nothing(tmp_path, club, members) -> None:
+    bad = (
+        RANKS + b'"Eve Fox",S-5,seven kyu\n"Al Gore",S-6,?\n"Bo Hu",S-7,??\n"Cy Io",S-8,???\n"Di Jo",S-9,!\n'
+    )
+    with pytest.raises(
+        CommandError, match=r"saga.csv: line 6, column \d+: 5 lines do not read .*nothing was changed"
+    ):
         run("import_ranks", write(tmp_path, "saga.csv", bad))
+    truncated = (
+        (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes().split(b"Number of players")[0]
+    )
+    with pytest.raises(
+        CommandError, match=r"without its closing line 'Number of players: N'.*nothing was changed"
+    ):
+        run("import_ranks", write(tmp_path, "allworld_lp.html", truncated))
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
 
 

@@ -73,6 +73,8 @@ class TournamentGame:
     board: int = 19
     #: The game's own event when it differs from the file's (club exports).
     event: str | None = None
+    #: Won or lost by default (h9 '!'): kept with the event, never rated.
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
