@@ -219,6 +219,28 @@ def test_import_tournament_dry_run_saves_nothing(db) -> None:
     assert not Game.objects.exists() and not Player.objects.exists()
 
 
+def test_import_tournament_keeps_games_won_by_default_as_forfeits(db) -> None:
+    Club.objects.create(name="Dialects", slug="dialects")
+    out = run("import_tournament", str(REPO / "tests" / "data" / "dialect-egd-download.h9"))
+    assert "Saved 5 games (h9)" in out
+    # '4+!' / '1-!' in round 3: kept with the event, marked as a forfeit (never rated).
+    forfeits = list(Game.objects.filter(forfeit=True).values_list("white__name", "black__name", "winner"))
+    assert forfeits == [("Smith John", "Green Tom", "white")]
+    assert Game.objects.filter(forfeit=False).count() == 4
+
+
+def test_import_tournament_needs_a_date_for_a_file_without_one(db) -> None:
+    Club.objects.create(name="Dialects", slug="dialects")
+    path = str(REPO / "tests" / "data" / "dialect-no-date.h9")
+    with pytest.raises(CommandError, match=r"gives no date \(no DT\[start,end\] line\).*nothing was changed"):
+        run("import_tournament", path)
+    assert not Game.objects.exists()
+    with pytest.raises(CommandError, match="--date: '2009-02-30' is not a date"):
+        run("import_tournament", path, "--date", "2009-02-30")
+    run("import_tournament", path, "--date", "2009-07-26")
+    assert list(Game.objects.values_list("date", flat=True)) == [date(2009, 7, 26)]
+
+
 def test_export_then_import_into_a_fresh_club_gives_the_same_games(tmp_path, played) -> None:
     target = tmp_path / "club.csv"
     run("export_games", "--format", "csv", "--club", played.slug, "--out", str(target))

@@ -8,8 +8,8 @@ skipped.  Real downloads show:
 - lines in two encodings in one file (egf_db of December 2018: UTF-8 and
   Latin-1 names): decoded line by line (ratings.exchange.text);
 - one corrupt row among 45,000 (allworld_lp of February 2019 line 32372,
-  ``(undefined) Man_Hai`` with the columns shifted): rejected, the others
-  imported;
+  ``Qiu Danyun  0+  8+  8d``: results where country and club belong):
+  rejected, the others imported;
 - a download cut short, without its closing count (egf_rl-fixture.html):
   refused, since players are missing and nothing says which.
 """

@@ -75,7 +75,7 @@ def read_ffg_line(number: int, line: str) -> RankEntry | None:
         raise ExchangeError(
             number,
             f"a record the FFG marks obsolete ('{name[name.index(_OBSOLETE) :]}', licence {licence}): "
-            "not imported, the player's current line is",
+            "an old line of a player, not imported",
         )
     first, second = match.group("first"), match.group("second")
     if second is not None:  # V3: club and country
