@@ -700,7 +700,7 @@ def import_tournament(
                 actor=_user(user),
                 event=event,
                 kind=Kind.TOURNAMENT,
-                comments=f"Imported from {filename or 'a file'} ({tournament.format})"[:1000],
+                comments=_sheet_comments(filename, tournament),
             )
         except SheetError as error:
             raise CommitteeError(_sheet_problems(error, tournament)) from error
@@ -712,6 +712,21 @@ def import_tournament(
         if dry_run:
             transaction.set_rollback(True)
     return report
+
+
+def _sheet_comments(filename: str, tournament: exchange.Tournament) -> str:
+    """Where the sheet came from, and the event's rounds without a game (byes,
+    not paired): not games, so not rated, but kept with the event."""
+    text = f"Imported from {filename or 'a file'} ({tournament.format})."
+    names = {p.line: p.name for p in tournament.players}
+    byes = [
+        f"round {s.round}: {names.get(s.line, f'line {s.line}')} ({s.reason.partition('(')[2].rstrip(')')})"
+        for s in tournament.skipped
+        if s.bye
+    ]
+    if byes:
+        text += " No game (byes, not paired): " + "; ".join(byes) + "."
+    return text if len(text) <= 1000 else text[:990].rsplit(";", 1)[0] + "; and more."
 
 
 def _sheet_problems(error: SheetError, tournament: exchange.Tournament) -> str:

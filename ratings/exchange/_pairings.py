@@ -101,7 +101,7 @@ def assemble_games(
             if cell.opponent == 0:
                 what = "not paired" if cell.text == "?" else "bye"
                 skipped.append(
-                    Skipped(player.line, cell.round, f"no game this round ({what}: {cell.text!r})")
+                    Skipped(player.line, cell.round, f"no game this round ({what}: {cell.text!r})", bye=True)
                 )
                 continue
             opponent = by_number.get(cell.opponent)

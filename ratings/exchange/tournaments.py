@@ -111,8 +111,8 @@ def parse_tournament(
     if tournament.start is None and any(g.date is None for g in tournament.games):
         raise ExchangeError(
             None,
-            f"the file gives no date ({_DATE_SOURCE[chosen]}): give the tournament's date with the import "
-            "(--date YYYY-MM-DD)",
+            f"the file gives no date ({_DATE_SOURCE[chosen]}): give the tournament's date when importing it "
+            "(import_tournament --date YYYY-MM-DD)",
         )
     return tournament
 
