@@ -33,7 +33,7 @@ _HEAD = r"^\s*(?P<place>\d+)?\s+"
 _TAIL = r"\s+(?P<country>[A-Za-z]{2})\s+(?P<club>\S+)(?P<rest>(?:\s.*)?)$"
 _PLAYER_FORMS = (
     re.compile(_HEAD + r"(?P<name>\S.*?)\s+(?P<grade>\d{1,2}[kdpKDP])" + _TAIL),
-    re.compile(_HEAD + r"(?P<name>\S.*?)\s+(?P<grade>\d{1,2})" + _TAIL),
+    re.compile(_HEAD + r"(?P<name>\S.*?)\s+(?P<grade>[1-9]\d?)" + _TAIL),
     re.compile(_HEAD + r"(?P<name>\S.*?[^\s\d])(?P<grade>\d{1,2}[kdpKDP])" + _TAIL.replace("A-Za-z", "A-Z")),
 )
 # Tie-break figures: '3', '-2', '12.5', '322½' (Latin-1 half), '408?' and
