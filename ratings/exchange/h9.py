@@ -6,6 +6,12 @@ tie-break columns, one result per round ``<opp><+|-|=|?>/<w|b><h>``, and an
 optional ``|PIN``.  Opponents are referred to by the position of their line
 (1 = first player line), not by the place column: places repeat on ties and
 are then left blank (tournoi-chinois.h9, players 10, 12 to 17 and 19 to 24).
+
+The files other software writes differ (issue 15, docs/formats.md "EGD
+tournament results"): results before, after or between the tie-breaks,
+tie-breaks like '408?' or '322½', '!' for games won or lost by default, a
+bare '?' for "not paired", tab-separated columns, loose DT and TM tags,
+grades without k/d, names running into the grade, CL[X].
 """
 
 from __future__ import annotations
