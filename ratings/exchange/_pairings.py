@@ -4,7 +4,8 @@ Both formats write every game twice, once on each player's line, in the
 column of its round.  :func:`assemble_games` checks that the two lines agree
 (opponent, result, colour, handicap) and raises naming both lines if not;
 byes, unknown results and games with anonymous players are returned as
-:class:`Skipped` items.
+:class:`Skipped` items.  A game won or lost by default ('!' on either line)
+is a game, marked ``forfeit``: kept with the event, never rated.
 """
 
 from __future__ import annotations
