@@ -165,8 +165,11 @@ def preview_rank_sync(
 ) -> RankSync:
     """Read a national list and store the proposal; nothing is applied yet.
 
-    Raises :class:`exchange.ExchangeError` (naming the line) on a bad file;
-    nothing is written then.
+    Raises :class:`exchange.ExchangeError` (naming the line) on a list broken
+    as a whole; nothing is written then.  The lines of the list that do not
+    read are not imported; they come back on the sync as ``rejected_lines``
+    (a tuple of :class:`exchange.Rejected`, each with its line and reason,
+    for the preview; not stored).
     """
     ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
     id_field = ID_FIELD[ranks.format]
@@ -211,6 +214,7 @@ def preview_rank_sync(
         sync.unmatched = sum(1 for line in lines if line.match == "missing")
         sync.changes = sum(1 for line in lines if proposes_change(line))
         sync.save(update_fields=["matched", "ambiguous", "unmatched", "changes"])
+    sync.rejected_lines = ranks.rejected
     return sync
 
 
@@ -671,6 +675,7 @@ def import_tournament(
     format: str | None = None,
     user: Any = None,
     dry_run: bool = False,
+    date: date | None = None,
 ) -> ImportReport:
     """Save a tournament file's games as one sheet of tournament games.
 
@@ -678,8 +683,16 @@ def import_tournament(
     already imported, a player the club cannot tell apart, or a game the
     site would refuse raises CommitteeError naming the line(s).  With
     ``dry_run`` everything is checked and reported, then rolled back.
+    ``date`` is the tournament's date when the caller gives it: needed for a
+    file without one (refused otherwise), and it replaces the file's.
+    Games won or lost by default are saved as forfeits: kept, never rated.
     """
-    tournament = exchange.read_tournament(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
+    tournament = exchange.read_tournament(
+        data,
+        format=format or None,  # type: ignore[arg-type]
+        filename=filename or None,
+        date=date,
+    )
     report = ImportReport(sheet=None, games=len(tournament.games), fmt=tournament.format, dry_run=dry_run)
     report.skipped = [
         f"line {s.line}" + (f", round {s.round}" if s.round else "") + f": {s.reason}"
@@ -695,11 +708,8 @@ def import_tournament(
             )
         )
     _check_games(tournament)
-    day = (
-        tournament.start
-        or min((g.date for g in tournament.games if g.date), default=None)
-        or timezone.localdate()
-    )
+    # read_tournament refuses a file without a date unless every game has one.
+    day = tournament.start or min(g.date for g in tournament.games if g.date)
     event = tournament.name[:200]
     with transaction.atomic():
         refs = _resolve_players(club, tournament, report)
@@ -724,6 +734,7 @@ def import_tournament(
                 board=_board(g, tournament),
                 minutes=tournament.minutes,
                 comments=f"round {g.round}" if g.round else "",
+                forfeit=g.forfeit,
             )
             for g in tournament.games
         ]
@@ -735,7 +746,7 @@ def import_tournament(
                 actor=_user(user),
                 event=event,
                 kind=Kind.TOURNAMENT,
-                comments=f"Imported from {filename or 'a file'} ({tournament.format})"[:1000],
+                comments=_sheet_comments(filename, tournament),
             )
         except SheetError as error:
             raise CommitteeError(_sheet_problems(error, tournament)) from error
@@ -747,6 +758,21 @@ def import_tournament(
         if dry_run:
             transaction.set_rollback(True)
     return report
+
+
+def _sheet_comments(filename: str, tournament: exchange.Tournament) -> str:
+    """Where the sheet came from, and the event's rounds without a game (byes,
+    not paired): not games, so not rated, but kept with the event."""
+    text = f"Imported from {filename or 'a file'} ({tournament.format})."
+    names = {p.line: p.name for p in tournament.players}
+    byes = [
+        f"round {s.round}: {names.get(s.line, f'line {s.line}')} ({s.reason.partition('(')[2].rstrip(')')})"
+        for s in tournament.skipped
+        if s.bye
+    ]
+    if byes:
+        text += " No game (byes, not paired): " + "; ".join(byes) + "."
+    return text if len(text) <= 1000 else text[:990].rsplit(";", 1)[0] + "; and more."
 
 
 def _sheet_problems(error: SheetError, tournament: exchange.Tournament) -> str:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ratings import services
 from ratings.models import Game, Player, RankAdjustment, RankSync, RecordSheet
 from ratings.services import GameRow
-from tests.conftest import make_pool, shared_data
+from tests.conftest import REPO, make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)
@@ -81,10 +81,29 @@ def test_without_a_date_the_changes_take_effect_today_for_a_list_without_one(tmp
     assert RankAdjustment.objects.get().date == date(2024, 6, 15)
 
 
-def test_a_bad_list_stops_naming_the_line_and_changes_nothing(tmp_path, club, members) -> None:
+def test_a_bad_line_is_listed_with_its_number_and_the_rest_imported(tmp_path, club, members) -> None:
     bad = RANKS + b'"Eve Fox",S-5,seven kyu\n'
-    with pytest.raises(CommandError, match=r"saga.csv: line 6, column \d+: rank: .*nothing was changed"):
+    out = run("import_ranks", write(tmp_path, "saga.csv", bad), "--dry-run")
+    assert "read 4, rejected 1, matched 2, ambiguous 1, unmatched 1, changes 1" in out
+    assert "  rejected  line 6: rank: " in out and out.rstrip().endswith("Dry run: nothing was written.")
+    assert '"Eve Fox",S-5,seven kyu' in out
+
+
+def test_a_list_broken_as_a_whole_stops_naming_the_line_and_changes_nothing(tmp_path, club, members) -> None:
+    bad = (
+        RANKS + b'"Eve Fox",S-5,seven kyu\n"Al Gore",S-6,?\n"Bo Hu",S-7,??\n"Cy Io",S-8,???\n"Di Jo",S-9,!\n'
+    )
+    with pytest.raises(
+        CommandError, match=r"saga.csv: line 6, column \d+: 5 lines do not read .*nothing was changed"
+    ):
         run("import_ranks", write(tmp_path, "saga.csv", bad))
+    truncated = (
+        (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes().split(b"Number of players")[0]
+    )
+    with pytest.raises(
+        CommandError, match=r"without its closing line 'Number of players: N'.*nothing was changed"
+    ):
+        run("import_ranks", write(tmp_path, "allworld_lp.html", truncated))
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
 
 
@@ -198,6 +217,28 @@ def test_import_tournament_dry_run_saves_nothing(db) -> None:
     out = run("import_tournament", str(shared_data("juvisy-2019.tou")), "--dry-run", "--club", "juvisy")
     assert "Dry run: 36 games (tou) would be saved into Juvisy; nothing was written." in out
     assert not Game.objects.exists() and not Player.objects.exists()
+
+
+def test_import_tournament_keeps_games_won_by_default_as_forfeits(db) -> None:
+    Club.objects.create(name="Dialects", slug="dialects")
+    out = run("import_tournament", str(REPO / "tests" / "data" / "dialect-egd-download.h9"))
+    assert "Saved 5 games (h9)" in out
+    # '4+!' / '1-!' in round 3: kept with the event, marked as a forfeit (never rated).
+    forfeits = list(Game.objects.filter(forfeit=True).values_list("white__name", "black__name", "winner"))
+    assert forfeits == [("Smith John", "Green Tom", "white")]
+    assert Game.objects.filter(forfeit=False).count() == 4
+
+
+def test_import_tournament_needs_a_date_for_a_file_without_one(db) -> None:
+    Club.objects.create(name="Dialects", slug="dialects")
+    path = str(REPO / "tests" / "data" / "dialect-no-date.h9")
+    with pytest.raises(CommandError, match=r"gives no date \(no DT\[start,end\] line\).*nothing was changed"):
+        run("import_tournament", path)
+    assert not Game.objects.exists()
+    with pytest.raises(CommandError, match="--date: '2009-02-30' is not a date"):
+        run("import_tournament", path, "--date", "2009-02-30")
+    run("import_tournament", path, "--date", "2009-07-26")
+    assert list(Game.objects.values_list("date", flat=True)) == [date(2009, 7, 26)]
 
 
 def test_export_then_import_into_a_fresh_club_gives_the_same_games(tmp_path, played) -> None:

@@ -35,6 +35,23 @@ SAMPLE_LINES = [
     "12345 2 w 0 7",
     "date,white,black,winner,komi",
     "2024-01-01,A,B,white,6.5",
+    # Issue 15's dialects.
+    "; DT[2005-05-24~27]",
+    "; TM[3h]",
+    "; CL[X]",
+    " 1 Smith John   3d GB  Guil  2+      3+!     ?       3    12   |12345678",
+    "     Petit Paul   2D FR 69Ly   22 408? 0 0    1-/b0    4+!w0   |",
+    "3\tKim Su\t12\tKR\txxx\t0\t?\t1-!\t0\t3",
+    "   4 Roux Marc                15K 7654321 38Gr    3-/b0    0-",
+    "Tourney\tTest, Lyon",
+    "location='Lyon'",
+    "GAMES 1",
+    "11111\t22222\t?\t0\t7",
+    "END",
+    "AAIJ René                  249 e -------   NL",
+    "BATAILLER Philippe_(obso -9999 - 0012345 33Bo",
+    "Roe, Jane\t12346\tYouth\t\t5/12/2019\tSPRI\tCO",
+    "Number of players: 4",
 ]
 
 

@@ -20,6 +20,14 @@ def test_the_issue_examples_have_one_key() -> None:
     assert name_key("Léa") == name_key("Lea")
 
 
+def test_names_in_other_scripts_meet_their_romanised_spelling() -> None:
+    # The transliterator is anyascii (ISC), not Unidecode (GPL); a Han or Hangul
+    # character is one syllable, so one word, as the EGD writes romanised names.
+    assert name_key("张三") == name_key("Zhang San") == "san zhang"
+    assert name_key("Łódź Poznań") == "lodz poznan"
+    assert name_key("Пётр") == "petr"
+
+
 def test_different_people_have_different_keys() -> None:
     assert name_key("Jean Dupont") != name_key("Jean Dupond")
     assert name_key("Jean Dupont") != name_key("Jeanne Dupont")

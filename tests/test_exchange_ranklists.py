@@ -53,10 +53,14 @@ def test_ratings_off_the_shared_scale_are_held_at_its_ends() -> None:
 # --- the real files ----------------------------------------------------------------
 
 
-def test_the_ffg_ladder_has_12511_players_and_its_date() -> None:
+def test_the_ffg_ladder_has_12511_lines_of_which_12_are_obsolete_records() -> None:
     ladder = read_rank_list(real("ech_ffg_V3.txt"), filename="ech_ffg_V3.txt")
     assert ladder.format == "ffg"
-    assert len(ladder.entries) == 12_511  # README
+    # README: 12,511 player lines; 12 of them are the FFG's superseded records,
+    # the name ending "_(obsolète)" (grep -c obso): listed as rejected, not imported.
+    assert len(ladder.entries) == 12_511 - 12
+    assert len(ladder.rejected) == 12
+    assert all("obsolete" in r.reason and "_(obsol" in r.reason for r in ladder.rejected)
     assert str(ladder.as_of) == "2021-01-11"  # "#Echelle au 11/01/2021"
     assert ladder.rating_unit == "FFG level"
 
@@ -105,20 +109,29 @@ def test_the_format_is_detected_from_content_without_a_filename(name: str, fmt: 
     assert read_rank_list(real(name)).format == fmt
 
 
-def test_a_truncated_ffg_ladder_names_the_cut_line() -> None:
+def test_a_ffg_ladder_cut_in_a_line_imports_the_lines_before_and_lists_the_cut_one() -> None:
     data = real("ech_ffg_V3.txt")
     cut = data[: data.index(b"ABEL Hugues") + 30]  # in the middle of line 13
-    with pytest.raises(ExchangeError) as error:
-        read_rank_list(cut)
-    assert error.value.line == 13
+    ladder = read_rank_list(cut)
+    assert [e.line for e in ladder.entries] == list(range(2, 13))
+    assert [(r.line, r.text[:11]) for r in ladder.rejected] == [(13, "ABEL Hugues")]
 
 
-def test_a_truncated_aga_list_names_the_cut_line() -> None:
+def test_an_aga_list_cut_in_a_line_lists_the_cut_line() -> None:
     data = real("tdlista.txt")
-    cut = data[: data.index(b"Abbey, Ralph") + 20]  # line 10
-    with pytest.raises(ExchangeError) as error:
-        read_rank_list(cut, format="aga")
-    assert error.value.line == 10
+    cut = data[: data.index(b"Abbey, Ralph") + 20]  # line 10 cut after "Abbey, Ralph\t17957\tF": 3 fields
+    members = read_rank_list(cut, format="aga")
+    assert len(members.entries) == 9
+    assert [(r.line, r.reason) for r in members.rejected] == [
+        (10, "expected 9 tab-separated fields (AGA TD list), found 3")
+    ]
+
+
+def test_a_list_without_its_header_is_refused() -> None:
+    data = real("ech_ffg_V3.txt")
+    with pytest.raises(ExchangeError, match="#Echelle au") as error:
+        read_rank_list(data[data.index(b"\n") + 1 :], format="ffg")
+    assert error.value.line == 1
 
 
 def test_a_list_read_as_the_wrong_format_names_the_first_line() -> None:
@@ -135,22 +148,35 @@ def test_a_tournament_file_is_not_a_rank_list() -> None:
         read_rank_list(real("juvisy-2019.h9"))
 
 
-def test_two_rows_with_one_licence_contradict_each_other() -> None:
+def test_two_rows_with_one_licence_are_both_rejected_naming_each_other() -> None:
     text = (
         "#Echelle au 11/01/2021 07:09:39\r\n"
         "DUPONT Jean                            -500 - 1234567 75Pa FR\r\n"
         "DUPONT Jean                            -900 - 1234567 75Pa FR\r\n"
+        "MARTIN Lea                             -900 - 7654321 75Pa FR\r\n"
     )
-    with pytest.raises(ExchangeError) as error:
-        parse_rank_list(text)
-    assert (error.value.line, error.value.other_line) == (3, 2)
+    ladder = parse_rank_list(text)
+    assert [e.name for e in ladder.entries] == ["MARTIN Lea"]
+    assert [(r.line, r.reason) for r in ladder.rejected] == [
+        (2, "national id 1234567 is also on line 3; neither is imported"),
+        (3, "national id 1234567 is also on line 2; neither is imported"),
+    ]
 
 
 def test_a_bad_ffg_level_names_line_and_column() -> None:
-    text = "#Echelle au 11/01/2021 07:09:39\nDUPONT Jean   -5x0 - 1234567 75Pa FR\n"
-    with pytest.raises(ExchangeError) as error:
+    text = (
+        "#Echelle au 11/01/2021 07:09:39\nDUPONT Jean   -5x0 - 1234567 75Pa FR\n"
+        "MARTIN Lea   -500 - 7654321 75Pa FR\n"
+    )
+    (bad,) = parse_rank_list(text, "ffg").rejected
+    assert (bad.line, bad.column, bad.reason) == (2, 15, "level '-5x0' is not a whole number")
+
+
+def test_a_list_with_more_bad_lines_than_good_is_refused_naming_the_first() -> None:
+    text = "#Echelle au 11/01/2021\nA B -5x0 - 1234567 75Pa FR\nC D -5y0 - 1234568 75Pa FR\nE F -500 - 1234569 75Pa FR\n"
+    with pytest.raises(ExchangeError, match="2 lines do not read and only 1 do") as error:
         parse_rank_list(text, "ffg")
-    assert (error.value.line, error.value.column) == (2, 15)
+    assert (error.value.line, error.value.column) == (2, 5)
 
 
 # --- EGD allworld_lp (fixture written from the documented line) --------------------
@@ -191,7 +217,7 @@ def test_a_truncated_egd_list_is_caught_by_its_player_count() -> None:
         parse_rank_list(without_last_player)
     assert "says it has 6 players but 5" in str(error.value)
     cut = text[: text.index("Dupont Jean") + 30]
-    with pytest.raises(ExchangeError) as error:
+    with pytest.raises(ExchangeError, match="without its closing line 'Number of players") as error:
         parse_rank_list(cut, "egd")
     assert error.value.line == 32
 
@@ -221,9 +247,11 @@ def test_a_semicolon_csv_with_french_headers() -> None:
 
 
 def test_a_bad_csv_rank_names_line_and_column() -> None:
-    with pytest.raises(ExchangeError) as error:
-        parse_rank_list("name,id,rank\nA B,1,5k\nC D,2,five kyu\n", "csv")
-    assert (error.value.line, error.value.column) == (3, 3)
+    ranks = parse_rank_list("name,id,rank\nA B,1,5k\nC D,2,five kyu\nE F,3,2d\n", "csv")
+    assert [e.name for e in ranks.entries] == ["A B", "E F"]
+    (bad,) = ranks.rejected
+    assert (bad.line, bad.column, bad.text) == (3, 3, "C D,2,five kyu")
+    assert bad.reason.startswith("rank: ")
 
 
 def test_a_csv_without_a_rank_column_is_refused_on_line_1() -> None:

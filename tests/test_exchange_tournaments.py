@@ -192,7 +192,7 @@ def test_tou_rows_that_disagree_name_both_lines() -> None:
     assert (error.value.line, error.value.other_line) == (12, 13)
 
 
-def test_a_tou_number_used_twice_is_refused() -> None:
+def test_a_tou_row_numbered_out_of_place_is_refused() -> None:
     text = real("cdfa-2020.tou").decode("latin-1").replace("   2 Debarre", "   1 Debarre")
     with pytest.raises(ExchangeError) as error:
         parse_tournament(text)

@@ -117,9 +117,19 @@ def test_a_bad_list_is_refused_naming_the_line_and_nothing_is_stored(club, make_
     make_player("Jean Dupont", rank=-10)
     with pytest.raises(ExchangeError, match="line 3"):
         committee.preview_rank_sync(
-            club, ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"))
+            club,
+            ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"), ("Cy Dee", "S-3", "pear")),
         )
     assert not RankSync.objects.exists()
+
+
+def test_one_bad_row_is_listed_and_the_others_are_proposed(club, make_player) -> None:
+    make_player("Jean Dupont", rank=-10)
+    sync = committee.preview_rank_sync(
+        club, ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"), ("Cy Dee", "S-3", "2d"))
+    )
+    assert (sync.read, sync.changes) == (2, 1)
+    assert [(r.line, r.text) for r in sync.rejected_lines] == [(3, '"Ann Bee",S-2,banana')]
 
 
 def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
@@ -129,7 +139,7 @@ def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
     sync = committee.preview_rank_sync(club.rating_list, data, filename="ech_ffg_V3.txt")
     assert (sync.format, sync.read, sync.as_of, sync.encoding.lower()) == (
         "ffg",
-        12511,
+        12511 - 12,  # the FFG's 12 obsolete records are listed as rejected lines
         date(2021, 1, 11),
         "iso-8859-1",
     )
@@ -309,7 +319,9 @@ def test_the_preview_puts_what_needs_a_decision_first(client_for, club, make_pla
     )
     sync = committee.preview_rank_sync(club.rating_list, data, filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
-    order = sorted(("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"), key=lambda n: page.index(f">{n}</a>"))
+    order = sorted(
+        ("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"), key=lambda n: page.index(f">{n}</a>")
+    )
     assert order == ["Zed Change", "Jean Dupont", "Ann Same", "Abe Absent"]
 
 
@@ -324,7 +336,9 @@ def test_the_preview_is_titled_by_list_and_club_and_names_the_clubs_unit(client_
     assert '<th scope="col" class="num">GoR</th>' in page
 
 
-def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(client_for, club, make_player) -> None:
+def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(
+    client_for, club, make_player
+) -> None:
     make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Someone Else", "S-1", "8k")), filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
@@ -389,7 +403,9 @@ def test_a_future_effective_date_is_refused(client_for, club, make_player) -> No
 def test_a_bad_upload_names_the_line_and_stores_nothing(client_for, club, make_player) -> None:
     make_player("Ann Bee", rank=-10)
     response = _upload(
-        client_for("committee"), ranks_csv(("Ann Bee", "S-1", "8k"), ("X", "S-2", "99z")), club=club.pk
+        client_for("committee"),
+        ranks_csv(("Ann Bee", "S-1", "8k"), ("X", "S-2", "99z"), ("Y", "S-3", "0z")),
+        club=club.pk,
     )
     assert response.status_code == 400 and "line 3" in response.content.decode()
     assert not RankSync.objects.exists()

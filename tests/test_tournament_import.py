@@ -72,6 +72,12 @@ def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club) -> None:
     assert len(report.created) == Player.objects.filter(rating_list=club.rating_list).count() == 19
     # Byes are reported with their lines: line 13 is Daguenet Mathieu, "0=" in rounds 2 to 4.
     assert "line 13, round 2: no game this round (bye: '0=')" in report.skipped
+    # ... and kept with the event, on its record sheet: no game, so nothing rated.
+    assert sheet.comments == (
+        "Imported from juvisy-2019.h9 (h9). No game (byes, not paired): round 2: Daguenet Mathieu "
+        "(bye: '0='); round 3: Daguenet Mathieu (bye: '0='); round 4: Daguenet Mathieu (bye: '0='); "
+        "round 1: Vargas Olga (bye: '0=')."
+    )
 
 
 def test_the_same_tournament_in_h9_and_tou_gives_the_same_games(db) -> None:

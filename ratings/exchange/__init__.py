@@ -9,11 +9,12 @@ import is all-or-nothing) and raises :class:`ExchangeError` naming the line.
 Rank lists::
 
     read_rank_list(data, format=None, filename=None) -> RankList
-        .format ('ffg'|'aga'|'egd'|'csv'), .encoding, .as_of, .entries: tuple[RankEntry]
+        .format ('ffg'|'aga'|'egd'|'csv'), .encoding, .as_of, .entries: tuple[RankEntry],
+        .rejected: tuple[Rejected]   # lines not imported, each with its number and reason
 
 Tournaments and game records::
 
-    read_tournament(data, format=None, filename=None) -> Tournament
+    read_tournament(data, format=None, filename=None, date=None) -> Tournament
         .players: tuple[Player], .games: tuple[TournamentGame], .skipped: tuple[Skipped]
     club_tournament(name, players, games, start=, end=, event_class="C") -> Tournament
     write_tournament(tournament, 'h9'|'tou'|'aga'|'csv'|'json') -> str
@@ -33,6 +34,7 @@ from .ranklists import (
     RankEntry,
     RankFormat,
     RankList,
+    Rejected,
     detect_rank_format,
     parse_rank_list,
     read_rank_list,
@@ -62,6 +64,7 @@ __all__ = [
     "RankEntry",
     "RankFormat",
     "RankList",
+    "Rejected",
     "Skipped",
     "Tournament",
     "TournamentGame",

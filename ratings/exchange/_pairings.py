@@ -4,11 +4,13 @@ Both formats write every game twice, once on each player's line, in the
 column of its round.  :func:`assemble_games` checks that the two lines agree
 (opponent, result, colour, handicap) and raises naming both lines if not;
 byes, unknown results and games with anonymous players are returned as
-:class:`Skipped` items.
+:class:`Skipped` items.  A game won or lost by default ('!' on either line)
+is a game, marked ``forfeit``: kept with the event, never rated.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ratings.systems.base import Winner
@@ -17,6 +19,42 @@ from .errors import ExchangeError
 from .model import Skipped, TournamentGame, game_komi
 
 _OPPOSITE = {"+": "-", "-": "+", "=": "=", "?": "?"}
+
+#: One round's cell, as h9 and .tou files write it: opponent, outcome, then
+#: colour and handicap, with or without the '/' (h9 ``11-/b5``, .tou
+#: ``11-b5``; OpenGotha 3.51 writes h9 cells in its .tou files too), and a
+#: '!' after the outcome or at the end for a game won or lost by default
+#: (``21+!b0``, ``32+!``).  The colour and handicap may be left out
+#: (``3+``, ``4+/w``).
+RESULT = re.compile(
+    r"^(?P<opp>\d+)(?P<outcome>[-+=?])(?P<forfeit>!)?(?:/?(?P<colour>[wbWB])(?P<handicap>\d)?)?(?P<late>!)?$"
+)
+#: 'N?' without a colour: an unknown result against N, or a tie-break figure
+#: OpenGotha marks as uncertain ('3?' in rennes-2021-reversed.h9).
+AMBIGUOUS = re.compile(r"^\d+\?$")
+
+
+def result_cell(token: str, round: int, column: int) -> ResultCell | None:
+    """The cell a token writes, or None when it is not a result.  A bare '?' is "not paired"."""
+    if token == "?":
+        return ResultCell(round, 0, "?", None, 0, token, column)
+    match = RESULT.match(token)
+    if match is None:
+        return None
+    colour = match.group("colour")
+    handicap = match.group("handicap")
+    return ResultCell(
+        round=round,
+        opponent=int(match.group("opp")),
+        outcome=match.group("outcome"),
+        colour=colour.lower() if colour else None,
+        handicap=int(handicap) if handicap else 0,
+        text=token,
+        column=column,
+        forfeit=bool(match.group("forfeit") or match.group("late")),
+    )
+
+
 _WORDS = {"+": "won", "-": "lost", "=": "drew (jigo)", "?": "has an unknown result"}
 
 
@@ -31,6 +69,8 @@ class ResultCell:
     handicap: int | None
     text: str
     column: int
+    #: '!': won or lost by default, not played (kept, never rated).
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +100,10 @@ def assemble_games(
             skipped.append(Skipped(player.line, None, "anonymous player ('? ?'): not imported"))
         for cell in player.results:
             if cell.opponent == 0:
-                skipped.append(Skipped(player.line, cell.round, f"no game this round (bye: {cell.text!r})"))
+                what = "not paired" if cell.text == "?" else "bye"
+                skipped.append(
+                    Skipped(player.line, cell.round, f"no game this round ({what}: {cell.text!r})", bye=True)
+                )
                 continue
             opponent = by_number.get(cell.opponent)
             if opponent is None:
@@ -151,6 +194,7 @@ def assemble_games(
                     handicap=handicap,
                     komi=game_komi(handicap, komi),
                     lines=lines,
+                    forfeit=cell.forfeit or other.forfeit,
                 )
             )
     games.sort(key=lambda g: (g.round, g.lines))

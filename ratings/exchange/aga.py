@@ -32,9 +32,11 @@ from .text import decode_text, split_lines
 
 _PLAYER = re.compile(r"^\s*(?P<id>\S+)\s+(?P<name>\S.*?)\s+(?P<rank>\d{1,2}(?:\.\d+)?[kdKD])\s*$")
 _GAME = re.compile(
-    r"^\s*(?P<white>\S+)\s+(?P<black>\S+)\s+(?P<winner>[wbWB])\s+(?P<handicap>\d+)\s+(?P<komi>-?\d+(?:\.\d+)?)\s*$"
+    r"^\s*(?P<white>\S+)\s+(?P<black>\S+)\s+(?P<winner>[wbWB?])\s+(?P<handicap>\d+)\s+(?P<komi>-?\d+(?:\.\d+)?)\s*$"
 )
-_SETTING = re.compile(r"^\s*(start|finish|rules)\s*=\s*(.*?)\s*$", re.IGNORECASE)
+_SETTING = re.compile(r"^\s*(start|finish|rules|location)\s*=\s*(.*?)\s*$", re.IGNORECASE)
+# OpenGotha writes one GAMES section per round ('GAMES 1') and a closing END.
+_SECTION = re.compile(r"^\s*(PLAYERS|GAMES)(?:\s+(\d+))?\s*$", re.IGNORECASE)
 
 
 def _aga_date(line: int, text: str) -> date:
@@ -94,11 +96,12 @@ def write_aga(tournament: Tournament) -> str:
 def parse_aga(text: str) -> Tournament:
     section = ""
     name = ""
-    settings: dict[str, str] = {}
+    settings: dict[str, tuple[str, int]] = {}
     players: list[Player] = []
     seen: dict[str, int] = {}
     raw_games: list[TournamentGame] = []
     skipped: list[Skipped] = []
+    round_number = 0
     for number, raw in enumerate(split_lines(text), start=1):
         line = raw.split("#", 1)[0].rstrip()
         if raw.lstrip().startswith("# jigo"):
@@ -109,82 +112,100 @@ def parse_aga(text: str) -> Tournament:
         if word[0].upper() == "TOURNEY":
             section, name = "tourney", (word[1] if len(word) > 1 else "")
             continue
-        if word[0].upper() in {"PLAYERS", "GAMES"} and len(word) == 1:
-            section = word[0].lower()
+        header = _SECTION.match(line)
+        if header:
+            section = header.group(1).lower()
+            round_number = int(header.group(2) or 0)
+            continue
+        if line.strip().upper() == "END":
+            section = "end"
             continue
         setting = _SETTING.match(line)
         if setting and section == "tourney":
-            settings[setting.group(1).lower()] = setting.group(2)
-            settings[setting.group(1).lower() + "_line"] = str(number)
+            settings[setting.group(1).lower()] = (setting.group(2).strip("'\""), number)
             continue
         if section == "players":
-            match = _PLAYER.match(line)
-            if match is None:
-                raise ExchangeError(
-                    number, "expected a player line 'id Last, First rank', e.g. '12345 Doe, John 5k'"
-                )
-            player_id = match.group("id")
-            if player_id in seen:
-                raise ExchangeError(
-                    number, f"player id {player_id} is listed twice", other_line=seen[player_id]
-                )
-            seen[player_id] = number
-            try:
-                rank = parse_rank(match.group("rank"))
-            except RankError as error:
-                raise ExchangeError(number, str(error)) from None
-            full = match.group("name").strip()
-            surname, given = split_comma_name(full)
-            players.append(
-                Player(
-                    key=player_id,
-                    name=f"{given} {surname}" if surname and given else full,
-                    surname=surname,
-                    given_name=given,
-                    rank=rank,
-                    aga_id=None if player_id.startswith("X") else player_id,
-                    line=number,
-                )
-            )
+            players.append(_player(number, line, seen))
         elif section == "games":
-            match = _GAME.match(line)
-            if match is None:
-                raise ExchangeError(number, "expected a game line 'whiteID blackID w|b handicap komi'")
-            white, black = match.group("white"), match.group("black")
-            for column, player_id in ((1, white), (2, black)):
-                if player_id not in seen:
-                    raise ExchangeError(number, f"player {player_id} is not in PLAYERS", column=column)
-            if white == black:
-                raise ExchangeError(number, "the same player is on both sides")
-            handicap = int(match.group("handicap"))
-            komi = float(match.group("komi"))
-            if handicap > 9 or not math.isfinite(komi):
-                raise ExchangeError(number, f"handicap {handicap} is out of range (0..9)")
-            raw_games.append(
-                TournamentGame(
-                    round=0,
-                    white=white,
-                    black=black,
-                    winner=Winner.WHITE if match.group("winner").lower() == "w" else Winner.BLACK,
-                    handicap=handicap,
-                    komi=komi,
-                    lines=(number,),
-                )
-            )
+            game = _game(number, line, seen, round_number)
+            if game is None:
+                skipped.append(Skipped(number, round_number or None, "unknown result ('?'): not imported"))
+            else:
+                raw_games.append(game)
         else:
-            raise ExchangeError(number, "expected TOURNEY, start=, finish=, rules=, PLAYERS or GAMES")
+            raise ExchangeError(
+                number, "expected TOURNEY, start=, finish=, location=, rules=, PLAYERS, GAMES or END"
+            )
     if not name and not players:
         raise ExchangeError(None, "no TOURNEY or PLAYERS section: this is not an AGA results file")
-    start = _aga_date(int(settings["start_line"]), settings["start"]) if "start" in settings else None
-    end = _aga_date(int(settings["finish_line"]), settings["finish"]) if "finish" in settings else start
+    start = _aga_date(settings["start"][1], settings["start"][0]) if "start" in settings else None
+    end = _aga_date(settings["finish"][1], settings["finish"][0]) if "finish" in settings else start
+    place = settings["location"][0] if "location" in settings else None
+    # Rounds as the file numbers them ('GAMES 1'); a file without them gets
+    # rounds as a club export does.
+    numbered = all(g.round > 0 for g in raw_games)
     return Tournament(
         name=name.split(",")[0].strip(),
         start=start,
         end=end,
+        place=place or None,
         players=tuple(players),
-        games=assign_rounds(raw_games),
+        games=tuple(raw_games) if numbered else assign_rounds(raw_games),
         skipped=tuple(skipped),
         format="aga",
+    )
+
+
+def _player(number: int, line: str, seen: dict[str, int]) -> Player:
+    match = _PLAYER.match(line)
+    if match is None:
+        raise ExchangeError(number, "expected a player line 'id Last, First rank', e.g. '12345 Doe, John 5k'")
+    player_id = match.group("id")
+    if player_id in seen:
+        raise ExchangeError(number, f"player id {player_id} is listed twice", other_line=seen[player_id])
+    seen[player_id] = number
+    try:
+        rank = parse_rank(match.group("rank"))
+    except RankError as error:
+        raise ExchangeError(number, str(error)) from None
+    full = match.group("name").strip()
+    surname, given = split_comma_name(full)
+    return Player(
+        key=player_id,
+        name=f"{given} {surname}" if surname and given else full,
+        surname=surname,
+        given_name=given,
+        rank=rank,
+        aga_id=None if player_id.startswith("X") else player_id,
+        line=number,
+    )
+
+
+def _game(number: int, line: str, seen: dict[str, int], round_number: int) -> TournamentGame | None:
+    """One game line; None for an unknown result ('?', as OpenGotha writes an unplayed game)."""
+    match = _GAME.match(line)
+    if match is None:
+        raise ExchangeError(number, "expected a game line 'whiteID blackID w|b handicap komi'")
+    white, black = match.group("white"), match.group("black")
+    for column, player_id in ((1, white), (2, black)):
+        if player_id not in seen:
+            raise ExchangeError(number, f"player {player_id} is not in PLAYERS", column=column)
+    if white == black:
+        raise ExchangeError(number, "the same player is on both sides")
+    handicap = int(match.group("handicap"))
+    komi = float(match.group("komi"))
+    if handicap > 9 or not math.isfinite(komi):
+        raise ExchangeError(number, f"handicap {handicap} is out of range (0..9)")
+    if match.group("winner") == "?":
+        return None
+    return TournamentGame(
+        round=round_number,
+        white=white,
+        black=black,
+        winner=Winner.WHITE if match.group("winner").lower() == "w" else Winner.BLACK,
+        handicap=handicap,
+        komi=komi,
+        lines=(number,),
     )
 
 

@@ -6,6 +6,12 @@ tie-break columns, one result per round ``<opp><+|-|=|?>/<w|b><h>``, and an
 optional ``|PIN``.  Opponents are referred to by the position of their line
 (1 = first player line), not by the place column: places repeat on ties and
 are then left blank (tournoi-chinois.h9, players 10, 12 to 17 and 19 to 24).
+
+The files other software writes differ (issue 15, docs/formats.md "EGD
+tournament results"): results before, after or between the tie-breaks,
+tie-breaks like '408?' or '322½', '!' for games won or lost by default, a
+bare '?' for "not paired", tab-separated columns, loose DT and TM tags,
+grades without k/d, names running into the grade, CL[X].
 """
 
 from __future__ import annotations
@@ -17,24 +23,40 @@ from datetime import date
 
 from ratings.systems.ranks import format_rank
 
-from ._pairings import PlayerLine, ResultCell, assemble_games
+from ._pairings import AMBIGUOUS, PlayerLine, ResultCell, assemble_games, result_cell
 from .errors import ExchangeError
-from .model import Player, Tournament
+from .model import Player, Skipped, Tournament
 from .names import split_first_word_surname
 from .text import decode_text, split_lines
 
 _TAG = re.compile(r"\b([A-Z]{2})\[([^\]]*)\]")
-_PLAYER = re.compile(
-    r"^\s*(?P<place>\d+)?\s+(?P<name>\S.*?)\s+(?P<grade>\d{1,2}[kdpKDP])\s+"
-    r"(?P<country>[A-Za-z]{2})\s+(?P<club>\S+)(?P<rest>.*)$"
+# A player line: optional place (blank on ties), name, grade, country, club,
+# then tie-breaks and results.  Tried in order: the grade as written
+# ('5d', '12K'); a grade without k/d ('11': polish-students-2006.h9, kyu);
+# a name running into its grade ('Breitenstein Alexander10K', egc-2009.h9).
+# Whitespace is spaces or tabs (wagc-1981.h9 is tab-separated).
+_HEAD = r"^\s*(?P<place>\d+)?\s+"
+_TAIL = r"\s+(?P<country>[A-Za-z]{2})\s+(?P<club>\S+)(?P<rest>(?:\s.*)?)$"
+_PLAYER_FORMS = (
+    re.compile(_HEAD + r"(?P<name>\S.*?)\s+(?P<grade>\d{1,2}[kdpKDP])" + _TAIL),
+    re.compile(_HEAD + r"(?P<name>\S.*?)\s+(?P<grade>[1-9]\d?)" + _TAIL),
+    re.compile(_HEAD + r"(?P<name>\S.*?[^\s\d])(?P<grade>\d{1,2}[kdpKDP])" + _TAIL.replace("A-Za-z", "A-Z")),
 )
-_RESULT = re.compile(r"^(?P<opp>\d+)(?P<outcome>[-+=?])(?:/(?P<colour>[wbWB])(?P<handicap>\d)?)?$")
-_TIEBREAK = re.compile(r"^-?\d+(?:[.,]\d+)?$")
-_ANONYMOUS = re.compile(r"^[?\s]*$")
+# Tie-break figures: '3', '-2', '12.5', '322½' (Latin-1 half), '408?' and
+# '3?' (OpenGotha's uncertain figures), '16S' (wagc-2021.h9).
+_TIEBREAK = re.compile(r"^(?:-?\d+(?:[.,]\d+)?½?|½)\??[A-Za-z]?$")
+_ANONYMOUS = re.compile(r"^[?_'\s-]*$")
+_CLASSES = {"A", "B", "C", "D"}
 
 
 def grade_rank(grade: str) -> float:
-    """'5d' -> 4, '12K' -> -12; a pro grade ('1p') is held at 9d, the top of the shared scale."""
+    """'5d' -> 4, '12K' -> -12; a pro grade ('1p') is held at 9d, the top of the shared scale.
+
+    A grade without k/d ('10', written by hand in polish-students-2006.h9
+    and kpmc-2007.h9 for 10k) is a kyu grade: 1d would be written '1d'.
+    """
+    if grade.isdigit():
+        return float(-int(grade))
     number = int(grade[:-1])
     unit = grade[-1].lower()
     if unit == "k":
@@ -51,10 +73,106 @@ def _iso_date(line: int, text: str) -> date:
         raise ExchangeError(line, f"DT[...]: {text.strip()!r} is not an ISO date (yyyy-mm-dd)") from None
 
 
+def _dates(value: str, at: int, notes: list[Skipped]) -> tuple[date, date]:
+    """DT[start,end]; also DT[start] and the short end 'DT[2005-05-24~27]' (wagc-2005-oddDT.h9).
+
+    An end before the start (polish-women-2025.h9: DT[2025-07-19,2025-06-20])
+    is a typing slip: the start is kept for both, and it is reported.
+    """
+    parts = [p.strip() for p in re.split(r"[,~]", value) if p.strip()]
+    if not parts:
+        raise ExchangeError(at, "DT[] is empty (expected DT[start,end], e.g. DT[2019-10-26,2019-10-27])")
+    start = _iso_date(at, parts[0])
+    end_text = parts[-1]
+    if re.fullmatch(r"\d{1,2}", end_text):  # '~27': the day of the start's month
+        end_text = f"{start:%Y-%m}-{int(end_text):02d}"
+    elif re.fullmatch(r"\d{1,2}-\d{1,2}", end_text):  # '~06-02': month and day of the start's year
+        month, day = end_text.split("-")
+        end_text = f"{start:%Y}-{int(month):02d}-{int(day):02d}"
+    end = _iso_date(at, end_text)
+    if end < start:
+        notes.append(Skipped(at, None, f"DT[{value}]: the end is before the start; {start} is used for both"))
+        end = start
+    return start, end
+
+
+def _minutes(value: str, at: int) -> int:
+    """TM[82], TM[82.5] (whole minutes kept), TM[3h] (kpmc-2003.h9, wagc-2005-oddDT.h9)."""
+    match = re.fullmatch(r"\s*(\d+(?:[.,]\d+)?)\s*(h|min|m)?\s*", value, re.IGNORECASE)
+    if match is None:
+        raise ExchangeError(at, f"TM[{value}]: expected the main time in minutes, e.g. TM[60] or TM[3h]")
+    number = float(match.group(1).replace(",", "."))
+    if (match.group(2) or "").lower() == "h":
+        number *= 60
+    return int(number)
+
+
+def _player_match(line: str) -> re.Match[str] | None:
+    for form in _PLAYER_FORMS:
+        match = form.match(line)
+        if match is not None:
+            return match
+    return None
+
+
+def _line_cells(number: int, rest: str, offset: int) -> tuple[list[ResultCell], list[tuple[str, int]]]:
+    """The results of one line, and the uncertain 'N?' tokens right after or before them.
+
+    Tie-breaks may come before the results (OpenGotha), after them (the
+    EGD's current download: kpmc-2016.h9) or both (wagc-2021.h9); the
+    results are the one unbroken run of result cells.
+    """
+    tokens = [(m.group(), offset + m.start() + 1) for m in re.finditer(r"\S+", rest)]
+    kinds: list[str] = []
+    for text, column in tokens:
+        if AMBIGUOUS.match(text):
+            kinds.append("?")
+        elif result_cell(text, 0, column) is not None:
+            kinds.append("r")
+        elif _TIEBREAK.match(text):
+            kinds.append("t")
+        else:
+            raise ExchangeError(
+                number,
+                f"{text!r} is neither a tie-break number nor a result like '11-/b5', '3+' or '0+'",
+                column=column,
+            )
+    results = [i for i, kind in enumerate(kinds) if kind == "r"]
+    if not results:
+        return [], []
+    first, last = results[0], results[-1]
+    for i in range(first, last + 1):
+        if kinds[i] == "t":
+            raise ExchangeError(
+                number,
+                f"{tokens[i][0]!r} stands between two round results; the results must be side by side",
+                column=tokens[i][1],
+            )
+    cells = [_cell(tokens[i], k + 1) for k, i in enumerate(range(first, last + 1))]
+    after = [tokens[i] for i in range(last + 1, len(tokens)) if kinds[i] == "?"]
+    return cells, after[: _run_length(kinds[last + 1 :])]
+
+
+def _run_length(kinds: list[str]) -> int:
+    count = 0
+    while count < len(kinds) and kinds[count] == "?":
+        count += 1
+    return count
+
+
+def _cell(token: tuple[str, int], round: int) -> ResultCell:
+    cell = result_cell(token[0], round, token[1])
+    if cell is None:  # 'N?': an unknown result inside the run of results
+        cell = ResultCell(round, int(token[0][:-1]), "?", None, 0, token[0], token[1])
+    return cell
+
+
 def parse_h9(text: str) -> Tournament:
     tags: dict[str, tuple[str, int]] = {}
     players: list[Player] = []
     lines: list[PlayerLine] = []
+    pending: list[tuple[int, bool, list[ResultCell], list[tuple[str, int]]]] = []
+    notes: list[Skipped] = []
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
@@ -62,8 +180,8 @@ def parse_h9(text: str) -> Tournament:
             for tag, value in _TAG.findall(line):
                 tags.setdefault(tag, (value, number))
             continue
-        body, bar, pin_text = line.partition("|")
-        match = _PLAYER.match(body)
+        body, _bar, pin_text = line.partition("|")
+        match = _player_match(body)
         if match is None:
             raise ExchangeError(
                 number,
@@ -71,41 +189,14 @@ def parse_h9(text: str) -> Tournament:
                 "tie-breaks results', e.g. '1 Dupont Jean 5k FR 75Pa 3 2+/w0')",
             )
         pin = pin_text.strip() or None
-        if bar and (pin is None or not pin.isdigit()):
+        if pin is not None and not pin.isdigit():
             raise ExchangeError(
                 number, f"PIN {pin_text.strip()!r} after '|' is not a number", column=len(body) + 2
             )
         name = match.group("name").strip()
         anonymous = bool(_ANONYMOUS.match(name))
-        position = len(lines) + 1
-        cells: list[ResultCell] = []
-        rest_offset = match.start("rest")
-        for token in re.finditer(r"\S+", match.group("rest")):
-            column = rest_offset + token.start() + 1
-            result = _RESULT.match(token.group())
-            if result is None:
-                if cells or not _TIEBREAK.match(token.group()):
-                    raise ExchangeError(
-                        number,
-                        f"{token.group()!r} is neither a tie-break number nor a result like '11-/b5' or '0+'",
-                        column=column,
-                    )
-                continue
-            handicap = result.group("handicap")
-            colour = result.group("colour")
-            cells.append(
-                ResultCell(
-                    round=len(cells) + 1,
-                    opponent=int(result.group("opp")),
-                    outcome=result.group("outcome"),
-                    colour=colour.lower() if colour else None,
-                    handicap=int(handicap) if handicap else 0,
-                    text=token.group(),
-                    column=column,
-                )
-            )
-        key = str(position)
-        lines.append(PlayerLine(position, key, number, anonymous, tuple(cells)))
+        cells, extra = _line_cells(number, match.group("rest"), match.start("rest"))
+        pending.append((number, anonymous, cells, extra))
         if anonymous:
             continue
         surname, given = split_first_word_surname(name)
@@ -113,7 +204,7 @@ def parse_h9(text: str) -> Tournament:
         club = match.group("club")
         players.append(
             Player(
-                key=key,
+                key=str(len(pending)),
                 name=name.replace("_", " "),
                 surname=surname,
                 given_name=given,
@@ -124,8 +215,15 @@ def parse_h9(text: str) -> Tournament:
                 line=number,
             )
         )
-    if not lines:
+    if not pending:
         raise ExchangeError(None, "no player lines: this is not an EGD results (h9) file")
+    # A line with fewer rounds than the others takes the uncertain 'N?'
+    # tokens right after its results as unknown results.
+    rounds = max(len(cells) for _, _, cells, _ in pending)
+    for position, (number, anonymous, cells, extra) in enumerate(pending, start=1):
+        while len(cells) < rounds and extra:
+            cells.append(_cell(extra.pop(0), len(cells) + 1))
+        lines.append(PlayerLine(position, str(position), number, anonymous, tuple(cells)))
     komi = _float_tag(tags, "KM")
     handicap_rule: int | None = None
     if "HA" in tags:
@@ -134,17 +232,18 @@ def parse_h9(text: str) -> Tournament:
             raise ExchangeError(tags["HA"][1], f"HA[{tags['HA'][0]}]: expected hN, e.g. HA[h9]")
         handicap_rule = int(rule.group(1))
     event_class = tags["CL"][0].strip().upper() if "CL" in tags else None
-    if event_class is not None and event_class not in {"A", "B", "C", "D"}:
-        raise ExchangeError(tags["CL"][1], f"CL[{event_class}]: the class is A, B, C or D")
+    if event_class == "X":
+        # OpenGotha's class for a tournament not sent to the EGD (oustalous-internet-2020.h9).
+        notes.append(
+            Skipped(tags["CL"][1], None, "CL[X]: not an EGD class; the games are imported without one")
+        )
+        event_class = None
+    elif event_class is not None and event_class not in _CLASSES:
+        raise ExchangeError(tags["CL"][1], f"CL[{event_class}]: the class is A, B, C or D (or X: none)")
     start = end = None
     if "DT" in tags:
-        value, at = tags["DT"]
-        parts = [p for p in value.split(",") if p.strip()]
-        if not parts:
-            raise ExchangeError(at, "DT[] is empty (expected DT[start,end])")
-        start = _iso_date(at, parts[0])
-        end = _iso_date(at, parts[-1])
-    minutes = _float_tag(tags, "TM")
+        start, end = _dates(tags["DT"][0], tags["DT"][1], notes)
+    minutes = _minutes(*tags["TM"]) if "TM" in tags else None
     games, skipped = assemble_games(lines, komi)
     place = (
         ", ".join(p.strip() for p in reversed(tags["PC"][0].split(",")) if p.strip())
@@ -159,10 +258,10 @@ def parse_h9(text: str) -> Tournament:
         place=place or None,
         komi=komi,
         handicap_rule=handicap_rule,
-        minutes=None if minutes is None else int(minutes),
+        minutes=minutes,
         players=tuple(players),
         games=tuple(games),
-        skipped=tuple(skipped),
+        skipped=tuple(notes + skipped),
         format="h9",
     )
 

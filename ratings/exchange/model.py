@@ -73,15 +73,23 @@ class TournamentGame:
     board: int = 19
     #: The game's own event when it differs from the file's (club exports).
     event: str | None = None
+    #: Won or lost by default (h9 '!'): kept with the event, never rated.
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """Something in the file that is not imported as a game, and why."""
+    """Something in the file that is not imported as a game, and why.
+
+    ``bye`` is True for a round in which a player had no opponent (a bye
+    '0+', '0=', or not paired '0-', '?'): no game, but part of the event,
+    so the import keeps it with the record sheet.
+    """
 
     line: int
     round: int | None
     reason: str
+    bye: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,8 @@
 
 Issue 5: match "by name (accent-, case- and order-insensitive: 'DUPONT Jean'
 = 'Jean Dupont')".  :func:`name_key` reduces a name to a key that is equal
-for all those spellings: transliterated to ASCII (Unidecode: "Léa" -> "Lea",
-"Müller" -> "Muller"), case-folded, punctuation and the underscores the EGD
+for all those spellings: transliterated to ASCII (anyascii, ISC licence:
+"Léa" -> "Lea", "Müller" -> "Muller", "Łódź" -> "Lodz"), case-folded, punctuation and the underscores the EGD
 uses inside name parts ("Barbara_van") turned into spaces, and the words
 sorted.  Sorting the words makes "Jean Pierre Dupont" equal "Dupont Pierre
 Jean" too; that can only make two different people look alike, and an
@@ -18,14 +18,23 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 
-from unidecode import unidecode
+from anyascii import anyascii
 
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
+# Han ideographs, kana and Hangul syllables: one character is one syllable.
+# anyascii runs syllables together ('张三' -> 'ZhangSan'); each is made a word
+# of its own, so that '张三' has the key of 'Zhang San' as the EGD writes it.
+_SYLLABLES = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])")
+
+
+def to_ascii(name: str) -> str:
+    """'Léa' -> 'Lea', '张三' -> 'Zhang San ' (spaces around each syllable)."""
+    return anyascii(_SYLLABLES.sub(r" \1 ", name))
 
 
 def name_words(name: str) -> list[str]:
     """The lower-case ASCII words of a name, in their written order."""
-    return [word for word in _SEPARATORS.split(unidecode(name).casefold()) if word]
+    return [word for word in _SEPARATORS.split(to_ascii(name).casefold()) if word]
 
 
 def name_key(name: str) -> str:

@@ -57,8 +57,15 @@ def _column_of(data: bytes, position: int) -> int:
     return position - (data.rfind(b"\n", 0, position) + 1) + 1
 
 
-def decode_text(data: bytes) -> DecodedText:
-    """Decode an uploaded file, or raise :class:`ExchangeError` naming the line."""
+def decode_text(data: bytes, *, per_line: bool = False) -> DecodedText:
+    """Decode an uploaded file, or raise :class:`ExchangeError` naming the line.
+
+    ``per_line``: for formats whose real files mix encodings (the EGD list
+    egf_db of December 2018 has UTF-8 and Latin-1 lines), a file that is
+    not UTF-8 as a whole is decoded line by line instead of refused: each
+    line as UTF-8 when it is, else as Windows-1252/ISO-8859-1.  The
+    encoding is then reported as ``"mixed"``.
+    """
     if not data.strip():
         raise ExchangeError(None, "the file is empty")
     for bom, encoding in _UTF16_BOMS.items():
@@ -93,6 +100,8 @@ def decode_text(data: bytes) -> DecodedText:
     except UnicodeDecodeError as error:
         first_bad = error.start
     good = _UTF8_MULTIBYTE.search(data)
+    if good is not None and per_line:
+        return DecodedText("".join(_decode_line(line) for line in data.splitlines(keepends=True)), "mixed")
     if good is not None:
         raise ExchangeError(
             _line_of(data, first_bad),
@@ -101,12 +110,24 @@ def decode_text(data: bytes) -> DecodedText:
             column=_column_of(data, first_bad),
             other_line=_line_of(data, good.start()),
         )
-    if re.search(rb"[\x80-\x9f]", data) is None:
-        return DecodedText(data.decode("iso-8859-1"), "iso-8859-1")
+    return DecodedText(*_single_byte(data))
+
+
+def _decode_line(line: bytes) -> str:
     try:
-        return DecodedText(data.decode("cp1252"), "cp1252")
+        return line.decode("utf-8")
     except UnicodeDecodeError:
-        return DecodedText(data.decode("iso-8859-1"), "iso-8859-1")
+        return _single_byte(line)[0]
+
+
+def _single_byte(data: bytes) -> tuple[str, str]:
+    """ISO-8859-1, or Windows-1252 when bytes 0x80-0x9F (curly quotes, euro sign) are there."""
+    if re.search(rb"[\x80-\x9f]", data) is None:
+        return data.decode("iso-8859-1"), "iso-8859-1"
+    try:
+        return data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1"), "iso-8859-1"
 
 
 def split_lines(text: str) -> list[str]:

@@ -5,7 +5,9 @@ vill, comm, prog, size, time, ta, komi), then one row per player: number,
 name (fixed width), level ('12K', '3D'), a 7-character licence ('-------'
 or blank when none: juvisy-2019.tou line 29), club, and per round
 ``2+w0`` (beat player 2 with White, handicap 0); ``0=`` is no game.
-Opponents are referred to by the number in the first column.
+The first column is the place, blank for tied players; opponents are
+referred to by the row's position (1 = the first row), as in h9.  OpenGotha
+3.51 writes h9 cells (``2-/w0``, ``4+!w0``) in .tou files: both are read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import datetime
 
-from ._pairings import PlayerLine, ResultCell, assemble_games
+from ._pairings import PlayerLine, ResultCell, assemble_games, result_cell
 from .errors import ExchangeError
 from .h9 import grade_rank, whole_grade
 from .model import Player, Tournament
@@ -24,19 +26,30 @@ from .names import split_first_word_surname
 from .text import decode_text, split_lines
 
 _HEADER = re.compile(r"^;\s*(\w+)\s*=(.*)$")
-_ROW = re.compile(
-    r"^\s*(?P<num>\d+)\s+(?P<name>\S.*?)\s+(?P<level>\d{1,2}[kdpKDP])\s(?P<licence>.{7})(?:\s+(?P<club>\S+))?"
-    r"(?P<rest>.*)$"
+# The first column is the place, left blank for tied players (OpenGotha:
+# veterans-2015.tou, frioul-2018.tou); opponents are the rows' positions.
+# The name is 25 characters wide: a long one runs into the level
+# ('Ohlenbusch-Schulz Heidrun19K', egc-2009.tou), the second form.
+_LEVEL_TAIL = r"(?P<level>\d{1,2}[kdpKDP])\s(?P<licence>.{7})(?:\s+(?P<club>\S+))?(?P<rest>.*)$"
+_ROWS = (
+    re.compile(r"^\s*(?P<num>\d+)?\s+(?P<name>\S.*?)\s+" + _LEVEL_TAIL),
+    re.compile(r"^\s*(?P<num>\d+)?\s+(?P<name>\S.*?[^\s\d])" + _LEVEL_TAIL),
 )
-_RESULT = re.compile(r"^(?P<opp>\d+)(?P<outcome>[-+=?])(?:(?P<colour>[wbWB])(?P<handicap>\d)?)?$")
 _LICENCE = re.compile(r"^(?:-------|\s{7}|[0-9A-Za-z]{7})$")
+
+
+def _row(line: str) -> re.Match[str] | None:
+    for form in _ROWS:
+        match = form.match(line)
+        if match is not None and _LICENCE.match(match.group("licence")):
+            return match
+    return None
 
 
 def parse_tou(text: str) -> Tournament:
     header: dict[str, tuple[str, int]] = {}
     players: list[Player] = []
     lines: list[PlayerLine] = []
-    numbers: dict[int, int] = {}
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
@@ -45,54 +58,44 @@ def parse_tou(text: str) -> Tournament:
             if field:
                 header.setdefault(field.group(1).lower(), (field.group(2).strip(), number))
             continue
-        match = _ROW.match(line)
-        if match is None or not _LICENCE.match(match.group("licence")):
+        match = _row(line)
+        if match is None:
             raise ExchangeError(
                 number,
                 "not a .tou player row (expected 'number Surname Firstname level licence club results', "
                 "e.g. '   1 Dupont Jean   3D 1800014 75Ju    2+w0')",
             )
-        player_number = int(match.group("num"))
-        if player_number in numbers:
-            raise ExchangeError(
-                number,
-                f"player number {player_number} is used twice (also line {numbers[player_number]})",
-                other_line=numbers[player_number],
-            )
-        numbers[player_number] = number
         club = match.group("club")
         rest = match.group("rest")
         rest_offset = match.start("rest")
-        if club is not None and _RESULT.match(club):  # no club: the first result follows the licence
+        if club is not None and result_cell(club, 0, 0) is not None:  # no club: a result follows the licence
             rest_offset = match.start("club")
             rest = line[rest_offset:]
             club = None
         cells: list[ResultCell] = []
         for token in re.finditer(r"\S+", rest):
-            result = _RESULT.match(token.group())
-            if result is None:
+            column = rest_offset + token.start() + 1
+            cell = result_cell(token.group(), len(cells) + 1, column)
+            if cell is None:
                 raise ExchangeError(
-                    number,
-                    f"{token.group()!r} is not a round result like '2+w0' or '0='",
-                    column=rest_offset + token.start() + 1,
+                    number, f"{token.group()!r} is not a round result like '2+w0' or '0='", column=column
                 )
-            colour = result.group("colour")
-            handicap = result.group("handicap")
-            cells.append(
-                ResultCell(
-                    round=len(cells) + 1,
-                    opponent=int(result.group("opp")),
-                    outcome=result.group("outcome"),
-                    colour=colour.lower() if colour else None,
-                    handicap=int(handicap) if handicap else 0,
-                    text=token.group(),
-                    column=rest_offset + token.start() + 1,
-                )
-            )
+            cells.append(cell)
         name = match.group("name").strip()
-        anonymous = not name.strip("? ")
-        key = str(player_number)
-        lines.append(PlayerLine(player_number, key, number, anonymous, tuple(cells)))
+        anonymous = not name.strip("?_' -")
+        position = len(lines) + 1
+        if match.group("num") is not None and int(match.group("num")) != position:
+            # Opponents are counted by row: a number that is not the row's
+            # position means rows are missing, moved or numbered otherwise.
+            shown = int(match.group("num"))
+            raise ExchangeError(
+                number,
+                f"this row is numbered {shown} but it is row {position}; the first column is the place "
+                "and opponents are counted by row, so rows are missing or out of order",
+                other_line=lines[shown - 1].line if 0 < shown <= len(lines) else None,
+            )
+        key = str(position)
+        lines.append(PlayerLine(position, key, number, anonymous, tuple(cells)))
         if anonymous:
             continue
         licence = match.group("licence").strip()

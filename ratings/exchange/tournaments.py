@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 from typing import Literal, TypeAlias
 
 from .aga import parse_aga, write_aga
@@ -43,9 +44,14 @@ FILE_TYPES: dict[GameFormat, tuple[str, str]] = {
 
 
 def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
-    """From content: h9 tags 'CL[..]'/'EV[..]' or results '3+/w0'; .tou ';name='/'2+w0';
-    AGA 'TOURNEY'/'PLAYERS'/'GAMES'; CSV header with white and black; JSON '{' or '['.
-    The file extension is used when the content says nothing."""
+    """From content: .tou ';name=' header lines; h9 tags 'CL[..]'/'EV[..]'; AGA
+    'TOURNEY'/'PLAYERS'/'GAMES'; then the shape of the results (h9 '3+/w0',
+    .tou '2+w0'); CSV header with white and black; JSON '{' or '['.
+    The file extension is used only when the content says nothing.
+
+    The header decides before the results: OpenGotha 3.51 writes h9-style
+    cells ('2-/w0') in its .tou files (toulouse-test-2021.tou).
+    """
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("{", "[")):
         return "json"
@@ -53,16 +59,19 @@ def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
     if not lines:
         raise ExchangeError(None, "the file is empty")
     first = lines[0].strip()
-    if re.match(r"^;\s*[A-Z]{2}\[", first) or any(re.search(r"\s\d+[-+=?]/[wbWB]\d", line) for line in lines):
-        return "h9"
-    if re.match(r"^;\s*\w+\s*=", first) or any(
-        re.search(r"\s\d+[-+=?][wbWB]\d(\s|$)", line) for line in lines
-    ):
+    comments = [line.strip() for line in lines if line.lstrip().startswith(";")]
+    if any(re.match(r"^;\s*(name|date|vill|comm|prog)\s*=", line) for line in comments):
         return "tou"
+    if any(re.match(r"^;\s*[A-Z]{2}\[", line) for line in comments):
+        return "h9"
     if first.upper().startswith("TOURNEY") or any(
-        line.strip().upper() in {"PLAYERS", "GAMES"} for line in lines
+        re.fullmatch(r"(PLAYERS|GAMES)(\s+\d+)?", line.strip().upper()) for line in lines
     ):
         return "aga"
+    if any(re.search(r"\s\d+[-+=?]!?/[wbWB]\d?", line) for line in lines):
+        return "h9"
+    if any(re.search(r"\s\d+[-+=?][wbWB]\d(\s|$)", line) for line in lines):
+        return "tou"
     header = {cell.strip().lower() for cell in first.split(",")}
     if {"white", "black", "winner"} <= header:
         return "csv"
@@ -76,17 +85,44 @@ def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
     )
 
 
-def parse_tournament(text: str, format: GameFormat | None = None, filename: str | None = None) -> Tournament:
+#: Where each format gives the tournament's date, to say what is missing.
+_DATE_SOURCE: dict[GameFormat, str] = {
+    "h9": "no DT[start,end] line",
+    "tou": "no ;date= line",
+    "aga": "no start= line",
+    "csv": "no date on its games",
+    "json": "no date on its games",
+}
+
+
+def parse_tournament(
+    text: str, format: GameFormat | None = None, filename: str | None = None, date: date | None = None
+) -> Tournament:
+    """Decoded text -> Tournament.  ``date`` is the tournament's date when the
+    caller knows it: it replaces the file's, and a file that gives none is
+    refused without it (never dated today without a word)."""
     chosen = format or detect_game_format(text, filename)
     if chosen not in _READERS:
         raise ExchangeError(None, f"unknown format {chosen!r} (expected one of {', '.join(GAME_FORMATS)})")
-    return _READERS[chosen](text)
+    tournament = _READERS[chosen](text)
+    if date is not None:
+        end = tournament.end if tournament.end is not None and tournament.end >= date else date
+        return replace(tournament, start=date, end=end)
+    if tournament.start is None and any(g.date is None for g in tournament.games):
+        raise ExchangeError(
+            None,
+            f"the file gives no date ({_DATE_SOURCE[chosen]}): give the tournament's date when importing it "
+            "(import_tournament --date YYYY-MM-DD)",
+        )
+    return tournament
 
 
-def read_tournament(data: bytes, format: GameFormat | None = None, filename: str | None = None) -> Tournament:
+def read_tournament(
+    data: bytes, format: GameFormat | None = None, filename: str | None = None, date: date | None = None
+) -> Tournament:
     """Bytes of an uploaded results file -> Tournament, or ExchangeError naming the line."""
     decoded = decode_text(data)
-    return replace(parse_tournament(decoded.text, format, filename), encoding=decoded.encoding)
+    return replace(parse_tournament(decoded.text, format, filename, date), encoding=decoded.encoding)
 
 
 def write_tournament(tournament: Tournament, format: GameFormat) -> str:

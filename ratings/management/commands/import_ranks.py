@@ -4,8 +4,10 @@ The rank sync of the committee's pages from the command line (issue 5):
 read a national rank list, match the list's players (national id, then
 name), print a summary and the ambiguous and missing players, then apply
 every id- or name-matched change as an adjustment dated ``--date`` (default
-the list's own date, else today).  All or nothing: a bad file stops with a
-message naming its line and changes nothing.  ``--dry-run`` writes nothing
+the list's own date, else today).  Lines of the list that do not read are
+not imported: each is printed with its number and reason ("rejected").  A
+list broken as a whole (no header, truncated, footer that does not match)
+stops with a message naming its line and changes nothing.  ``--dry-run`` writes nothing
 at all, not even the record of the sync.
 """
 
@@ -81,11 +83,15 @@ class Command(BaseCommand):
 
     def _summary(self, sync: Any, lines: list[Any]) -> None:
         write = self.stdout.write
+        rejected = sync.rejected_lines
         write(
             f"{committee.list_label(sync)}{f' of {sync.as_of:%Y-%m-%d}' if sync.as_of else ''} for {sync.rating_list}: "
-            f"read {sync.read}, matched {sync.matched}, ambiguous {sync.ambiguous}, "
+            f"read {sync.read}{f', rejected {len(rejected)}' if rejected else ''}, matched {sync.matched}, "
+            f"ambiguous {sync.ambiguous}, "
             f"unmatched {sync.unmatched}, changes {sync.changes}"
         )
+        for item in rejected:
+            write(f"  rejected  line {item.line}: {item.reason}" + (f": {item.text}" if item.text else ""))
         for line in lines:
             if committee.proposes_change(line):
                 write(f"  change    {line.player}: {line.club_rank_label} -> {line.national_rank_label}")
