@@ -171,7 +171,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "sweep-dirty-clubs": {
-        "task": "ratings.tasks.sweep_dirty_clubs",
+        "task": "ratings.tasks.sweep_dirty_lists",
         "schedule": float(os.environ.get("RECOMPUTE_SWEEP_SECONDS", "300")),
     },
 }

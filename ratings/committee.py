@@ -649,9 +649,12 @@ def _resolve_players(
 def _already_imported(
     club: Club, tournament: exchange.Tournament, day: date, refs: dict[str, Player | NewPlayer]
 ) -> RecordSheet | None:
-    """A sheet of this club with the same event and date, or with exactly these games."""
+    """A sheet of the club's list (the games of every club of a list are one
+    pool) with the same event and date, or with exactly these games."""
+    sheets = RecordSheet.objects.filter(club__rating_list_id=club.rating_list_id, date=day)
+    sheets = sheets.select_related("club")
     if tournament.name:
-        found = RecordSheet.objects.filter(club=club, event=tournament.name[:200], date=day).first()
+        found = sheets.filter(event=tournament.name[:200]).first()
         if found is not None:
             return found
     if any(isinstance(ref, NewPlayer) for ref in refs.values()):
@@ -660,7 +663,7 @@ def _already_imported(
         (g.date or day, refs[g.white].pk, refs[g.black].pk, g.winner.value, g.handicap)  # type: ignore[union-attr]
         for g in tournament.games
     )
-    for sheet in RecordSheet.objects.filter(club=club, date=day):
+    for sheet in sheets:
         have = Counter(sheet.games.values_list("date", "white_id", "black_id", "winner", "handicap"))
         if have == wanted:
             return sheet
@@ -716,7 +719,7 @@ def import_tournament(
         duplicate = _already_imported(club, tournament, day, refs)
         if duplicate is not None:
             raise CommitteeError(
-                f"{tournament.name or 'these games'} of {day:%Y-%m-%d} was already imported into {club.name} "
+                f"{tournament.name or 'these games'} of {day:%Y-%m-%d} was already imported into {duplicate.club.name} "
                 f"(the record sheet entered {duplicate.entered_at:%Y-%m-%d %H:%M}"
                 f"{' by ' + duplicate.entered_by.get_username() if duplicate.entered_by else ''})"
             )

@@ -11,13 +11,26 @@ from django.urls import reverse
 
 from ratings.models import Game, LogEntry, RecordSheet
 
-MODELS = ["club", "player", "recordsheet", "game", "rankadjustment", "historyentry", "logentry", "recomputerun"]
+MODELS = [
+    "ratinglist",
+    "club",
+    "player",
+    "recordsheet",
+    "game",
+    "rankadjustment",
+    "historyentry",
+    "logentry",
+    "recomputerun",
+]
 
 
 @pytest.fixture
 def admin_client_with_data(client, club, make_player):  # type: ignore[no-untyped-def]
     admin = User.objects.create_superuser("root", "root@example.org", "pw")
-    ann, bob = make_player("Ann Botha", rank=-12, user=User.objects.create_user("ann")), make_player("Bob Nel")
+    ann, bob = (
+        make_player("Ann Botha", rank=-12, user=User.objects.create_user("ann")),
+        make_player("Bob Nel"),
+    )
     sheet = RecordSheet.objects.create(club=club, date=date(2024, 3, 5), event="Club night")
     Game.objects.create(club=club, sheet=sheet, date=date(2024, 3, 5), white=ann, black=bob, winner="white")
     entry = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 5), summary="Ann v Bob")
@@ -47,7 +60,9 @@ def test_the_player_form_opens(admin_client_with_data):  # type: ignore[no-untyp
 def test_the_log_cannot_be_rewritten_in_the_admin(admin_client_with_data):  # type: ignore[no-untyped-def]
     entry = LogEntry.objects.get()
     assert admin_client_with_data.get(reverse("admin:ratings_logentry_add")).status_code == 403
-    response = admin_client_with_data.post(reverse("admin:ratings_logentry_delete", args=[entry.pk]), {"post": "yes"})
+    response = admin_client_with_data.post(
+        reverse("admin:ratings_logentry_delete", args=[entry.pk]), {"post": "yes"}
+    )
     assert response.status_code == 403
     assert LogEntry.objects.filter(pk=entry.pk).exists()
 
@@ -65,12 +80,28 @@ def test_the_admin_keeps_out_every_role_without_staff_status(client_for, role): 
     assert reverse("admin:login") in response["Location"]
 
 
-def test_the_club_form_offers_the_compared_systems_as_ticks(admin_client_with_data, club):  # type: ignore[no-untyped-def]
-    url = reverse("admin:ratings_club_change", args=[club.pk])
+def test_the_list_form_offers_the_compared_systems_as_ticks(admin_client_with_data, club):  # type: ignore[no-untyped-def]
+    """The systems now belong to the rating list, not the club; the API token
+    is kept only as a hash (shown once on the export page), so the admin
+    neither shows nor edits it."""
+    rating_list = club.rating_list
+    url = reverse("admin:ratings_ratinglist_change", args=[rating_list.pk])
     html = admin_client_with_data.get(url).content.decode()
     assert 'type="checkbox" name="compared_systems" value="egf"' in html
-    assert "API token" in html
-    data = {"name": club.name, "slug": club.slug, "primary_system": "sagc", "compared_systems": ["egf", "ffg"]}
+    assert 'name="api_token_hash"' not in html
+    assert club.name in html  # its clubs, inline
+    data = {
+        "name": rating_list.name,
+        "slug": rating_list.slug,
+        "primary_system": "sagc",
+        "compared_systems": ["egf", "ffg"],
+        "clubs-TOTAL_FORMS": "1",
+        "clubs-INITIAL_FORMS": "1",
+        "clubs-0-id": str(club.pk),
+        "clubs-0-rating_list": str(rating_list.pk),
+        "clubs-0-name": club.name,
+        "clubs-0-slug": club.slug,
+    }
     assert admin_client_with_data.post(url, data).status_code == 302
-    club.rating_list.refresh_from_db()
-    assert club.rating_list.compared_systems == ["egf", "ffg"]
+    rating_list.refresh_from_db()
+    assert rating_list.compared_systems == ["egf", "ffg"]

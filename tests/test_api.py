@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 import time_machine
+from django.test import Client
 from django.urls import reverse
 
 from ratings import committee, exchange, services
@@ -48,7 +49,7 @@ def test_the_url_is_documented() -> None:
 
 
 def test_it_gives_every_game_with_the_documented_fields_in_timeline_order(client_for, club, games) -> None:
-    body = client_for("volunteer").get(URL, {"club": club.slug}).json()
+    body = client_for("committee").get(URL, {"list": club.rating_list.slug}).json()
     assert body["count"] == 7 and body["next"] is None and body["previous"] is None
     assert [r["id"] for r in body["results"]] == [g.pk for g in games]
     assert [r["date"] for r in body["results"]] == [f"2024-03-0{d}" for d in range(1, 8)]
@@ -61,7 +62,7 @@ def test_its_records_are_the_csv_exports_records(client_for, club, games) -> Non
     exported = list(csv.DictReader(io.StringIO(text)))
     api = []
     for page in (1, 2):
-        query = {"club": club.slug, "from": "2024-03-02", "page_size": 3, "page": page}
+        query = {"list": club.rating_list.slug, "from": "2024-03-02", "page_size": 3, "page": page}
         api += client_for("committee").get(URL, query).json()["results"]
     assert len(api) == 6
     for record, row in zip(api, exported[:6], strict=True):
@@ -69,20 +70,18 @@ def test_its_records_are_the_csv_exports_records(client_for, club, games) -> Non
 
 
 def test_it_pages_with_next_and_previous_links(client_for, club, games) -> None:
-    client = client_for("volunteer")
-    first = client.get(URL, {"club": club.slug, "page_size": 3}).json()
+    client = client_for("committee")
+    first = client.get(URL, {"list": "sagc", "page_size": 3}).json()
     assert first["count"] == 7 and len(first["results"]) == 3 and first["previous"] is None
-    assert first["next"] == f"http://testserver{URL}?club={club.slug}&page_size=3&page=2"
+    assert first["next"] == f"http://testserver{URL}?list=sagc&page_size=3&page=2"
     last = client.get(first["next"].removeprefix("http://testserver")).json()
     assert last["previous"] is not None
-    third = client.get(URL, {"club": club.slug, "page_size": 3, "page": 3}).json()
+    third = client.get(URL, {"list": "sagc", "page_size": 3, "page": 3}).json()
     assert [r["id"] for r in third["results"]] == [games[6].pk] and third["next"] is None
 
 
 def test_it_filters_by_period(client_for, club, games) -> None:
-    body = (
-        client_for("volunteer").get(URL, {"club": club.slug, "from": "2024-03-03", "to": "2024-03-04"}).json()
-    )
+    body = client_for("committee").get(URL, {"list": "sagc", "from": "2024-03-03", "to": "2024-03-04"}).json()
     assert [r["date"] for r in body["results"]] == ["2024-03-03", "2024-03-04"]
 
 
@@ -95,19 +94,45 @@ def test_it_filters_by_period(client_for, club, games) -> None:
         ({"page_size": "5000"}, 400, "page_size: '5000' must be a whole number from 1 to 1000"),
         ({"page": "9"}, 404, "page: there are 1 pages of 100 games"),
         ({"from": "2024-04-01", "to": "2024-03-01"}, 400, "is before from"),
-        ({"club": "nowhere"}, 404, "no club 'nowhere'"),
-        ({"club": ""}, 400, "club: give the club's slug"),
+        ({"list": "nowhere"}, 404, "list: no list 'nowhere'"),
+        ({"club": "nowhere"}, 400, "club: South African Go Clubs has no club 'nowhere'"),
+        ({"club": "guildford-club"}, 400, "club: South African Go Clubs has no club 'guildford-club'"),
     ],
 )
-def test_bad_parameters_get_a_json_error_naming_them(client_for, club, games, query, status, message) -> None:
-    response = client_for("volunteer").get(URL, {"club": club.slug, **query})
+def test_bad_parameters_get_a_json_error_naming_them(  # type: ignore[no-untyped-def]
+    client_for, club, other_list, games, query, status, message
+) -> None:
+    response = client_for("committee").get(URL, {"list": club.rating_list.slug, **query})
     assert response.status_code == status and message in response.json()["error"]
 
 
+def test_the_list_may_be_left_out_only_when_the_site_has_one(client_for, club, games) -> None:
+    client = client_for("committee")
+    assert client.get(URL).json()["count"] == 7
+    make_pool(name="Other", slug="other")
+    response = client.get(URL)
+    assert response.status_code == 400 and "list: give the rating list's slug" in response.json()["error"]
+
+
+def test_a_club_gives_only_the_games_played_there(client_for, club, other_club, games) -> None:
+    """Players of the list meet at any of its clubs; ``club`` narrows to one."""
+    ann, cat = games[0].white, games[0].black
+    services.save_sheet(
+        club=other_club, date=date(2024, 3, 9), rows=[GameRow(white=cat, black=ann, winner="black")]
+    )
+    client = client_for("committee")
+    assert client.get(URL, {"list": "sagc"}).json()["count"] == 8
+    at_home = client.get(URL, {"list": "sagc", "club": club.slug}).json()
+    assert at_home["count"] == 7 and "2024-03-09" not in [r["date"] for r in at_home["results"]]
+    away = client.get(URL, {"list": "sagc", "club": other_club.slug}).json()
+    assert [r["date"] for r in away["results"]] == ["2024-03-09"]
+
+
 @pytest.mark.parametrize("role", ROLES)
-def test_a_session_must_be_a_volunteers_or_the_committees(role, client_for, club, games) -> None:
-    response = client_for(role).get(URL, {"club": club.slug})
-    expected = {"anonymous": 401, "player": 403, "volunteer": 200, "committee": 200}[role]
+def test_a_session_must_be_the_committees(role, client_for, club, games) -> None:
+    """The API is the committee's now (issue 11): a volunteer is refused."""
+    response = client_for(role).get(URL, {"list": club.rating_list.slug})
+    expected = {"anonymous": 401, "player": 403, "volunteer": 403, "committee": 200}[role]
     assert response.status_code == expected
     if expected != 200:
         assert "results" not in response.json()
@@ -115,7 +140,18 @@ def test_a_session_must_be_a_volunteers_or_the_committees(role, client_for, club
         assert response["WWW-Authenticate"] == "Token"
 
 
-def test_a_national_body_reads_its_club_with_the_token(client, club, games) -> None:
+@pytest.mark.parametrize(
+    ("who", "expected"), [("volunteer_b", 403), ("committee_2", 403), ("site_admin", 200)]
+)
+def test_only_this_lists_committee_or_a_site_admin_reads_it(outsiders, club, games, who, expected) -> None:
+    client = Client()
+    client.force_login(outsiders[who])
+    response = client.get(URL, {"list": club.rating_list.slug})
+    assert response.status_code == expected
+    assert ("results" in response.json()) == (expected == 200)
+
+
+def test_a_national_body_reads_its_list_with_the_token(client, club, games) -> None:
     token = committee.new_api_token(club.rating_list)
     response = client.get(URL, headers={"Authorization": f"Token {token}"})
     assert response.status_code == 200 and response.json()["count"] == 7
@@ -123,21 +159,23 @@ def test_a_national_body_reads_its_club_with_the_token(client, club, games) -> N
 
 def test_a_wrong_token_is_refused(client, club, games) -> None:
     committee.new_api_token(club.rating_list)
-    response = client.get(URL, {"club": club.slug}, headers={"Authorization": "Token not-the-token"})
+    response = client.get(URL, {"list": "sagc"}, headers={"Authorization": "Token not-the-token"})
     assert response.status_code == 401 and "results" not in response.json()
 
 
-def test_an_empty_token_never_matches_a_club_without_one(client, club, games) -> None:
-    assert club.rating_list.api_token == ""
-    response = client.get(URL, {"club": club.slug}, headers={"Authorization": "Token "})
+def test_an_empty_token_never_matches_a_list_without_one(client, club, games) -> None:
+    assert club.rating_list.api_token_hash == ""
+    response = client.get(URL, {"list": "sagc"}, headers={"Authorization": "Token "})
     assert response.status_code == 401
 
 
-def test_a_token_reads_only_its_own_club(client, club, games) -> None:
+def test_a_token_reads_only_its_own_list(client, club, games) -> None:
     other = make_pool(name="Other", slug="other")
     token = committee.new_api_token(other.rating_list)
+    response = client.get(URL, {"list": "sagc"}, headers={"Authorization": f"Token {token}"})
+    assert response.status_code == 403 and "reads the games of other, not of sagc" in response.json()["error"]
     response = client.get(URL, {"club": club.slug}, headers={"Authorization": f"Token {token}"})
-    assert response.status_code == 403 and "reads the games of other" in response.json()["error"]
+    assert response.status_code == 400 and "Other has no club 'stellenbosch'" in response.json()["error"]
 
 
 def test_a_regenerated_token_replaces_the_old_one(client, club, games) -> None:
@@ -147,5 +185,5 @@ def test_a_regenerated_token_replaces_the_old_one(client, club, games) -> None:
 
 
 def test_the_api_only_reads(client_for, club, games) -> None:
-    assert client_for("committee").post(URL, {"club": club.slug}).status_code == 405
+    assert client_for("committee").post(URL, {"list": "sagc"}).status_code == 405
     assert Game.objects.count() == 7

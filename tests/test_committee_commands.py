@@ -77,7 +77,7 @@ def test_a_dry_run_writes_nothing_at_all(tmp_path, club, members) -> None:
 
 
 def test_without_a_date_the_changes_take_effect_today_for_a_list_without_one(tmp_path, club, members) -> None:
-    run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--club", club.slug)
+    run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--list", club.rating_list.slug)
     assert RankAdjustment.objects.get().date == date(2024, 6, 15)
 
 
@@ -107,10 +107,10 @@ def test_a_list_broken_as_a_whole_stops_naming_the_line_and_changes_nothing(tmp_
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
 
 
-def test_an_unknown_club_or_date_is_a_clear_error(tmp_path, club, members) -> None:
+def test_an_unknown_list_or_date_is_a_clear_error(tmp_path, club, members) -> None:
     path = write(tmp_path, "saga.csv", RANKS)
-    with pytest.raises(CommandError, match="--club: no club 'nowhere' \\(clubs: stellenbosch\\)"):
-        run("import_ranks", path, "--club", "nowhere")
+    with pytest.raises(CommandError, match="--list: no list 'nowhere' \\(lists: sagc\\)"):
+        run("import_ranks", path, "--list", "nowhere")
     with pytest.raises(CommandError, match="--date: '2024-02-30' is not a date"):
         run("import_ranks", path, "--date", "2024-02-30")
     with pytest.raises(CommandError, match="cannot read"):
@@ -118,10 +118,27 @@ def test_an_unknown_club_or_date_is_a_clear_error(tmp_path, club, members) -> No
     assert not RankSync.objects.exists()
 
 
-def test_several_clubs_need_club(tmp_path, club, members) -> None:
+def test_several_lists_need_list(tmp_path, club, members) -> None:
+    """Ranks belong to a list's players (issue 11): a second list makes the choice ambiguous."""
     make_pool(name="Other", slug="other")
-    with pytest.raises(CommandError, match="give --club \\(one of: other, stellenbosch\\)"):
+    with pytest.raises(CommandError, match="give --list \\(one of: other, sagc\\)"):
         run("import_ranks", write(tmp_path, "saga.csv", RANKS))
+    assert not RankSync.objects.exists()
+    run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--list", "sagc")
+    assert RankSync.objects.get().rating_list == club.rating_list
+
+
+def test_several_clubs_of_one_list_need_club_for_a_tournament(tmp_path, club, other_club) -> None:
+    """A tournament is entered at a club: with two clubs in the list, import_tournament asks which."""
+    path = str(shared_data("juvisy-2019.h9"))
+    with pytest.raises(CommandError, match="give --club \\(one of: cape-town, stellenbosch\\)"):
+        run("import_tournament", path)
+    make_pool(name="Juvisy", slug="juvisy")
+    with pytest.raises(CommandError, match="--club: no club 'juvisy' \\(clubs: cape-town, stellenbosch\\)"):
+        run("import_tournament", path, "--list", "sagc", "--club", "juvisy")
+    assert not RecordSheet.objects.exists()
+    out = run("import_tournament", path, "--club", "cape-town", "--dry-run")
+    assert "would be saved into Cape Town Go Club" in out
 
 
 def test_an_applied_sync_that_fails_for_one_player_changes_nothing(
@@ -138,7 +155,7 @@ def test_the_real_aga_list_is_read_and_summarised(club, make_player) -> None:
     path = shared_data("tdlista.txt")
     make_player("Zachary Aal", rank=-10)  # "Aal, Zachary  15648  ...  -20.05711": 20k (formats.md)
     out = run("import_ranks", str(path), "--format", "aga", "--dry-run")
-    assert "AGA TD list for Stellenbosch Go Club: read 22410, matched 1" in out
+    assert "AGA TD list for South African Go Clubs: read 22410, matched 1" in out
     assert "change    Zachary Aal: 10k -> 20k" in out
 
 
@@ -191,6 +208,23 @@ def test_export_games_writes_a_file(tmp_path, played) -> None:
     target = tmp_path / "club.h9"
     run("export_games", "--format", "h9", "--out", str(target))
     assert "CL[C]" in target.read_text()
+
+
+def test_export_games_takes_the_list_or_one_of_its_clubs(played, other_club) -> None:
+    """A list's export has the games of all its clubs; --club only those played there."""
+    ann, jean = Player.objects.get(name="Ann Bee"), Player.objects.get(name="Jean Dupont")
+    services.save_sheet(
+        club=other_club, date=date(2024, 3, 9), rows=[GameRow(white=jean, black=ann, winner="white")]
+    )
+    whole = run("export_games", "--format", "json", "--list", "sagc", "--to", "2024-03-31")
+    assert [g["date"] for g in json.loads(whole)["games"]] == ["2024-03-05", "2024-03-05", "2024-03-09"]
+    away = run("export_games", "--format", "json", "--club", "cape-town")
+    assert [(g["white"], g["black"]) for g in json.loads(away)["games"]] == [("Jean Dupont", "Ann Bee")]
+    make_pool(name="Other", slug="other")
+    with pytest.raises(CommandError, match="give --list \\(one of: other, sagc\\)"):
+        run("export_games", "--format", "csv")
+    with pytest.raises(CommandError, match="--club: cape-town is a club of the list sagc, not other"):
+        run("export_games", "--format", "csv", "--list", "other", "--club", "cape-town")
 
 
 def test_export_games_refuses_an_empty_period_or_backwards_dates(played) -> None:

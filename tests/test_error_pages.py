@@ -13,7 +13,8 @@ def test_a_refused_page_explains_which_login_it_needs(client_for, club, role):  
     assert response.status_code == 403
     assert 'class="site-header"' in html  # the site's navigation, not a bare page
     assert f"logged in as <b>{role}</b>" in html
-    assert "committee member" in html and f'href="{reverse("players")}"' in html
+    assert "volunteer of that club" in html and "member of that list's committee" in html
+    assert f'href="{reverse("players")}"' in html
 
 
 def test_an_unknown_page_is_404_with_a_way_back(client, db):  # type: ignore[no-untyped-def]

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import re
 from collections import Counter
 from datetime import date
 from decimal import Decimal
 
 import pytest
 import time_machine
+from django.test import Client
 from django.urls import reverse
 
 from ratings import committee, exchange, services
@@ -70,7 +73,7 @@ def same_game(g: Game, with_date: bool = True, with_komi: bool = True) -> tuple[
 
 def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, season) -> None:
     name, media_type, text = committee.export_games(club.rating_list, None, None, "csv")
-    assert (name, media_type) == ("stellenbosch-games-start-2024-06-15.csv", "text/csv")
+    assert (name, media_type) == ("sagc-games-start-2024-06-15.csv", "text/csv")  # named after the list
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == exchange.GAME_FIELDS
     # Five played games in timeline order; the forfeit is left out (never rated, ratings/systems/base.py).
@@ -103,10 +106,31 @@ def test_an_empty_period_is_refused_with_a_reason(club, season) -> None:
 
 
 def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
-    _, media_type, text = committee.export_games(club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9")
+    _, media_type, text = committee.export_games(
+        club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9", club=club
+    )
     assert media_type == "text/plain"
     assert "CL[C]" in text and "EV[Stellenbosch Go Club club ladder 2024-01-01 to 2024-06-30]" in text
     assert "|12345678" in text  # Ann's EGD PIN
+    _, _, whole = committee.export_games(club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9")
+    assert "EV[South African Go Clubs club ladder 2024-01-01 to 2024-06-30]" in whole
+
+
+def test_a_list_export_has_every_club_of_the_list_and_a_club_export_only_its_own(
+    club, other_club, season
+) -> None:
+    """Players of the list meet at any of its clubs (issue 11): the list's
+    export has the game played at Cape Town, Stellenbosch's export does not."""
+    services.save_sheet(club=other_club, date=date(2024, 5, 7), rows=[
+        GameRow(white=season["ann"], black=season["dan"], winner="black"),
+    ])  # fmt: skip
+    _, _, whole = committee.export_games(club.rating_list, None, None, "csv")
+    name, _, own = committee.export_games(club.rating_list, None, None, "csv", club=club)
+    assert name == "stellenbosch-games-start-2024-06-15.csv"
+    assert [r["date"] for r in csv.DictReader(io.StringIO(whole))][-1] == "2024-05-07"
+    assert len(list(csv.DictReader(io.StringIO(whole)))) == 6
+    assert "2024-05-07" not in [r["date"] for r in csv.DictReader(io.StringIO(own))]
+    assert len(list(csv.DictReader(io.StringIO(own)))) == 5
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
@@ -140,20 +164,22 @@ def test_what_is_exported_imports_back_to_the_same_games(club, season, fmt: str)
            "h9": ["egd_pin"], "tou": ["ffg_licence"], "aga": ["aga_id"]}[fmt]  # fmt: skip
     for attr in ids:
         [player] = [p for p in season.values() if getattr(p, attr)]
-        assert name_key(Player.objects.get(club=fresh, **{attr: getattr(player, attr)}).name) == name_key(
-            player.name
-        )
+        assert name_key(
+            Player.objects.get(rating_list=fresh.rating_list, **{attr: getattr(player, attr)}).name
+        ) == name_key(player.name)
 
 
 # --- the page ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_volunteers_and_the_committee_export(role, client_for, club, season) -> None:
+def test_only_the_committee_of_the_list_exports(role, client_for, club, season) -> None:
+    """Exports are the committee's now (issue 11): volunteers no longer export."""
     response = client_for(role).get(
-        reverse("export"), {"club": club.pk, "format": "csv", "start": "", "end": ""}
+        reverse("export"),
+        {"rating_list": club.rating_list.pk, "club": club.pk, "format": "csv", "start": "", "end": ""},
     )
-    if role in ("volunteer", "committee"):
+    if role == "committee":
         assert response.status_code == 200
         assert (
             response["Content-Disposition"]
@@ -165,31 +191,47 @@ def test_volunteers_and_the_committee_export(role, client_for, club, season) -> 
         assert response.status_code == (302 if role == "anonymous" else 403)
 
 
+@pytest.mark.parametrize("who", ["volunteer_b", "committee_2", "site_admin"])
+def test_the_committee_of_another_list_cannot_export_this_one(who, outsiders, club, season) -> None:
+    client = Client()
+    client.force_login(outsiders[who])
+    response = client.get(reverse("export"), {"rating_list": club.rating_list.pk, "format": "csv"})
+    if who == "site_admin":
+        assert response.status_code == 200 and response.content.decode().count("\n") == 6
+    else:
+        assert response.status_code == 403
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
 def test_every_format_downloads_with_its_extension(client_for, club, season, fmt: str) -> None:
-    response = client_for("volunteer").get(reverse("export"), {"club": club.pk, "format": fmt})
+    response = client_for("committee").get(
+        reverse("export"), {"rating_list": club.rating_list.pk, "format": fmt}
+    )
     extension, media_type = exchange.FILE_TYPES[fmt]  # type: ignore[index]
     assert response.status_code == 200 and response["Content-Type"].startswith(media_type)
     assert response["Content-Disposition"].endswith(f'{extension}"')
 
 
 def test_the_page_without_a_format_is_the_form(client_for, club) -> None:
-    response = client_for("volunteer").get(reverse("export"))
+    response = client_for("committee").get(reverse("export"))
     assert response.status_code == 200 and b'name="format"' in response.content
-    assert b"API tokens" not in response.content  # tokens are the committee's
+    assert b'name="rating_list"' in response.content and b'name="club"' in response.content
+    assert client_for("volunteer").get(reverse("export")).status_code == 403  # the committee's page
 
 
 def test_a_period_ending_before_it_starts_is_an_error_next_to_the_end(client_for, club, season) -> None:
-    response = client_for("volunteer").get(
-        reverse("export"), {"club": club.pk, "format": "csv", "start": "2024-05-01", "end": "2024-04-01"}
+    response = client_for("committee").get(
+        reverse("export"),
+        {"rating_list": club.rating_list.pk, "format": "csv", "start": "2024-05-01", "end": "2024-04-01"},
     )
     assert response.status_code == 400
     assert "the period ends (2024-04-01) before it starts (2024-05-01)" in response.content.decode()
 
 
 def test_an_empty_period_on_the_page_says_so(client_for, club, season) -> None:
-    response = client_for("volunteer").get(
-        reverse("export"), {"club": club.pk, "format": "aga", "start": "2020-01-01", "end": "2020-02-01"}
+    response = client_for("committee").get(
+        reverse("export"),
+        {"rating_list": club.rating_list.pk, "format": "aga", "start": "2020-01-01", "end": "2020-02-01"},
     )
     assert (
         response.status_code == 400
@@ -199,22 +241,37 @@ def test_an_empty_period_on_the_page_says_so(client_for, club, season) -> None:
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_the_committee_generates_an_api_token(role, client_for, club) -> None:
-    response = client_for(role).post(reverse("export_token"), {"club": club.slug})
+    response = client_for(role).post(reverse("export_token"), {"list": club.rating_list.slug})
     club.rating_list.refresh_from_db()
     if role == "committee":
-        assert response.status_code == 302 and len(club.rating_list.api_token) >= 40
+        assert response.status_code == 302 and len(club.rating_list.api_token_hash) == 64
     else:
         assert response.status_code == (302 if role == "anonymous" else 403)
-        assert club.rating_list.api_token == ""
+        assert club.rating_list.api_token_hash == ""
 
 
-def test_regenerating_replaces_the_token(client_for, club) -> None:
-    old = committee.new_api_token(club.rating_list)
-    client_for("committee").post(reverse("export_token"), {"club": club.slug})
+def test_the_committee_of_another_list_cannot_make_this_lists_token(outsiders, club) -> None:
+    client = Client()
+    client.force_login(outsiders["committee_2"])
+    assert client.post(reverse("export_token"), {"list": club.rating_list.slug}).status_code == 403
     club.rating_list.refresh_from_db()
-    assert club.rating_list.api_token and club.rating_list.api_token != old
-    page = client_for("committee").get(reverse("export")).content.decode()
-    assert club.rating_list.api_token in page and "Regenerate" in page
+    assert club.rating_list.api_token_hash == ""
+
+
+def test_regenerating_replaces_the_token_shown_once_and_stored_as_a_hash(client_for, club) -> None:
+    old = committee.new_api_token(club.rating_list)
+    old_hash = club.rating_list.api_token_hash
+    client = client_for("committee")
+    page = client.post(reverse("export_token"), {"list": club.rating_list.slug}, follow=True).content.decode()
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.api_token_hash and club.rating_list.api_token_hash != old_hash
+    assert committee.list_for_token(old) is None
+    [token] = re.findall(r'<code class="token">([^<]+)</code>', page)
+    assert committee.list_for_token(token) == club.rating_list
+    assert hashlib.sha256(token.encode()).hexdigest() == club.rating_list.api_token_hash
+    assert token not in club.rating_list.api_token_hash and "Regenerate" in page
+    again = client.get(reverse("export")).content.decode()
+    assert token not in again and "Regenerate" in again  # shown once
 
 
 def test_regenerating_asks_first_and_the_page_links_the_api(client_for, club) -> None:

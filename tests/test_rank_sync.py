@@ -45,7 +45,9 @@ def lines_by_name(sync: RankSync) -> dict[str, RankSyncLine]:
 
 def test_it_matches_by_name_whatever_the_order_case_and_accents(club, make_player) -> None:
     make_player("Léa Dupont", rank=-10)
-    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("DUPONT Lea", "S-1", "8k")), filename="saga.csv")
+    sync = committee.preview_rank_sync(
+        club.rating_list, ranks_csv(("DUPONT Lea", "S-1", "8k")), filename="saga.csv"
+    )
     line = lines_by_name(sync)["Léa Dupont"]
     assert (line.match, line.national_id, line.national_rank) == ("name", "S-1", -8.0)
     assert (sync.read, sync.matched, sync.changes) == (1, 1, 1)
@@ -61,7 +63,7 @@ def test_it_matches_a_stored_national_id_before_the_name(club, make_player) -> N
 def test_it_shows_two_entries_with_the_players_name_as_ambiguous_never_guessing(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
-        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+        club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
     )
     line = lines_by_name(sync)["Jean Dupont"]
     assert line.match == "ambiguous" and line.national_rank is None
@@ -78,23 +80,27 @@ def test_it_shows_a_player_absent_from_the_list_as_missing(club, make_player) ->
 
 def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10, saga_id="S-5")
-    line = lines_by_name(committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"))))[
-        "Jean Dupont"
-    ]
+    line = lines_by_name(
+        committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    )["Jean Dupont"]
     assert line.match == "ambiguous"
 
 
 def test_two_club_players_claiming_one_entry_are_both_ambiguous(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
-    lines = lines_by_name(committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"))))
+    lines = lines_by_name(
+        committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    )
     assert {line.match for line in lines.values()} == {"ambiguous"}
 
 
 def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10, saga_id="S-1")
     make_player("Dupont Jean", rank=-12, slug="other")
-    lines = lines_by_name(committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"))))
+    lines = lines_by_name(
+        committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
+    )
     assert lines["Jean Dupont"].match == "id"
     assert lines["Dupont Jean"].match == "missing"
 
@@ -104,7 +110,7 @@ def test_a_fractional_club_rank_in_the_national_grade_is_no_change(club, make_pl
     player = make_player("Fred Smith", rank=0)
     Player.objects.filter(pk=player.pk).update(rank=0.3)
     sync = committee.preview_rank_sync(
-        club,
+        club.rating_list,
         ranks_csv(
             ("Fred Smith", "S-1", "1d"),
         ),
@@ -181,7 +187,7 @@ def test_the_second_sync_matches_a_confirmed_player_by_id(club, make_player) -> 
 def test_an_ambiguous_line_needs_a_candidate(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
-        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+        club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
     )
     line = lines_by_name(sync)["Jean Dupont"]
     with pytest.raises(CommitteeError, match="Jean Dupont: choose"):
@@ -192,7 +198,7 @@ def test_apply_is_all_or_nothing_and_the_error_names_the_player(club, make_playe
     make_player("Ann Bee", rank=-10)
     make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
     sync = committee.preview_rank_sync(
-        club, ranks_csv(("Ann Bee", "S-1", "8k"), ("Late Joiner", "S-2", "6k"))
+        club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k"), ("Late Joiner", "S-2", "6k"))
     )
     with pytest.raises(CommitteeError, match=r"Late Joiner: .*joined on 2024-05-01"):
         committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 1, 1))
@@ -254,13 +260,51 @@ def _upload(client, data: bytes, name: str = "saga.csv", **extra):  # type: igno
 @pytest.mark.parametrize("role", ROLES)
 def test_only_the_committee_uploads_a_list(role, client_for, club, make_player) -> None:
     make_player("Ann Bee", rank=-10)
-    response = _upload(client_for(role), ranks_csv(("Ann Bee", "S-1", "8k")), club=club.pk)
+    response = _upload(client_for(role), ranks_csv(("Ann Bee", "S-1", "8k")), rating_list=club.rating_list.pk)
     if role == "committee":
         sync = RankSync.objects.get()
         assert response.status_code == 302 and response["Location"] == sync.get_absolute_url()
     else:
         assert response.status_code == (302 if role == "anonymous" else 403)
         assert not RankSync.objects.exists()
+
+
+def test_it_matches_players_of_every_club_of_the_list_and_never_another_lists(
+    club, other_club, other_list, make_player
+) -> None:
+    """Ranks belong to the list's players (issue 11), whatever their home club."""
+    make_player("Ann Bee", rank=-10, club=other_club)
+    make_player("Cat Dee", rank=-10, club=other_list.clubs.get())
+    sync = committee.preview_rank_sync(
+        club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k"), ("Cat Dee", "S-2", "8k"))
+    )
+    assert sync.rating_list == club.rating_list
+    lines = lines_by_name(sync)
+    assert lines["Ann Bee"].match == "name" and "Cat Dee" not in lines
+    assert (sync.read, sync.matched, sync.changes) == (2, 1, 1)
+
+
+@pytest.mark.parametrize("who", ["volunteer_b", "committee_2"])
+def test_no_one_outside_the_lists_committee_uploads_for_it_or_applies_its_sync(
+    who, outsiders, club, make_player
+) -> None:
+    from django.test import Client
+
+    ann = make_player("Ann Bee", rank=-10)
+    client = Client()
+    client.force_login(outsiders[who])
+    response = _upload(client, ranks_csv(("Ann Bee", "S-1", "8k")), rating_list=club.rating_list.pk)
+    assert response.status_code == 403 and not RankSync.objects.exists()
+    sync = committee.preview_rank_sync(
+        club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")), filename="sagc.csv"
+    )
+    line = sync.lines.get(player=ann)
+    assert client.get(sync.get_absolute_url()).status_code == 403
+    response = client.post(sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-06-01"})
+    assert response.status_code == 403 and not RankAdjustment.objects.exists()
+    if who == "committee_2":  # their own syncs page lists only their own list's syncs
+        page = client.get(reverse("rank_syncs"))
+        assert page.status_code == 200 and "sagc.csv" not in page.content.decode()
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -325,14 +369,18 @@ def test_the_preview_puts_what_needs_a_decision_first(client_for, club, make_pla
     assert order == ["Zed Change", "Jean Dupont", "Ann Same", "Abe Absent"]
 
 
-def test_the_preview_is_titled_by_list_and_club_and_names_the_clubs_unit(client_for, club, make_player) -> None:
+def test_the_preview_is_titled_by_format_and_list_and_names_the_lists_unit(
+    client_for, club, make_player
+) -> None:
     club.rating_list.primary_system = "egf"
-    club.save()
+    club.rating_list.save()
     make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")), filename="saga.csv")
+    sync = committee.preview_rank_sync(
+        club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")), filename="saga.csv"
+    )
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     title = page[page.index("<title>") : page.index("</title>")]
-    assert str(sync.pk) not in title and club.name in title
+    assert str(sync.pk) not in title and "CSV list for South African Go Clubs" in title
     assert '<th scope="col" class="num">GoR</th>' in page
 
 
@@ -340,9 +388,11 @@ def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(
     client_for, club, make_player
 ) -> None:
     make_player("Ann Bee", rank=-10)
-    sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Someone Else", "S-1", "8k")), filename="saga.csv")
+    sync = committee.preview_rank_sync(
+        club.rating_list, ranks_csv(("Someone Else", "S-1", "8k")), filename="saga.csv"
+    )
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
-    assert "Nothing to apply" in page and "no player of Stellenbosch Go Club was found" in page
+    assert "Nothing to apply" in page and "no player of South African Go Clubs was found" in page
     assert "Apply the ticked changes" not in page
 
 
@@ -351,7 +401,7 @@ def test_ticking_an_ambiguous_line_without_a_candidate_is_an_error_next_to_it(
 ) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
-        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+        club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
     )
     line = sync.lines.get(player__name="Jean Dupont")
     response = client_for("committee").post(
@@ -365,7 +415,7 @@ def test_ticking_an_ambiguous_line_without_a_candidate_is_an_error_next_to_it(
 def test_choosing_a_candidate_on_the_page_applies_it(client_for, club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
-        club, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
+        club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
     )
     line = sync.lines.get(player__name="Jean Dupont")
     response = client_for("committee").post(
@@ -405,7 +455,7 @@ def test_a_bad_upload_names_the_line_and_stores_nothing(client_for, club, make_p
     response = _upload(
         client_for("committee"),
         ranks_csv(("Ann Bee", "S-1", "8k"), ("X", "S-2", "99z"), ("Y", "S-3", "0z")),
-        club=club.pk,
+        rating_list=club.rating_list.pk,
     )
     assert response.status_code == 400 and "line 3" in response.content.decode()
     assert not RankSync.objects.exists()
@@ -414,7 +464,7 @@ def test_a_bad_upload_names_the_line_and_stores_nothing(client_for, club, make_p
 def test_the_list_of_syncs_shows_who_when_file_and_counts(client_for, club, make_player, personas) -> None:
     make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(
-        club,
+        club.rating_list,
         ranks_csv(("Ann Bee", "S-1", "8k"), ("Zed", "S-9", "1d")),
         filename="saga-2024.csv",
         user=personas["committee"],
@@ -448,7 +498,7 @@ def test_an_applied_sync_shows_what_was_applied_and_refuses_a_second_apply(
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(min_size=1, max_size=200), st.text(min_size=1, max_size=200).map(str.encode)))
 def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_store_nothing(client_for, club, data) -> None:
-    response = _upload(client_for("committee"), data, name="list.txt", club=club.pk)
+    response = _upload(client_for("committee"), data, name="list.txt", rating_list=club.rating_list.pk)
     if response.status_code == 400:
         assert "list.txt: " in response.content.decode()
         assert not RankSync.objects.exists()

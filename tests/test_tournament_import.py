@@ -87,7 +87,9 @@ def test_the_same_tournament_in_h9_and_tou_gives_the_same_games(db) -> None:
     assert games_of(from_h9) == games_of(from_tou)
     assert sum(games_of(from_h9).values()) == 36
     # The .tou gives licences, which new players keep (the next import matches them by id).
-    assert Player.objects.get(club=from_tou, name="Minieri Davide").ffg_licence == "1800014"
+    assert (
+        Player.objects.get(rating_list=from_tou.rating_list, name="Minieri Davide").ffg_licence == "1800014"
+    )
 
 
 def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club) -> None:
@@ -99,13 +101,37 @@ def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club) -> 
     assert state() == before
 
 
-def test_it_matches_club_players_by_licence_then_by_name(club, make_player) -> None:
+def test_the_same_tournament_at_another_club_of_the_list_is_refused_but_another_list_takes_it(
+    club, other_club
+) -> None:
+    """The games of every club of a list are one pool (issue 11): the same
+    tournament entered at club B would count its games twice."""
+    committee.import_tournament(club, juvisy("h9"), filename="juvisy-2019.h9")
+    before = state()
+    with pytest.raises(CommitteeError, match="already imported into Stellenbosch Go Club"):
+        committee.import_tournament(other_club, juvisy("tou"), filename="juvisy-2019.tou")
+    assert state() == before
+    elsewhere = new_club("elsewhere")
+    report = committee.import_tournament(elsewhere, juvisy("tou"), filename="juvisy-2019.tou")
+    assert report.games == 36 and len(report.created) == 19  # no player of the SAGC list is reused
+
+
+def test_it_matches_the_lists_players_by_licence_then_by_name_whatever_their_home_club(
+    club, other_club, other_list, make_player
+) -> None:
+    """A tournament at one club meets players of the whole list (issue 11),
+    never those of another list."""
     by_id = make_player("Davide M.", rank=0, ffg_licence="1800014", since=date(2019, 1, 1))
-    by_name = make_player("Théo Lemoine", rank=-1, since=date(2019, 1, 1))
+    by_name = make_player("Théo Lemoine", rank=-1, since=date(2019, 1, 1), club=other_club)
+    stranger = make_player("Mathieu Daguenet", rank=-1, since=date(2019, 1, 1), club=other_list.clubs.get())
     report = committee.import_tournament(club, juvisy("tou"), filename="juvisy-2019.tou")
     assert "Minieri Davide → Davide M." in report.matched and "Lemoine Theo → Théo Lemoine" in report.matched
     assert Game.objects.of_player(by_id).count() == 4 and Game.objects.of_player(by_name).count() == 4
     assert not Player.objects.filter(name="Minieri Davide").exists()
+    assert not Game.objects.of_player(stranger).exists()
+    # The other list's Mathieu Daguenet is not matched: a new player of this list, whose home is the club.
+    new = Player.objects.get(rating_list=club.rating_list, name="Daguenet Mathieu")
+    assert new.home_club == club and Game.objects.of_player(new).exists()
 
 
 def test_two_club_players_with_the_files_name_stop_the_import(club, make_player) -> None:
@@ -289,6 +315,24 @@ def test_only_the_committee_imports_a_tournament(role, client_for, club) -> None
     else:
         assert response.status_code == (302 if role == "anonymous" else 403)
         assert state() == before
+
+
+@pytest.mark.parametrize("who", ["volunteer_b", "committee_2"])
+def test_no_one_outside_the_lists_committee_imports_into_its_clubs(who, outsiders, club, other_club) -> None:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(outsiders[who])
+    before = state()
+    for target in (club, other_club):
+        assert _post(client, juvisy("h9"), target).status_code == 403
+    assert state() == before
+
+
+def test_the_committee_imports_at_any_club_of_its_list(client_for, other_club) -> None:
+    response = _post(client_for("committee"), juvisy("h9"), other_club)
+    assert response.status_code == 200
+    assert RecordSheet.objects.get(club=other_club).games.count() == 36
 
 
 @pytest.mark.parametrize("role", ROLES)
