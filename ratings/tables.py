@@ -162,7 +162,7 @@ class SheetRow:
     def cells(self) -> tuple[str, ...]:
         """The 12 columns as text, for the page and the CSV export."""
         return (
-            self.opponent.name,
+            self.opponent.display_name,
             format_rank(self.opponent_rank) if self.opponent_rank is not None else "",
             self.colour,
             "" if self.handicap is None else str(self.handicap),

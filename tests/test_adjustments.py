@@ -1,4 +1,4 @@
-"""Committee pages: rank adjustments (/adjustments/, /adjustments/new/) and club settings."""
+"""Committee pages: rank adjustments (/adjustments/, /adjustments/new/) and list settings."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import LogEntry, RankAdjustment, RatingList
 from ratings.services import GameRow
-from tests.conftest import make_pool
+from tests.conftest import committee_of, make_pool
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +61,9 @@ def test_the_list_names_the_rating_column_after_the_primary_system(client_for, c
     assert f'<th scope="col">{header}</th>' in html
 
 
-@pytest.mark.parametrize(("system", "label"), [("sagc", "New index (optional)"), ("egf", "New GoR (optional)")])
+@pytest.mark.parametrize(
+    ("system", "label"), [("sagc", "New index (optional)"), ("egf", "New GoR (optional)")]
+)
 def test_the_form_names_the_rating_in_the_primary_systems_unit(client_for, club, system, label) -> None:
     RatingList.objects.filter(pk=club.rating_list_id).update(primary_system=system)
     html = client_for("committee").get("/adjustments/new/").content.decode()
@@ -107,7 +109,7 @@ def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
     assert 'class="adjustment"' in html and "SAGA list" in html
 
 
-def test_the_club_settings_change_the_systems_and_recompute_from_the_first_game(
+def test_the_list_settings_change_the_systems_and_recompute_from_the_first_game(
     client_for, club, alice, make_player
 ) -> None:
     bob = make_player("Bob", rank=-8)
@@ -119,7 +121,8 @@ def test_the_club_settings_change_the_systems_and_recompute_from_the_first_game(
     )
     RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
     response = client_for("committee").post(
-        f"/clubs/{club.slug}/settings/", {"primary_system": "egf", "compared_systems": ["sagc", "ffg"]}
+        f"/lists/{club.rating_list.slug}/settings/",
+        {"primary_system": "egf", "compared_systems": ["sagc", "ffg"]},
     )
     assert response.status_code == 302
     club.rating_list.refresh_from_db()
@@ -127,14 +130,16 @@ def test_the_club_settings_change_the_systems_and_recompute_from_the_first_game(
     assert club.rating_list.dirty_from == date(2023, 7, 1)
 
 
-def test_the_club_settings_page_offers_every_system(client_for, club) -> None:
+def test_the_list_settings_page_offers_every_system(client_for, club) -> None:
     from ratings.systems import SYSTEM_NAMES
 
-    html = client_for("committee").get(f"/clubs/{club.slug}/settings/").content.decode()
+    html = client_for("committee").get(f"/lists/{club.rating_list.slug}/settings/").content.decode()
     for name in SYSTEM_NAMES:
         assert f'value="{name}"' in html
     assert (
-        client_for("committee").post(f"/clubs/{club.slug}/settings/", {"primary_system": "nope"}).status_code
+        client_for("committee")
+        .post(f"/lists/{club.rating_list.slug}/settings/", {"primary_system": "nope"})
+        .status_code
         == 400
     )
 
@@ -165,8 +170,8 @@ def test_only_the_committee_may_add_an_adjustment(client_for, club, alice, role)
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_the_committee_may_change_the_club_systems(client_for, club, role) -> None:
-    response = client_for(role).post(f"/clubs/{club.slug}/settings/", {"primary_system": "ffg"})
+def test_only_the_committee_may_change_the_list_systems(client_for, club, role) -> None:
+    response = client_for(role).post(f"/lists/{club.rating_list.slug}/settings/", {"primary_system": "ffg"})
     refused = _refused_as(response, role)
     club.rating_list.refresh_from_db()
     assert (club.rating_list.primary_system == "sagc") == refused
@@ -174,7 +179,7 @@ def test_only_the_committee_may_change_the_club_systems(client_for, club, role) 
 
 @pytest.mark.parametrize("role", EXPECTED)
 def test_only_the_committee_sees_the_committee_pages(client_for, club, role) -> None:
-    for url in ("/adjustments/", "/adjustments/new/", f"/clubs/{club.slug}/settings/"):
+    for url in ("/adjustments/", "/adjustments/new/", f"/lists/{club.rating_list.slug}/settings/"):
         response = client_for(role).get(url)
         if not _refused_as(response, role):
             assert response.status_code == 200
@@ -187,14 +192,27 @@ def test_the_adjustment_date_defaults_to_today(client_for, club) -> None:
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
-def test_only_the_committee_sees_the_club_settings_link(client_for, club, role) -> None:
+def test_only_the_committee_sees_the_list_settings_link(client_for, club, role) -> None:
     html = client_for(role).get("/players/").content.decode()
     nav = html[html.index("<nav") : html.index("</nav>")]
-    assert (f'href="/clubs/{club.slug}/settings/"' in nav) is (role == "committee")
+    assert (f'href="/lists/{club.rating_list.slug}/settings/"' in nav) is (role == "committee")
 
 
-def test_the_club_settings_page_switches_between_clubs(client_for, club) -> None:
-    other = make_pool(name="Cape Town Go Club", slug="cape-town")
-    html = client_for("committee").get(f"/clubs/{club.slug}/settings/").content.decode()
-    assert f'href="/clubs/{other.slug}/settings/"' in html
-    assert f'href="/clubs/{club.slug}/settings/" aria-current="true"' in html
+def test_the_list_settings_page_switches_between_the_committees_lists(client_for, club, personas) -> None:
+    other = make_pool(name="Cape Town Ladder", slug="cape-town").rating_list
+    unrelated = make_pool(name="Guildford Ladder", slug="guildford").rating_list
+    committee_of(personas["committee"], other)
+    html = client_for("committee").get(f"/lists/{club.rating_list.slug}/settings/").content.decode()
+    assert f'href="/lists/{other.slug}/settings/"' in html
+    assert f'href="/lists/{club.rating_list.slug}/settings/" aria-current="true"' in html
+    assert f"/lists/{unrelated.slug}/settings/" not in html
+
+
+def test_the_committee_of_another_list_changes_nothing_here(client, club, alice, outsiders) -> None:
+    client.force_login(outsiders["committee_2"])
+    response = client.post(f"/lists/{club.rating_list.slug}/settings/", {"primary_system": "ffg"})
+    assert response.status_code == 403
+    assert client.post("/adjustments/new/", adjustment_data(alice)).status_code == 403
+    club.rating_list.refresh_from_db()
+    assert club.rating_list.primary_system == "sagc" and club.rating_list.dirty_from is None
+    assert not RankAdjustment.objects.exists() and not LogEntry.objects.exists()

@@ -1,5 +1,6 @@
-"""`manage.py demo`: an empty database filled with a realistic club, and
-refused (or skipped) when data exists."""
+"""`manage.py demo`: an empty database filled with a realistic rating list
+(the SAGC list with the Stellenbosch club), and refused (or skipped) when
+data exists."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from django.core.management import CommandError, call_command
 from django.db.models import F, Max, Min
 from django.utils import timezone
 
-from ratings.models import Club, Game, HistoryEntry, Kind, LogEntry, Player, RankAdjustment
+from accounts.models import CommitteeMember, Volunteer
+from accounts.roles import is_committee_of, may_enter_at
+from ratings.models import Club, Game, HistoryEntry, Kind, LogEntry, Player, RankAdjustment, RatingList
 
 
 @pytest.fixture(autouse=True)
@@ -32,9 +35,14 @@ def filled(db) -> str:  # type: ignore[no-untyped-def]
     return demo("--password", "demo-pass-123")
 
 
-def test_it_makes_one_club_of_about_40_players_from_25k_to_4d(filled):  # type: ignore[no-untyped-def]
-    assert Club.objects.count() == 1
+def test_it_makes_the_sagc_list_with_a_club_of_about_40_players_from_25k_to_4d(filled):  # type: ignore[no-untyped-def]
+    rating_list = RatingList.objects.get()
+    assert (rating_list.name, rating_list.slug) == ("South African Go Clubs", "sagc")
+    club = Club.objects.get()
+    assert (club.name, club.slug, club.rating_list) == ("Stellenbosch Go Club", "stellenbosch", rating_list)
     players = Player.objects.all()
+    assert players.filter(rating_list=rating_list, home_club=club).count() == players.count()
+    assert set(Game.objects.values_list("rating_list", "club").distinct()) == {(rating_list.pk, club.pk)}
     assert 35 <= players.count() <= 45
     ranks = players.aggregate(low=Min("start_rank"), high=Max("start_rank"))
     assert ranks == {"low": -25, "high": 3}
@@ -80,9 +88,9 @@ def test_it_logs_every_game_and_adjustment(filled):  # type: ignore[no-untyped-d
 
 
 def test_it_computes_the_ratings(filled):  # type: ignore[no-untyped-def]
-    club = Club.objects.get()
+    rating_list = RatingList.objects.get()
     assert (
-        HistoryEntry.objects.filter(system=club.rating_list.primary_system).count()
+        HistoryEntry.objects.filter(system=rating_list.primary_system).count()
         >= 2 * Game.objects.exclude(forfeit=True).count() - 10
     )
     in_games = set(Game.objects.values_list("white", flat=True)) | set(
@@ -90,18 +98,27 @@ def test_it_computes_the_ratings(filled):  # type: ignore[no-untyped-def]
     )
     assert set(Player.objects.filter(games_count__gt=0).values_list("id", flat=True)) == in_games
     assert Player.objects.exclude(last_updated=None).exists()
-    assert Club.objects.get().dirty_from is None
+    rating_list.refresh_from_db()
+    assert rating_list.dirty_from is None
 
 
-def test_it_creates_the_three_users_with_the_given_password(filled):  # type: ignore[no-untyped-def]
+def test_it_creates_the_three_users_with_the_given_password_and_their_roles(filled):  # type: ignore[no-untyped-def]
     assert "demo-pass-123" in filled
     volunteer, committee, player = (
         User.objects.get(username=n) for n in ("volunteer", "committee", "player")
     )
-    assert volunteer.groups.filter(name="volunteer").exists()
-    assert committee.groups.filter(name="committee").exists()
-    assert not player.groups.exists()
-    assert player.player is not None
+    club = Club.objects.get()
+    rating_list = club.rating_list
+    # Roles per place: the volunteer of the club, the committee of its list; no groups.
+    assert list(Volunteer.objects.values_list("user", "club")) == [(volunteer.pk, club.pk)]
+    assert list(CommitteeMember.objects.values_list("user", "rating_list")) == [
+        (committee.pk, rating_list.pk)
+    ]
+    assert not User.objects.filter(groups__isnull=False).exists()
+    assert may_enter_at(volunteer, club.pk, rating_list.pk) and not is_committee_of(volunteer, rating_list.pk)
+    assert may_enter_at(committee, club.pk, rating_list.pk) and is_committee_of(committee, rating_list.pk)
+    assert not may_enter_at(player, club.pk, rating_list.pk) and not is_committee_of(player, rating_list.pk)
+    assert player.player is not None and player.player.rating_list == rating_list
     assert all(u.check_password("demo-pass-123") for u in (volunteer, committee, player))
 
 
@@ -135,7 +152,8 @@ def test_reset_replaces_the_data_and_the_users(club, make_player):  # type: igno
     demo("--reset", "--password", "fresh-pass-456")
     assert not Player.objects.filter(name="Old Timer").exists()
     assert User.objects.get(username="committee").check_password("fresh-pass-456")
-    assert Club.objects.count() == 1 and Game.objects.count() > 500
+    assert RatingList.objects.count() == 1 and Club.objects.count() == 1 and Game.objects.count() > 500
+    assert CommitteeMember.objects.get().user.username == "committee"
 
 
 def test_it_is_reproducible(db):  # type: ignore[no-untyped-def]
@@ -143,7 +161,9 @@ def test_it_is_reproducible(db):  # type: ignore[no-untyped-def]
         # Sorted on every column: two games may differ in komi alone, and
         # an ORDER BY on fewer columns leaves their order to the database.
         return sorted(
-            Game.objects.values_list("date", "white__name", "black__name", "handicap", "komi", "winner", "kind")
+            Game.objects.values_list(
+                "date", "white__name", "black__name", "handicap", "komi", "winner", "kind"
+            )
         )
 
     demo("--password", "p-1234567890", "--seed", "7")

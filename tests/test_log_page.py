@@ -1,7 +1,7 @@
 """The log-file page /log/ (seed 001: "You can then verify that the details
 are correct by visiting the site and checking the log-file"): every entry,
-newest first, who and when, filters by club, player and date, pagination,
-and what an edit changed."""
+newest first, who and when, filters by list, club (where entered), player
+and date, pagination, and what an edit changed."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ def summaries(html: str) -> list[str]:
 
 
 @pytest.fixture
-def log(club, make_player):  # type: ignore[no-untyped-def]
+def log(club, other_club, make_player):  # type: ignore[no-untyped-def]
+    """Entries at two clubs of one list: Stellenbosch and Cape Town."""
     volunteer = User.objects.create_user("vera", password="x")
-    other = make_pool(name="Cape Town Go Club", slug="cape-town")
+    other = other_club
     ann, bob = make_player("Ann Botha"), make_player("Bob Nel")
     zed = make_player("Zed Zulu", club=other)
 
@@ -97,9 +98,31 @@ def test_changes_are_in_words_and_a_deletion_is_its_summary_alone(client, log, c
     assert "<del>" not in deleted and "None" not in deleted
 
 
-def test_it_filters_by_club(client, log):  # type: ignore[no-untyped-def]
+def test_it_filters_by_the_club_where_it_was_entered(client, log, club, make_player):  # type: ignore[no-untyped-def]
     html = client.get(reverse("log"), {"club": "cape-town"}).content.decode()
     assert [s[:7] for s in summaries(html)] == ["Entry C"]
+    # Zed (at home in Cape Town) visits Stellenbosch: the entry is Stellenbosch's.
+    LogEntry.objects.create(
+        club=club,
+        action="add",
+        event_date=date(2024, 3, 12),
+        summary="Entry V: Zed visits",
+        at=datetime(2024, 3, 13, tzinfo=UTC),
+    ).players.set([log["zed"], log["ann"]])
+    html = client.get(reverse("log"), {"club": "cape-town"}).content.decode()
+    assert [s[:7] for s in summaries(html)] == ["Entry C"]
+    html = client.get(reverse("log"), {"club": "stellenbosch", "player": "zed"}).content.decode()
+    assert [s[:7] for s in summaries(html)] == ["Entry V"]
+
+
+def test_it_filters_by_list_once_the_site_has_several(client, log):  # type: ignore[no-untyped-def]
+    assert 'name="list"' not in client.get(reverse("log")).content.decode()  # one list: no choice
+    ladder = make_pool(name="Guildford Ladder", slug="guildford")
+    LogEntry.objects.create(club=ladder, action="add", event_date=date(2024, 3, 5), summary="Entry L: ladder")
+    html = client.get(reverse("log"), {"list": "guildford"}).content.decode()
+    assert 'name="list"' in html and [s[:7] for s in summaries(html)] == ["Entry L"]
+    html = client.get(reverse("log"), {"list": "sagc"}).content.decode()
+    assert sorted(s[:7] for s in summaries(html)) == ["Entry A", "Entry B", "Entry C", "Entry D"]
 
 
 @pytest.mark.parametrize("given", ["ann-botha", "botha", "ANN"])
@@ -122,6 +145,16 @@ def test_a_backwards_date_range_is_explained_not_applied(client, log):  # type: 
 def test_it_links_the_players_to_their_record_sheets(client, log):  # type: ignore[no-untyped-def]
     html = client.get(reverse("log")).content.decode()
     assert f'href="{log["zed"].get_absolute_url()}">Zed Zulu</a>' in html
+
+
+def test_two_players_of_the_same_name_are_told_apart_by_their_suffix(client, club, make_player):  # type: ignore[no-untyped-def]
+    senior, junior = make_player("Sam Dube"), make_player("Sam Dube", slug="sam-dube-jr", suffix="junior")
+    LogEntry.objects.create(
+        club=club, action="add", event_date=date(2024, 3, 5), summary="Entry S: Sam v Sam"
+    ).players.set([senior, junior])
+    html = client.get(reverse("log")).content.decode()
+    assert f'href="{senior.get_absolute_url()}">Sam Dube</a>' in html
+    assert f'href="{junior.get_absolute_url()}">Sam Dube (junior)</a>' in html
 
 
 def test_an_entrys_date_links_to_the_record_sheet_it_was_entered_on(client, log, club):  # type: ignore[no-untyped-def]

@@ -10,11 +10,13 @@ import pytest
 from django.db import DataError, IntegrityError, transaction
 
 from ratings.models import (
+    Club,
     Game,
     HistoryEntry,
     LogEntry,
     Player,
     RankAdjustment,
+    RatingList,
     RecordSheet,
 )
 from tests.conftest import make_pool
@@ -35,21 +37,28 @@ def refused(make) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-# --- Club -----------------------------------------------------------------------
+# --- RatingList and Club ------------------------------------------------------------
 
 
-def test_a_clubs_systems_put_the_primary_first_without_repeats_or_unknowns(club):  # type: ignore[no-untyped-def]
-    club.rating_list.primary_system = "egf"
-    club.rating_list.compared_systems = ["sagc", "egf", "no-such-system", "ffg"]
-    assert club.rating_list.systems == ["egf", "sagc", "ffg"]
+def test_a_lists_systems_put_the_primary_first_without_repeats_or_unknowns(rating_list):  # type: ignore[no-untyped-def]
+    rating_list.primary_system = "egf"
+    rating_list.compared_systems = ["sagc", "egf", "no-such-system", "ffg"]
+    assert rating_list.systems == ["egf", "sagc", "ffg"]
 
 
-def test_a_clubs_page_is_its_filtered_players_list(club):  # type: ignore[no-untyped-def]
-    assert club.get_absolute_url() == "/players/?club=stellenbosch"
+def test_a_list_and_a_club_each_have_their_own_page(club):  # type: ignore[no-untyped-def]
+    assert club.rating_list.get_absolute_url() == "/lists/sagc/"
+    assert club.get_absolute_url() == "/clubs/stellenbosch/"
 
 
-def test_club_names_are_unique(club):  # type: ignore[no-untyped-def]
-    assert refused(lambda: make_pool(name=club.name, slug="other"))
+def test_list_names_are_unique(rating_list):  # type: ignore[no-untyped-def]
+    assert refused(lambda: RatingList.objects.create(name=rating_list.name, slug="other"))
+
+
+def test_club_names_are_unique_within_a_list_and_slugs_everywhere(club, other_list):  # type: ignore[no-untyped-def]
+    assert refused(lambda: Club.objects.create(rating_list=club.rating_list, name=club.name, slug="other"))
+    assert refused(lambda: Club.objects.create(rating_list=other_list, name="Elsewhere", slug=club.slug))
+    Club.objects.create(rating_list=other_list, name=club.name, slug="other")  # another list may have one
 
 
 # --- Player ---------------------------------------------------------------------
@@ -69,26 +78,48 @@ def test_the_database_refuses_a_start_rank_off_the_scale(make_player, rank):  # 
     assert refused(lambda: make_player("Off Scale", rank=rank))
 
 
-def test_two_players_of_one_club_cannot_share_a_name(club, make_player):  # type: ignore[no-untyped-def]
-    make_player("Ann", slug="ann")
-    assert refused(lambda: make_player("Ann", slug="ann-2"))
+def test_two_players_of_one_list_cannot_share_a_name(club, other_club, make_player):  # type: ignore[no-untyped-def]
+    make_player("Ann Botha", slug="ann")
+    assert refused(lambda: make_player("Ann Botha", slug="ann-2"))
+    # Whatever their home club, and however the name is typed (case, spacing, Unicode form).
+    assert refused(lambda: make_player("ANN  botha ", slug="ann-3", club=other_club))
+    make_player("Ann Botha", slug="ann-4", suffix="Cape Town")  # told apart deliberately
     other = make_pool(name="Other", slug="other")
-    make_player("Ann", slug="ann-3", club=other)  # another club may have one
+    make_player("Ann Botha", slug="ann-5", club=other)  # another list may have one
+    make_player("Zoe\u0301", slug="zoe-1")  # "e" and a combining acute accent
+    assert refused(lambda: make_player("Zo\u00e9", slug="zoe-2"))  # the same name, precomposed
 
 
-def test_player_queries_search_filter_by_club_and_join_the_club(club, make_player, django_assert_num_queries):  # type: ignore[no-untyped-def]
+def test_a_player_is_found_by_name_as_the_identity_rule_compares_names(club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann Botha", suffix="junior")
+    assert ann.display_name == str(ann) == "Ann Botha (junior)"
+    assert list(Player.objects.named(club.rating_list, " ann   BOTHA (Junior)")) == [ann]
+    assert not Player.objects.named(club.rating_list, "Ann Botha").exists()
+
+
+def test_player_queries_search_filter_by_list_and_join_the_home_club(
+    club, make_player, django_assert_num_queries
+):  # type: ignore[no-untyped-def]
     other = make_pool(name="Other", slug="other")
     make_player("Ann Botha")
     make_player("Bob Nel", club=other)
+    make_player("Cid Homeless", club=None, rating_list=club.rating_list)
     assert [p.name for p in Player.objects.search("  BOT ")] == ["Ann Botha"]
-    assert Player.objects.search("   ").count() == 2
-    assert [p.name for p in Player.objects.in_club(other)] == ["Bob Nel"]
-    assert Player.objects.in_club(None).count() == 2
+    assert Player.objects.search("   ").count() == 3
+    assert [p.name for p in Player.objects.in_list(other.rating_list)] == ["Bob Nel"]
+    assert Player.objects.in_list(None).count() == 3
     with django_assert_num_queries(1):
-        assert [p.club.name for p in Player.objects.for_table()] == ["Stellenbosch Go Club", "Other"]
+        clubs = [p.home_club.name if p.home_club else None for p in Player.objects.for_table()]
+        assert clubs == ["Stellenbosch Go Club", "Other", None]
 
 
 # --- Game ------------------------------------------------------------------------
+
+
+def test_a_game_belongs_to_the_list_of_the_club_where_it_was_played(club, other_club, make_player):  # type: ignore[no-untyped-def]
+    ann, bob = make_player("Ann"), make_player("Bob", club=other_club)
+    game = a_game(other_club, ann, bob)
+    assert (game.club, game.rating_list) == (other_club, club.rating_list)
 
 
 def test_the_database_refuses_a_game_against_oneself(club, make_player):  # type: ignore[no-untyped-def]
@@ -120,11 +151,15 @@ def test_games_come_in_timeline_order_date_then_entry_order(club, make_player): 
 def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  # type: ignore[no-untyped-def]
     ann = make_player("Ann")
     assert refused(
-        lambda: RankAdjustment.objects.create(rating_list=club.rating_list, player=ann, date=date(2024, 1, 1), rank=9)
+        lambda: RankAdjustment.objects.create(
+            rating_list=club.rating_list, player=ann, date=date(2024, 1, 1), rank=9
+        )
     )
-    assert str(RankAdjustment.objects.create(rating_list=club.rating_list, player=ann, date=date(2024, 1, 1), rank=-5)) == (
-        "2024-01-01 Ann set to 5k"
-    )
+    assert str(
+        RankAdjustment.objects.create(
+            rating_list=club.rating_list, player=ann, date=date(2024, 1, 1), rank=-5
+        )
+    ) == ("2024-01-01 Ann set to 5k")
 
 
 # --- HistoryEntry ------------------------------------------------------------------
@@ -132,7 +167,7 @@ def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  #
 
 def row(club, player, seq, game=None, opponent=None, rank_before=-10.0, system="sagc"):  # type: ignore[no-untyped-def]
     return HistoryEntry.objects.create(
-        club=club,
+        rating_list=club.rating_list,
         system=system,
         seq=seq,
         date=date(2024, 1, 1 + seq),
@@ -180,14 +215,16 @@ def test_the_chart_query_gives_date_rank_and_rating_oldest_first(club, make_play
 # --- LogEntry -----------------------------------------------------------------------
 
 
-def test_log_queries_filter_by_club_player_and_game_date(club, make_player):  # type: ignore[no-untyped-def]
+def test_log_queries_filter_by_list_player_and_game_date(club, make_player):  # type: ignore[no-untyped-def]
     other = make_pool(name="Other", slug="other")
     ann, bob = make_player("Ann Botha"), make_player("Bob Nel", club=other)
     e1 = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 1), summary="one")
     e1.players.set([ann])
     e2 = LogEntry.objects.create(club=other, action="add", event_date=date(2024, 3, 9), summary="two")
     e2.players.set([bob])
-    assert list(LogEntry.objects.in_club(club)) == [e1]
+    assert (e1.rating_list, e2.rating_list) == (club.rating_list, other.rating_list)  # filled from the club
+    assert list(LogEntry.objects.in_list(club.rating_list)) == [e1]
+    assert LogEntry.objects.in_list(None).count() == 2
     assert list(LogEntry.objects.about("bob-nel")) == [e2]
     assert list(LogEntry.objects.about("BOTHA")) == [e1]
     assert LogEntry.objects.about(" ").count() == 2

@@ -1,5 +1,5 @@
 """The players list /players/: public, sortable, paginated, searchable by
-name, filterable by club, exportable as CSV, in a fixed number of queries."""
+name, filterable by list and home club, exportable as CSV, in a fixed number of queries."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from ratings.models import Club
+from ratings.models import RatingList
 from tests.conftest import make_pool
 
 
@@ -24,13 +24,13 @@ def headers_on(html: str) -> list[str]:
 
 
 @pytest.fixture
-def players(club, make_player):  # type: ignore[no-untyped-def]
-    other = make_pool(name="Cape Town Go Club", slug="cape-town")
+def players(club, other_club, make_player):  # type: ignore[no-untyped-def]
+    """Three players at home in Stellenbosch, one in Cape Town: one list."""
     return {
         "ann": make_player("Ann Botha", rank=-3, rating=450, games_count=12, last_updated=date(2024, 5, 1)),
         "bob": make_player("Bob Nel", rank=-3, rating=-20, games_count=3),
         "cat": make_player("Cat Smit", rank=1, rating=0, games_count=40),
-        "dan": make_player("Dan Venter", rank=-20, rating=900, club=other),
+        "dan": make_player("Dan Venter", rank=-20, rating=900, club=other_club),
     }
 
 
@@ -52,21 +52,33 @@ def test_it_shows_name_club_rank_index_games_and_last_updated(client, players): 
 @pytest.mark.parametrize(
     ("system", "header"), [("sagc", "Index"), ("egf", "GoR"), ("ffg", "Level"), ("west-surrey", "Strength")]
 )
-def test_it_names_the_rating_column_after_the_clubs_primary_system(client, players, system, header):  # type: ignore[no-untyped-def]
-    Club.objects.update(primary_system=system)
+def test_it_names_the_rating_column_after_the_lists_primary_system(client, players, system, header):  # type: ignore[no-untyped-def]
+    RatingList.objects.update(primary_system=system)
     html = client.get(reverse("players")).content.decode()
     assert headers_on(html)[3] == header
     rows = list(csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).content.decode())))
     assert rows[0][3] == header
 
 
-def test_it_says_rating_when_the_clubs_listed_rate_in_different_units(client, players):  # type: ignore[no-untyped-def]
-    Club.objects.filter(slug="cape-town").update(primary_system="egf")
+def test_it_says_rating_when_the_lists_shown_rate_in_different_units(client, players, make_player):  # type: ignore[no-untyped-def]
+    ladder = make_pool(name="Guildford Ladder", slug="guildford", primary_system="egf")
+    make_player("Eve Ladder", club=ladder)
     assert headers_on(client.get(reverse("players")).content.decode())[3] == "Rating"
-    html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
+    html = client.get(reverse("players"), {"list": "guildford"}).content.decode()
+    assert headers_on(html)[3] == "GoR" and names_on(html) == ["Eve Ladder"]
+    html = client.get(reverse("players"), {"club": "guildford"}).content.decode()
     assert headers_on(html)[3] == "GoR"
     html = client.get(reverse("players"), {"club": "stellenbosch"}).content.decode()
     assert headers_on(html)[3] == "Index"
+
+
+def test_it_filters_by_list_once_the_site_has_several(client, players, make_player):  # type: ignore[no-untyped-def]
+    assert 'name="list"' not in client.get(reverse("players")).content.decode()  # one list: no choice
+    make_player("Eve Ladder", club=make_pool(name="Guildford Ladder", slug="guildford"))
+    html = client.get(reverse("players"), {"list": "sagc"}).content.decode()
+    assert 'name="list"' in html
+    assert sorted(names_on(html)) == ["Ann Botha", "Bob Nel", "Cat Smit", "Dan Venter"]
+    assert "<h1>Players of South African Go Clubs</h1>" in html
 
 
 def test_it_lists_the_strongest_first_and_the_index_breaks_ties(client, players):  # type: ignore[no-untyped-def]
@@ -86,7 +98,7 @@ def test_it_searches_by_name(client, players):  # type: ignore[no-untyped-def]
     assert names_on(html) == ["Dan Venter"]
 
 
-def test_it_filters_by_club(client, players):  # type: ignore[no-untyped-def]
+def test_it_filters_by_home_club(client, players):  # type: ignore[no-untyped-def]
     html = client.get(reverse("players"), {"club": "cape-town"}).content.decode()
     assert names_on(html) == ["Dan Venter"]
 
@@ -126,7 +138,9 @@ def test_the_csv_export_is_not_paginated(client, club, make_player):  # type: ig
     assert len(response.content.decode().strip().splitlines()) == 61
 
 
-def test_it_takes_the_same_number_of_queries_for_many_players(client, club, make_player, django_assert_num_queries):  # type: ignore[no-untyped-def]
+def test_it_takes_the_same_number_of_queries_for_many_players(
+    client, club, make_player, django_assert_num_queries
+):  # type: ignore[no-untyped-def]
     make_player("Only One")
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -72,12 +72,13 @@ def sheet_csv(client, player, **params: str) -> list[list[str]]:  # type: ignore
 
 
 @pytest.fixture
-def history(club, make_player):  # type: ignore[no-untyped-def]
+def history(club, other_club, make_player):  # type: ignore[no-untyped-def]
     """Three players, games of every kind, one entered late and dated before
-    the others, and a committee adjustment."""
+    the others, one played at another club of the list (Cat's home club),
+    and a committee adjustment."""
     ann = make_player("Ann", rank=-10)
     bob = make_player("Bob", rank=-12)
-    cat = make_player("Cat", rank=-15)
+    cat = make_player("Cat", rank=-15, club=other_club)
     games = [
         add_game(club, ann, bob, date(2024, 3, 5), winner="black", handicap=2, komi="0.5"),
         add_game(
@@ -96,7 +97,9 @@ def history(club, make_player):  # type: ignore[no-untyped-def]
             kind="internet",
             entered=date(2024, 3, 20),
         ),
-        add_game(club, cat, ann, date(2024, 3, 19), winner="white", komi="-5.5", entered=date(2024, 3, 19)),
+        add_game(
+            other_club, cat, ann, date(2024, 3, 19), winner="white", komi="-5.5", entered=date(2024, 3, 19)
+        ),
     ]
     adjustment = RankAdjustment.objects.create(
         rating_list=club.rating_list,
@@ -127,7 +130,7 @@ def expected_rows(history, player):  # type: ignore[no-untyped-def]
             handicap=g.handicap,
             komi=float(g.komi),
             kind=base.Kind(g.kind),
-            club="c",
+            club=g.club.slug,
         )
         events.append(((g.date, g.entered_at, 0, g.pk), event, g))
     a = history["adjustment"]
@@ -222,7 +225,11 @@ def test_the_opponents_rank_is_the_one_at_the_time_of_the_game(client, club, mak
     ann, bob = make_player("Ann", rank=-10), make_player("Bob", rank=-10)
     add_game(club, ann, bob, date(2024, 1, 9))
     RankAdjustment.objects.create(
-        rating_list=club.rating_list, player=bob, date=date(2024, 2, 1), rank=-5, entered_at=at(date(2024, 2, 1))
+        rating_list=club.rating_list,
+        player=bob,
+        date=date(2024, 2, 1),
+        rank=-5,
+        entered_at=at(date(2024, 2, 1)),
     )
     add_game(club, ann, bob, date(2024, 3, 5), handicap=5, komi="0.5", winner="black")
     recompute(club)
@@ -239,7 +246,7 @@ def test_it_exports_csv_with_the_players_slug_in_the_file_name(client, history):
 def test_it_shows_another_computed_system_on_request(client, club, history):  # type: ignore[no-untyped-def]
     ann = history["players"][0]
     HistoryEntry.objects.create(
-        club=club,
+        rating_list=club.rating_list,
         system="egf",
         seq=99,
         date=date(2024, 3, 5),
@@ -254,7 +261,7 @@ def test_it_shows_another_computed_system_on_request(client, club, history):  # 
         rating_after=1087.5,
     )
     club.rating_list.compared_systems = ["egf"]
-    club.save()
+    club.rating_list.save()
     rows = sheet_csv(client, ann, system="egf")
     assert rows[0][7] == "Change in GoR"
     assert [row[7:9] for row in rows[1:]] == [["-12.5", "1087.5"]]
@@ -262,7 +269,7 @@ def test_it_shows_another_computed_system_on_request(client, club, history):  # 
     assert "EGF GoR" in page
 
 
-def test_it_refuses_a_system_the_club_does_not_compute(client, history):  # type: ignore[no-untyped-def]
+def test_it_refuses_a_system_the_list_does_not_compute(client, history):  # type: ignore[no-untyped-def]
     ann = history["players"][0]
     assert client.get(reverse("player", args=[ann.slug]), {"system": "ffg"}).status_code == 404
 
@@ -350,6 +357,7 @@ def test_each_game_dates_links_to_the_sheet_it_was_entered_on(client, history): 
     table = html.split('class="data sheet"')[1]
     linked = re.findall(r'<td><a href="/sheets/(\d+)/"[^>]*>(\d{4}-\d\d-\d\d)</a></td>', table)
     games = Game.objects.filter(Q(white=ann) | Q(black=ann))
+    assert {g.club.slug for g in games} == {"stellenbosch", "cape-town"}  # one sheet, both clubs' games
     assert sorted(linked) == sorted((str(g.sheet_id), g.date.isoformat()) for g in games)
 
 
@@ -367,3 +375,14 @@ def test_a_single_date_of_games_draws_no_empty_chart(client, club, make_player):
     html = client.get(reverse("player", args=[ann.slug])).content.decode()
     assert "Bob One" in html  # the sheet is there
     assert "<svg" not in html  # a chart of one date would be an empty box
+
+
+def test_an_opponent_is_named_with_the_suffix_that_tells_them_apart(client, club, make_player):  # type: ignore[no-untyped-def]
+    ann = make_player("Ann", rank=-10)
+    make_player("Sam Dube", rank=-10)
+    junior = make_player("Sam Dube", rank=-10, slug="sam-dube-jr", suffix="junior")
+    add_game(club, ann, junior, date(2024, 3, 5))
+    recompute(club)
+    assert sheet_csv(client, ann)[1][0] == "Sam Dube (junior)"
+    html = client.get(reverse("player", args=[ann.slug])).content.decode()
+    assert ">Sam Dube (junior)</a>" in html

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Game, LogEntry, Player, RecordSheet
-from tests.conftest import make_pool
+from tests.conftest import make_pool, volunteer_of
 
 URL = "/sheets/new/"
 
@@ -94,8 +94,9 @@ def test_it_creates_a_new_player_typed_with_a_starting_rank(client_for, club, pl
     response = client_for("volunteer").post(URL, data)
     assert response.status_code == 302
     thabo = Player.objects.get(name="Thabo New")
-    assert (thabo.start_rank, thabo.club, thabo.since) == (
+    assert (thabo.start_rank, thabo.rating_list, thabo.home_club, thabo.since) == (
         -18,
+        club.rating_list,
         club,
         timezone.localdate() - timedelta(days=1),
     )
@@ -109,7 +110,7 @@ def test_an_unknown_name_without_a_rank_is_refused_and_reveals_the_rank_field(
     assert response.status_code == 400
     html = response.content.decode()
     assert (
-        "Game 1, Black:</strong></a> unknown player: Nobody Known is not a player of Stellenbosch Go Club"
+        "Game 1, Black:</strong></a> unknown player: Nobody Known is not a player of South African Go Clubs"
         in html
     )
     assert 'name="row-0-black_rank"' in html
@@ -237,12 +238,55 @@ def test_the_player_check_confirms_a_known_name_and_asks_a_rank_for_a_new_one(
     assert client.get(url, {"field": "nonsense"}).status_code == 400
 
 
-def test_the_player_list_follows_the_chosen_club(client_for, club, players, make_player) -> None:
+def test_the_player_list_follows_the_chosen_clubs_list(
+    client_for, club, other_club, players, personas, make_player
+) -> None:
+    ladder = make_pool(name="Guildford Ladder", slug="guildford")
+    make_player("Ladder Player", club=ladder)
+    make_player("Cape Player", club=other_club)
+    volunteer_of(personas["volunteer"], ladder)
+    volunteer_of(personas["volunteer"], other_club)
+    client = client_for("volunteer")
+    html = client.get(reverse("sheet_players"), {"club": ladder.pk}).content.decode()
+    assert "Ladder Player" in html and "Alice" not in html and "Cape Player" not in html
+    # A club of the same list offers every player of the list, whatever their home club.
+    for place in (club, other_club):
+        html = client.get(reverse("sheet_players"), {"club": place.pk}).content.decode()
+        assert "Alice Mokoena" in html and "Cape Player" in html and "Ladder Player" not in html
 
-    other = make_pool(name="Cape Town", slug="cape-town")
-    make_player("Cape Player", club=other)
-    html = client_for("volunteer").get(reverse("sheet_players"), {"club": other.pk}).content.decode()
-    assert "Cape Player" in html and "Alice" not in html
+
+def test_a_sheet_at_one_club_may_hold_a_player_whose_home_is_another_club_of_the_list(
+    client_for, club, other_club, players, make_player
+) -> None:
+    visitor = make_player("Cape Visitor", rank=-6, club=other_club)
+    data = sheet_data(club, [{"white": "Alice Mokoena", "black": "cape visitor", "winner": "black"}])
+    assert client_for("volunteer").post(URL, data).status_code == 302
+    game = Game.objects.get()
+    assert (game.black, game.club, game.rating_list) == (visitor, club, club.rating_list)
+    visitor.refresh_from_db()
+    assert visitor.home_club == other_club  # playing elsewhere does not move the player
+
+
+def test_a_player_typed_with_their_suffix_is_saved_and_shown_with_it(
+    client_for, club, players, make_player
+) -> None:
+    make_player("Sam Dube", rank=-9)
+    junior = make_player("Sam Dube", rank=-20, slug="sam-dube-jr", suffix="junior")
+    data = sheet_data(club, [{"white": "Alice Mokoena", "black": "sam dube (Junior)", "winner": "black"}])
+    response = client_for("volunteer").post(URL, data)
+    assert response.status_code == 302
+    assert Game.objects.get().black == junior
+    html = client_for("anonymous").get(response.url).content.decode()
+    assert f'href="{junior.get_absolute_url()}" class="name">Sam Dube (junior)</a>' in html
+
+
+def test_a_player_of_another_list_is_not_found_in_this_one(client_for, club, players, make_player) -> None:
+    make_player("Ladder Player", club=make_pool(name="Guildford Ladder", slug="guildford"))
+    data = sheet_data(club, [{"white": "Alice Mokoena", "black": "Ladder Player", "winner": "black"}])
+    response = client_for("volunteer").post(URL, data)
+    assert response.status_code == 400
+    assert "Ladder Player is not a player of South African Go Clubs" in response.content.decode()
+    assert not Game.objects.exists() and Player.objects.filter(name="Ladder Player").count() == 1
 
 
 def test_choosing_another_club_reloads_the_name_list(client_for, club, players) -> None:
@@ -253,11 +297,11 @@ def test_choosing_another_club_reloads_the_name_list(client_for, club, players) 
 
 
 def test_a_new_sheet_starts_on_the_club_of_the_volunteers_last_sheet(
-    client_for, club, players, make_player
+    client_for, club, players, personas, make_player
 ) -> None:
-
     # "Aardvark" sorts first, so the old default (the first club by name) would pick it.
     other = make_pool(name="Aardvark Go Club", slug="aardvark")
+    volunteer_of(personas["volunteer"], other)
     make_player("Aard Player", club=other)
     volunteer = client_for("volunteer")
     html = volunteer.get(URL).content.decode()
@@ -311,7 +355,7 @@ def test_a_saved_sheet_links_everyone_to_its_games_in_the_log(client_for, club, 
     day = sheet.games.get().date.isoformat()
     html = client_for("anonymous").get(f"/sheets/{sheet.pk}/").content.decode()
     assert f'href="/log/?club={club.slug}&amp;start={day}&amp;end={day}">These games in the log</a>' in html
-    assert f'href="/players/?club={club.slug}"' in html
+    assert f"""href="/clubs/{club.slug}/">The club's players</a>""" in html
 
 
 # --- every role against every entry view ---------------------------------------
