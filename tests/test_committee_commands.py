@@ -254,7 +254,7 @@ def test_import_tournament_dry_run_saves_nothing(db) -> None:
 
 
 def test_import_tournament_keeps_games_won_by_default_as_forfeits(db) -> None:
-    Club.objects.create(name="Dialects", slug="dialects")
+    make_pool(name="Dialects", slug="dialects")
     out = run("import_tournament", str(REPO / "tests" / "data" / "dialect-egd-download.h9"))
     assert "Saved 5 games (h9)" in out
     # '4+!' / '1-!' in round 3: kept with the event, marked as a forfeit (never rated).
@@ -264,7 +264,7 @@ def test_import_tournament_keeps_games_won_by_default_as_forfeits(db) -> None:
 
 
 def test_import_tournament_needs_a_date_for_a_file_without_one(db) -> None:
-    Club.objects.create(name="Dialects", slug="dialects")
+    make_pool(name="Dialects", slug="dialects")
     path = str(REPO / "tests" / "data" / "dialect-no-date.h9")
     with pytest.raises(CommandError, match=r"gives no date \(no DT\[start,end\] line\).*nothing was changed"):
         run("import_tournament", path)

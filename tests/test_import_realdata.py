@@ -9,7 +9,8 @@ import pytest
 
 from ratings import committee
 from ratings.committee import CommitteeError
-from ratings.models import Club, Game, RecordSheet
+from ratings.models import Game, RecordSheet
+from tests.conftest import make_pool
 from tests.test_exchange_realdata import VALID_TOURNAMENTS, realdata
 
 # The three European Congress files (2,259 to 2,350 games) take 6 to 8 s each
@@ -23,7 +24,7 @@ WITHOUT_GAMES = [row[0] for row in VALID_TOURNAMENTS if row[2] == 0]
 def test_a_valid_file_is_saved_as_one_sheet_with_its_games_and_forfeits(
     db, name: str, lines: int, games: int, forfeits: int, start: date
 ) -> None:
-    club = Club.objects.create(name="Real", slug="real")
+    club = make_pool(name="Real", slug="real")
     report = committee.import_tournament(club, realdata(name), filename=name)
     assert report.sheet is not None and report.sheet.date == start
     saved = Game.objects.filter(sheet=report.sheet)
@@ -32,7 +33,7 @@ def test_a_valid_file_is_saved_as_one_sheet_with_its_games_and_forfeits(
 
 @pytest.mark.parametrize("name", WITHOUT_GAMES)
 def test_a_file_without_results_saves_nothing_and_says_so(db, name: str) -> None:
-    club = Club.objects.create(name="Real", slug="real")
+    club = make_pool(name="Real", slug="real")
     with pytest.raises(CommitteeError, match="has no game to import"):
         committee.import_tournament(club, realdata(name), filename=name)
     assert not RecordSheet.objects.exists()
