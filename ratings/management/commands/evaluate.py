@@ -1,14 +1,17 @@
 """``manage.py evaluate``: which rating system predicts the results best.
 
     python manage.py evaluate GAMES.csv [--systems a,b] [--predictions OUT.csv]
+    python manage.py evaluate RESULTS.h9 [MORE.tou ...] [--systems a,b] [--predictions OUT.csv]
     python manage.py evaluate --club SLUG [--systems a,b] [--predictions OUT.csv]
 
 Before every game, each system's probability that White wins it, and two
 baselines' (always 50 %; declared ranks only); then log-loss, Brier score,
 accuracy and number of games, overall, by handicap band and by rank band
 (ratings/evaluation, docs/evaluation.md).  A CSV of games (the columns of
-``manage.py rate``, ratings/whatif.py) needs no database; ``--club`` reads
-the club's games.  ``--predictions`` writes one row per game and predictor,
+``manage.py rate``, ratings/whatif.py) needs no database, nor do
+tournament results files (EGD h9, FFG .tou, AGA; read by ratings.exchange,
+taken in the order of their start dates, each its own players:
+ratings/evaluation/sources.py); ``--club`` reads the club's games.  ``--predictions`` writes one row per game and predictor,
 enough to recompute every figure.  Any error stops the run before anything
 is written.
 """
@@ -16,6 +19,7 @@ is written.
 from __future__ import annotations
 
 import io
+from datetime import date
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.evaluation.predict import evaluate
+from ratings.evaluation.sources import tournament_games
+from ratings.exchange import ExchangeError, read_tournament
+from ratings.management.commands.import_ranks import read_bytes
 from ratings.evaluation.report import predictions_csv, summary, summary_text
 from ratings.management.commands.rate import _write_atomically
 from ratings.systems import SYSTEM_NAMES
@@ -36,7 +43,11 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("games", nargs="?", help="CSV of games, as for `manage.py rate` (no database)")
+        parser.add_argument(
+            "games",
+            nargs="*",
+            help="a CSV of games as for `manage.py rate`, or tournament results files (no database)",
+        )
         parser.add_argument("--club", help="evaluate this club's games from the database instead")
         parser.add_argument(
             "--systems",
@@ -45,18 +56,21 @@ class Command(BaseCommand):
         parser.add_argument("--predictions", help="write one row per game and predictor to this CSV file")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if (options["games"] is None) == (options["club"] is None):
-            raise CommandError("give either a CSV of games or --club SLUG (not both)")
+        files = [Path(name) for name in options["games"]]
+        if bool(files) == (options["club"] is not None):
+            raise CommandError("give either a CSV of games (or results files) or --club SLUG (not both)")
         systems = _systems(options["systems"])
-        if options["games"] is not None:
-            path = Path(options["games"])
-            events, starts, lines = _read_csv(path)
-            label: Callable[[PlayerId], str] = str
-            where = str(path)
+        label: Callable[[PlayerId], str] = str
+        lines: list[int] = []
+        if len(files) == 1 and files[0].suffix.lower() == ".csv":
+            events, starts, lines = _read_csv(files[0])
+            where = str(files[0])
+        elif files:
+            events, starts, label = _read_results(files)
+            where = ", ".join(str(f) for f in files)
         else:
             events, starts, club_systems, label = club_games(options["club"])
             systems = systems or club_systems
-            lines = []
             where = f"club {options['club']}"
         try:
             evaluation = evaluate(events, starts, systems or SYSTEM_NAMES)
@@ -92,6 +106,28 @@ def _read_csv(path: Path) -> tuple[list[Event], dict[PlayerId, Start], list[int]
     except WhatIfError as error:
         raise CommandError(f"{path}: {error}") from None
     return list(data.games), data.starts, data.lines
+
+
+def _read_results(
+    files: list[Path],
+) -> tuple[list[Event], dict[PlayerId, Start], Callable[[PlayerId], str]]:
+    """Tournament results files as one timeline, earliest start first."""
+    read = []
+    for path in files:
+        try:
+            tournament = read_tournament(read_bytes(path), filename=path.name)
+        except ExchangeError as error:
+            raise CommandError(f"{path}: {error}") from None
+        read.append((tournament.start or date.min, path, tournament))
+    events: list[Event] = []
+    starts: dict[PlayerId, Start] = {}
+    names: dict[PlayerId, str] = {}
+    for _, path, tournament in sorted(read, key=lambda item: item[0]):
+        found = tournament_games(tournament, path.name)
+        events.extend(found.games)
+        starts.update(found.starts)
+        names.update(found.names)
+    return events, starts, lambda player: names.get(player, str(player))
 
 
 def club_games(
