@@ -79,7 +79,7 @@ def test_a_game_a_system_refuses_names_its_line(tmp_path: Path) -> None:
 
 
 def test_it_wants_a_csv_or_a_club_and_known_systems(tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match="either a CSV of games or --club"):
+    with pytest.raises(CommandError, match=r"either a CSV of games \(or results files\) or --club"):
         run()
     with pytest.raises(CommandError, match="unknown system 'elo'"):
         run("x.csv", "--systems", "elo")
@@ -105,3 +105,23 @@ def test_it_evaluates_a_clubs_games_from_the_database(club, make_player, tmp_pat
     assert rows[0]["white"] == "Alice" and rows[0]["black"] == "'+Bongani"
     with pytest.raises(CommandError, match="no club 'nowhere'"):
         run("--club", "nowhere")
+
+
+def test_tournament_files_are_read_by_the_importers(tmp_path: Path) -> None:
+    from tests.conftest import shared_data
+
+    path = shared_data("juvisy-2019.h9")  # class A, 30 players, 4 rounds
+    target = tmp_path / "p.csv"
+    out = run(str(path), "--systems", "egf", "--predictions", str(target))
+    assert "juvisy-2019.h9: 36 games predicted" in out
+    rows = list(csv.DictReader(target.open(encoding="utf-8", newline="")))
+    assert len(rows) == 36 * 3  # egf and the two baselines
+    # Players are named as in the file, not by their keys.
+    assert all(not r["white"].startswith("(") for r in rows)
+
+
+def test_a_results_file_the_importer_refuses_stops_the_run(tmp_path: Path) -> None:
+    path = tmp_path / "broken.h9"
+    path.write_text("; CL[A]\n1 Dupont Jean 5k FR 75Pa 3 xyz\n", encoding="utf-8")
+    with pytest.raises(CommandError, match=r"broken\.h9"):
+        run(str(path))

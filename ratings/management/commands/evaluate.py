@@ -19,18 +19,18 @@ is written.
 from __future__ import annotations
 
 import io
-from datetime import date
 from collections.abc import Callable, Mapping
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.evaluation.predict import evaluate
+from ratings.evaluation.report import predictions_csv, summary, summary_text
 from ratings.evaluation.sources import tournament_games
 from ratings.exchange import ExchangeError, read_tournament
 from ratings.management.commands.import_ranks import read_bytes
-from ratings.evaluation.report import predictions_csv, summary, summary_text
 from ratings.management.commands.rate import _write_atomically
 from ratings.systems import SYSTEM_NAMES
 from ratings.systems.base import Event, InvalidEvent, PlayerId, Start, UnknownPlayer
@@ -62,6 +62,7 @@ class Command(BaseCommand):
         systems = _systems(options["systems"])
         label: Callable[[PlayerId], str] = str
         lines: list[int] = []
+        starts: Mapping[PlayerId, Start]
         if len(files) == 1 and files[0].suffix.lower() == ".csv":
             events, starts, lines = _read_csv(files[0])
             where = str(files[0])
