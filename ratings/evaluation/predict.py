@@ -62,6 +62,8 @@ BASELINES: Final = ("even", "ranks")
 PREDICTORS: Final = (*SYSTEM_NAMES, *BASELINES)
 #: Systems that rate a period at once (base.period_key).
 PERIOD_SYSTEMS: Final = frozenset({"egf", "egf-old", "ffg", "ffg-old"})
+#: No period key yet (a player's first game).
+_NONE: Final = object()
 
 
 def outcome(winner: Winner) -> float:
@@ -157,9 +159,6 @@ def _standings(
         return strength(system, math.nan, w), strength(system, math.nan, b)
 
     return scaled
-
-
-_NONE: Final = object()
 
 
 def _declared_ranks(
