@@ -53,7 +53,7 @@ def test_sagc_one_stone_per_rank_of_difference() -> None:
     assert handicap_breach("sagc", k14, k16, 0, -20.0) is None
     assert (
         handicap_breach("sagc", k16, k14, 0, 6.5)
-        == "the stronger player should take White (2 stones to them as Black)"
+        == "the weaker player took White; the rule gives them Black with 2 stones"
     )
 
 

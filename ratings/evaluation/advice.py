@@ -185,7 +185,7 @@ def handicap_breach(system: str, white: Standing, black: Standing, handicap: int
     wanted = _units(system, white, black)
     played = _game_units(system, handicap, komi)
     if wanted < 0:
-        return f"the stronger player should take White ({-wanted} {_unit(system)} to them as Black)"
+        return f"the weaker player took White; the rule gives them Black with {-wanted} {_unit(system)}"
     if played != wanted:
         return f"{played} {_unit(system)} given, the rule gives {wanted}"
     return None
