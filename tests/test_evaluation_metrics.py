@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.evaluation.fit import PRIOR, LogisticCurve, Prior, WalkForward, fit_curve, logistic
-from ratings.evaluation.metrics import by_band, score
+from ratings.evaluation.metrics import Bin, by_band, calibration, score
 
 
 def test_four_games_computed_by_hand() -> None:
@@ -122,3 +122,16 @@ def test_the_walk_forward_refits_on_its_schedule() -> None:
     # 20 fits one a game, then 21 -> ... -> 200 by tenths: 22, 24, 26, 28, 30, 33, ...
     assert 20 < walk.fits < 50
     assert walk.fitted_at <= 200
+
+
+def test_the_calibration_table_by_hand() -> None:
+    # Five bands of 0.2: 0.1 and 0.15 (Black won both) in the first; 0.5 (a jigo)
+    # and 0.55 (White won) in the third; 0.9 and 1.0 (White won, lost) in the last.
+    table = calibration([0.1, 0.15, 0.5, 0.55, 0.9, 1.0], [0.0, 0.0, 0.5, 1.0, 1.0, 0.0], bins=5)
+    assert table == [
+        Bin(0.0, 0.2, 2, pytest.approx(0.125), 0.0),
+        Bin(0.4, 0.6, 2, pytest.approx(0.525), 0.75),
+        Bin(0.8, 1.0, 2, pytest.approx(0.95), 0.5),
+    ]
+    with pytest.raises(ValueError, match="bins"):
+        calibration([], [], bins=0)

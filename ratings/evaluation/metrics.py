@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
-__all__ = ["EPSILON", "Metrics", "by_band", "score"]
+__all__ = ["EPSILON", "Bin", "Metrics", "by_band", "calibration", "score"]
 
 #: Probabilities are kept this far from 0 and 1 in the log-loss.
 EPSILON: Final = 1e-15
@@ -85,3 +85,33 @@ def by_band(
     for i, pair in enumerate(zip(probabilities, outcomes, strict=True)):
         groups.setdefault(band(i), []).append(pair)
     return {key: score(pairs) for key, pairs in groups.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """Games whose prediction fell in [low, high): how many, the mean
+    prediction and the share White actually won (a jigo counts half)."""
+
+    low: float
+    high: float
+    games: int
+    predicted: float
+    observed: float
+
+
+def calibration(probabilities: Sequence[float], outcomes: Sequence[float], bins: int = 10) -> list[Bin]:
+    """The calibration table (what a calibration chart draws): predictions
+    cut into ``bins`` equal bands of P(White wins), the last one closed
+    (1.0 falls in it); empty bands are left out.  A well-calibrated
+    predictor has ``observed`` close to ``predicted`` in every band."""
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins!r}")
+    if len(probabilities) != len(outcomes):
+        raise ValueError(f"{len(probabilities)} probabilities but {len(outcomes)} outcomes")
+    sums: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(bins)]  # games, sum p, sum y
+    for p, y in zip(probabilities, outcomes, strict=True):
+        k = min(int(p * bins), bins - 1)
+        sums[k][0] += 1
+        sums[k][1] += p
+        sums[k][2] += y
+    return [Bin(k / bins, (k + 1) / bins, int(n), sp / n, sy / n) for k, (n, sp, sy) in enumerate(sums) if n]
