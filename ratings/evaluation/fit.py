@@ -127,7 +127,9 @@ def fit_curve(
         while True:
             na, nb = a - step * da, b - step * db
             new_loss = _loss(xs, ys, na, nb, prior)
-            if new_loss <= loss or step < 1e-6:
+            # Near the optimum the posterior is flat to rounding: a full
+            # step that does not raise it beyond rounding is taken.
+            if new_loss <= loss + 1e-12 * (1.0 + abs(loss)) or step < 1e-6:
                 break
             step /= 2.0
         moved = max(abs(na - a), abs(nb - b))
