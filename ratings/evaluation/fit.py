@@ -146,7 +146,7 @@ class WalkForward:
     outcome.  The curve is refitted before a prediction whenever the
     number of games seen reaches the next refit point: after each of the
     first 20 games, then whenever the games seen have grown by a tenth
-    (``n + max(1, n // 10)``): about 90 fits for 10,000 games.
+    (``n + max(1, n // 10)``): 87 fits for 10,000 games.
     """
 
     def __init__(self, prior: Prior = PRIOR) -> None:
