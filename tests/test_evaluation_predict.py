@@ -158,3 +158,24 @@ def test_a_french_tournament_is_predicted_from_the_levels_before_it() -> None:
         two = evaluate(rounds[:2], starts, [name]).probabilities[name]
         three = evaluate(rounds, starts, [name]).probabilities[name]
         assert three[:2] == two, name
+
+
+def test_the_scores_of_a_small_tournament_by_hand() -> None:
+    from ratings.evaluation.report import summary
+
+    # A 2d and two 1d in one tournament: the EGF predicts every game from the
+    # ratings it began with (2200, 2100, 2100).
+    starts = {"A": Start(rank=1.0), "B": Start(rank=0.0), "C": Start(rank=0.0)}
+    events = [
+        game("A", "B", W, event="Open"),  # Se 0.647731 (11/12 to the 7th, above); White won
+        game("A", "C", B, event="Open"),  # Se 0.647731; Black won: 0.352269 for the result
+        game("B", "C", W, event="Open"),  # 2100 against 2100: 0.5; White won
+    ]
+    m = summary(evaluate(events, starts, ["egf"]))["overall"]["egf"]
+    # log-loss: (0.434280 + 1.043360 + 0.693147) / 3 = 2.170787 / 3 = 0.723596
+    assert m.log_loss == pytest.approx(0.723596, abs=1e-5)
+    # Brier: (0.352269^2 + 0.647731^2 + 0.5^2) / 3 = (0.124093 + 0.419555 + 0.25) / 3 = 0.264549
+    assert m.brier == pytest.approx(0.264549, abs=1e-5)
+    # Accuracy: right, wrong, a coin: 1.5 / 3.
+    assert m.accuracy == 0.5
+    assert m.games == 3
