@@ -67,7 +67,7 @@ class Prior:
 
 
 #: Before any game: no colour advantage, and a player one stone stronger
-#: wins two games out of three (slope ln 2; the EGF's Se gives 58 % to 68 %
+#: wins two games out of three (slope ln 2; the EGF's Se gives 58 % to 66 %
 #: for one grade between 10k and 3d, docs/evaluation.md).
 PRIOR: Final = Prior(intercept=0.0, slope=math.log(2.0), weight=1.0)
 
