@@ -1,4 +1,4 @@
-"""ratings/systems/ and ratings/exchange/ are pure: they never import Django."""
+"""ratings/systems/, ratings/exchange/ and ratings/evaluation/ are pure: they never import Django."""
 
 import subprocess
 import sys
@@ -9,8 +9,8 @@ from tests.conftest import REPO
 def test_it_imports_every_system_without_django() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
-        "import ratings.systems as s, ratings.exchange as e\n"
-        "for pkg in (s, e):\n"
+        "import ratings.systems as s, ratings.exchange as e, ratings.evaluation as v\n"
+        "for pkg in (s, e, v):\n"
         "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(m.name)\n"
         "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
