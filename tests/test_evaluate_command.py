@@ -1,4 +1,4 @@
-"""``manage.py evaluate``: on a CSV of games (no database) and on a club's games."""
+"""``manage.py evaluate``: on a CSV of games (no database) and on a rating list's games."""
 
 from __future__ import annotations
 
@@ -79,13 +79,13 @@ def test_a_game_a_system_refuses_names_its_line(tmp_path: Path) -> None:
 
 
 def test_it_wants_a_csv_or_a_club_and_known_systems(tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match=r"either a CSV of games \(or results files\) or --club"):
+    with pytest.raises(CommandError, match=r"either a CSV of games \(or results files\) or --list"):
         run()
     with pytest.raises(CommandError, match="unknown system 'elo'"):
         run("x.csv", "--systems", "elo")
 
 
-def test_it_evaluates_a_clubs_games_from_the_database(club, make_player, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_it_evaluates_a_lists_games_from_the_database(club, make_player, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from ratings.models import Game, RecordSheet
 
     alice, bongani = make_player("Alice", rank=-2), make_player("+Bongani", rank=-3)
@@ -96,15 +96,15 @@ def test_it_evaluates_a_clubs_games_from_the_database(club, make_player, tmp_pat
             handicap=0, komi=6.5, kind="club",
         )  # fmt: skip
     target = tmp_path / "p.csv"
-    out = run("--club", "stellenbosch", "--predictions", str(target))
-    assert "club stellenbosch: 3 games predicted" in out
+    out = run("--list", "sagc", "--predictions", str(target))
+    assert "list sagc: 3 games predicted" in out
     overall = out.split("overall:")[1].split("\n\n")[0]
     assert "\n  sagc " in overall  # the club's systems (SAGC is the default primary)
     assert "\n  egf " not in overall
     rows = list(csv.DictReader(target.open(encoding="utf-8", newline="")))
     assert rows[0]["white"] == "Alice" and rows[0]["black"] == "'+Bongani"
-    with pytest.raises(CommandError, match="no club 'nowhere'"):
-        run("--club", "nowhere")
+    with pytest.raises(CommandError, match="no list 'nowhere'"):
+        run("--list", "nowhere")
 
 
 def test_tournament_files_are_read_by_the_importers(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
     python manage.py evaluate GAMES.csv [--systems a,b] [--predictions OUT.csv]
     python manage.py evaluate RESULTS.h9 [MORE.tou ...] [--systems a,b] [--predictions OUT.csv]
-    python manage.py evaluate --club SLUG [--systems a,b] [--predictions OUT.csv]
+    python manage.py evaluate --list SLUG [--systems a,b] [--predictions OUT.csv]
 
 Before every game, each system's probability that White wins it, and two
 baselines' (always 50 %; declared ranks only); then log-loss, Brier score,
@@ -11,7 +11,7 @@ accuracy and number of games, overall, by handicap band and by rank band
 ``manage.py rate``, ratings/whatif.py) needs no database, nor do
 tournament results files (EGD h9, FFG .tou, AGA; read by ratings.exchange,
 taken in the order of their start dates, each its own players:
-ratings/evaluation/sources.py); ``--club`` reads the club's games.  ``--predictions`` writes one row per game and predictor,
+ratings/evaluation/sources.py); ``--list`` reads the rating list's games.  ``--predictions`` writes one row per game and predictor,
 enough to recompute every figure.  Any error stops the run before anything
 is written.
 """
@@ -38,7 +38,7 @@ from ratings.whatif import WhatIfError, read_games
 
 
 class Command(BaseCommand):
-    help = "Score every rating system's predictions of the results (CSV of games, or a club's games)."
+    help = "Score every rating system's predictions of the results (CSV of games, or a rating list's games)."
     requires_system_checks: list[str] = []
     requires_migrations_checks = False
 
@@ -48,17 +48,19 @@ class Command(BaseCommand):
             nargs="*",
             help="a CSV of games as for `manage.py rate`, or tournament results files (no database)",
         )
-        parser.add_argument("--club", help="evaluate this club's games from the database instead")
+        parser.add_argument(
+            "--list", dest="list_slug", metavar="SLUG", help="evaluate this rating list's games from the database instead"
+        )
         parser.add_argument(
             "--systems",
-            help=f"comma-separated systems (default: all for a CSV, the club's for --club): {', '.join(SYSTEM_NAMES)}",
+            help=f"comma-separated systems (default: all for a CSV, the list's for --list): {', '.join(SYSTEM_NAMES)}",
         )
         parser.add_argument("--predictions", help="write one row per game and predictor to this CSV file")
 
     def handle(self, *args: Any, **options: Any) -> None:
         files = [Path(name) for name in options["games"]]
-        if bool(files) == (options["club"] is not None):
-            raise CommandError("give either a CSV of games (or results files) or --club SLUG (not both)")
+        if bool(files) == (options["list_slug"] is not None):
+            raise CommandError("give either a CSV of games (or results files) or --list SLUG (not both)")
         systems = _systems(options["systems"])
         label: Callable[[PlayerId], str] = str
         lines: list[int] = []
@@ -70,9 +72,9 @@ class Command(BaseCommand):
             events, starts, label = _read_results(files)
             where = ", ".join(str(f) for f in files)
         else:
-            events, starts, club_systems, label = club_games(options["club"])
-            systems = systems or club_systems
-            where = f"club {options['club']}"
+            events, starts, list_systems, label = list_games(options["list_slug"])
+            systems = systems or list_systems
+            where = f"list {options['list_slug']}"
         try:
             evaluation = evaluate(events, starts, systems or SYSTEM_NAMES)
         except (InvalidEvent, UnknownPlayer) as error:
@@ -131,21 +133,19 @@ def _read_results(
     return events, starts, lambda player: names.get(player, str(player))
 
 
-def club_games(
+def list_games(
     slug: str,
 ) -> tuple[list[Event], Mapping[PlayerId, Start], list[str], Callable[[PlayerId], str]]:
-    """A club's events, starts, systems and player names, from the database.
-
-    The only part of this command that reads the database (the club is
-    becoming a rating list: adapt here).
-    """
-    from ratings import models
+    """A rating list's events, starts, systems and player names, from the
+    database: the only part of this command that reads it."""
+    from ratings import committee, models
     from ratings.recompute import load_timeline
 
-    club = models.Club.objects.filter(slug=slug).first()
-    if club is None:
-        known = ", ".join(models.Club.objects.order_by("slug").values_list("slug", flat=True)) or "none"
-        raise CommandError(f"--club: no club {slug!r} (clubs: {known})")
-    timeline = load_timeline(club)
-    names: dict[Any, str] = dict(models.Player.objects.filter(club=club).values_list("id", "name"))
-    return timeline.events, timeline.starts, club.systems, lambda player: names.get(player, str(player))
+    try:
+        rating_list = committee.find_list(slug)
+    except committee.CommitteeError as error:
+        raise CommandError(str(error)) from None
+    timeline = load_timeline(rating_list)
+    players = models.Player.objects.filter(rating_list=rating_list).only("name", "suffix")
+    names: dict[Any, str] = {p.pk: p.display_name for p in players}
+    return timeline.events, timeline.starts, rating_list.systems, lambda player: names.get(player, str(player))
