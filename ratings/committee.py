@@ -567,9 +567,10 @@ def _resolve_players(
         if person.key not in playing:
             report.skipped.append(f"line {person.line}: {person.name} has no game")
             continue
-        name = " ".join(person.name.split())
-        if not name or len(name) > 100:
-            raise CommitteeError(f"line {person.line}: a player's name must be 1 to 100 characters")
+        try:
+            name = exchange.clean_name(person.name)
+        except ValueError as error:
+            raise CommitteeError(f"line {person.line}: {person.name!r}: {error}") from None
         player = known.find(person)
         slot: Any = player.pk if player is not None else exchange.name_key(name)
         if slot in seen:

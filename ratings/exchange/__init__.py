@@ -21,13 +21,20 @@ Tournaments and game records::
 
 Names::
 
-    name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
+    clean_name(text) -> str (ValueError) ; name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
 """
 
 from .club import assign_rounds, club_tournament
 from .errors import ExchangeError
 from .model import Player, Skipped, Tournament, TournamentGame, Winner
-from .names import NameIndex, name_key, split_comma_name, split_first_word_surname, split_upper_surname
+from .names import (
+    NameIndex,
+    clean_name,
+    name_key,
+    split_comma_name,
+    split_first_word_surname,
+    split_upper_surname,
+)
 from .ranklists import (
     RANK_FORMATS,
     RankEntry,
@@ -67,6 +74,7 @@ __all__ = [
     "TournamentGame",
     "Winner",
     "assign_rounds",
+    "clean_name",
     "club_tournament",
     "decode_text",
     "detect_game_format",
