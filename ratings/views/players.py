@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import EmptyPage, Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
 from ratings.charts import history_chart
+from ratings.exchange.cells import csv_lines
 from ratings.filters import PlayerFilterForm
 from ratings.models import Club, HistoryEntry, Player
 from ratings.systems import SYSTEM_LABELS
@@ -24,12 +24,11 @@ MAX_PLAYERS_PER_PAGE = 500
 SHEET_ROWS_PER_PAGE = 50
 
 
-def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> StreamingHttpResponse:
+    """A CSV download written as it is sent, every cell safe from spreadsheet
+    formulas (ratings/exchange/cells.py)."""
+    response = StreamingHttpResponse(csv_lines(rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    for row in rows:
-        writer.writerow(row)
     return response
 
 
