@@ -13,9 +13,10 @@ Three jobs, each a plain function the views and management commands share
    ratings recomputed) and remembers confirmed matches by storing the
    national id on the player, all or nothing.
 2. Exports: :func:`club_games_tournament` turns a club's games of a period
-   into an exchange Tournament, which ratings.exchange writes as CSV, JSON,
-   an EGD h9 file (class C "club ladder"), an FFG .tou or an AGA file;
-   :func:`api_page` gives one page of the same records for the JSON API.
+   into an exchange Tournament, which ratings.exchange writes as an EGD h9
+   file (class C "club ladder"), an FFG .tou or an AGA file; the CSV and
+   JSON game records and the JSON API stream the same records
+   (ratings/exports.py).
 3. Tournament imports: :func:`import_tournament` reads an EGD h9 or FFG .tou
    file (or the site's own CSV/JSON/AGA exports) and saves its games as one
    record sheet, matching players or creating them.
@@ -401,71 +402,6 @@ def club_games_tournament(
         place=club.name,
         komi=_even_komi(games),
     )
-
-
-def export_games(club: Club, start: date | None, end: date | None, format: str) -> tuple[str, str, str]:
-    """(file name, media type, text) of the club's games in ``format``.
-
-    Raises CommitteeError when the period has no game (an empty results file
-    could not be read back), ExchangeError for an unknown format.
-    """
-    if format not in exchange.GAME_FORMATS:
-        raise CommitteeError(f"unknown format {format!r}; choose one of {', '.join(exchange.GAME_FORMATS)}")
-    tournament = club_games_tournament(club, start, end)
-    if not tournament.games:
-        raise CommitteeError(f"{club.name} has no game between {start or 'the start'} and {end or 'today'}")
-    text = exchange.write_tournament(tournament, format)  # type: ignore[arg-type]
-    extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
-    name = f"{club.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
-    return name, media_type, text
-
-
-@dataclass
-class ApiPage:
-    count: int
-    records: list[dict[str, Any]]
-
-
-def api_page(club: Club, start: date | None, end: date | None, offset: int, limit: int) -> ApiPage:
-    """One page of the JSON API: records with the fields of exchange.GAME_FIELDS
-    (plus "id"), in timeline order, equal to the CSV export's records.
-
-    Rounds and each player's rank depend on the whole period (the rank at the
-    player's first game of the period, the round rule of
-    exchange.assign_rounds), so one light pass over (id, white, black) of the
-    period finds them; only the page's games are loaded in full.
-    """
-    light = list(club_games(club, start, end).values_list("id", "white_id", "black_id"))
-    page_ids = [gid for gid, _, _ in light[offset : offset + limit]]
-    # The round rule of exchange.assign_rounds (docs/formats.md,
-    # "Rounds of a club export"): round = 1 + the later of the two players'
-    # previous rounds, in timeline order.
-    last: dict[int, int] = {}
-    rounds: dict[int, int] = {}
-    first_game: dict[int, int] = {}
-    wanted = set(page_ids)
-    for gid, white, black in light:
-        round_ = max(last.get(white, 0), last.get(black, 0)) + 1
-        last[white] = last[black] = round_
-        first_game.setdefault(white, gid)
-        first_game.setdefault(black, gid)
-        if gid in wanted:
-            rounds[gid] = round_
-    games = Game.objects.filter(pk__in=page_ids).select_related("white", "black", "sheet").timeline()
-    page_players = {p.pk: p for g in games for p in (g.white, g.black)}
-    ranks = _ranks_at_first_game(club, {pid: first_game[pid] for pid in page_players})
-    tournament = exchange.Tournament(
-        name=_export_name(club, start, end),
-        start=start,
-        end=end,
-        event_class="C",
-        players=tuple(_exchange_player(p, ranks.get(pid, p.rank)) for pid, p in page_players.items()),
-    )
-    records = []
-    for game in games:
-        record = exchange.game_record(_tournament_game(game, rounds[game.pk]), tournament)
-        records.append({"id": game.pk, **record})
-    return ApiPage(count=len(light), records=records)
 
 
 def new_api_token(club: Club) -> str:

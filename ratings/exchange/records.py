@@ -74,17 +74,38 @@ def _side(prefix: str, player: Player) -> Record:
 
 def game_record(game: TournamentGame, tournament: Tournament) -> Record:
     """One game as a JSON-ready dict with the keys of :data:`GAME_FIELDS`, in that order."""
-    day = game.date or tournament.start
+    return record_of(
+        game,
+        tournament.player(game.white),
+        tournament.player(game.black),
+        name=tournament.name,
+        start=tournament.start,
+        event_class=tournament.event_class,
+    )
+
+
+def record_of(
+    game: TournamentGame,
+    white: Player,
+    black: Player,
+    *,
+    name: str,
+    start: date | None,
+    event_class: str | None,
+) -> Record:
+    """:func:`game_record` from the two players and the export's name, start
+    and class, for writers that stream games without a whole Tournament."""
+    day = game.date or start
     record: Record = {
         "date": day.isoformat() if day else None,
-        "event": game.event or tournament.name or None,
-        "event_class": tournament.event_class,
+        "event": game.event or name or None,
+        "event_class": event_class,
         "round": game.round,
         "kind": game.kind,
         "board": game.board,
     }
-    record.update(_side("white", tournament.player(game.white)))
-    record.update(_side("black", tournament.player(game.black)))
+    record.update(_side("white", white))
+    record.update(_side("black", black))
     record.update({"handicap": game.handicap, "komi": game.komi, "winner": game.winner.value})
     return record
 

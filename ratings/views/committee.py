@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.roles import committee_required, is_committee, volunteer_required
-from ratings import committee
+from ratings import committee, exports
 from ratings.exchange import ExchangeError
 from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
 from ratings.models import Club, RankSync
@@ -114,13 +114,16 @@ def export(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            name, media_type, text = committee.export_games(
+            name, media_type, pieces = exports.export_stream(
                 data["club"], data["start"], data["end"], data["format"]
             )
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error(None, str(error))
         else:
-            response = HttpResponse(text.encode("utf-8"), content_type=f"{media_type}; charset=utf-8")
+            # Written as it is sent, in constant memory (ratings/exports.py).
+            response = StreamingHttpResponse(
+                (piece.encode("utf-8") for piece in pieces), content_type=f"{media_type}; charset=utf-8"
+            )
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             return response
     status = 400 if form.is_bound else 200

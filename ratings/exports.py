@@ -1,0 +1,249 @@
+"""A club's games for national bodies, in constant memory (issue 13, item 7).
+
+- :func:`export_stream`: the export file (CSV or JSON game records) written
+  as it is read, a chunk of games at a time in timeline order: memory holds
+  one chunk and one entry per player (their round and rank), never the
+  period's games.  h9, .tou and AGA files are a player-by-round table,
+  built whole by ratings.exchange, so they are refused beyond
+  :data:`MAX_TABLE_GAMES` games (a class C club ladder is a few thousand).
+- :func:`api_page`: one page of the JSON API by keyset: the games after a
+  cursor (date, entry time, id of the last game sent), read through the
+  timeline index; no count and no offset, so a page costs the same at the
+  end of a long period as at its start (docs/api.md).
+
+Both give the records of ratings.exchange.GAME_FIELDS, the same as
+committee.club_games_tournament's for the same period (the rank of a player
+is the rank at their first game of the period; rounds follow the rule of
+exchange.assign_rounds, docs/formats.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
+
+from ratings import exchange
+from ratings.committee import (
+    CommitteeError,
+    _exchange_player,
+    _export_name,
+    _ranks_at_first_game,
+    _tournament_game,
+    club_games,
+    club_games_tournament,
+)
+from ratings.models import Club, Game, Player
+
+#: Games read per query while streaming.
+CHUNK = 2000
+#: The most games an h9, .tou or AGA export takes (their table is built whole).
+MAX_TABLE_GAMES = 20_000
+#: Pieces of text handed to the response at a time (bytes, about).
+PIECE = 64 * 1024
+
+TimelineKey = tuple[date, datetime, int]
+
+
+# --- the timeline by keyset -------------------------------------------------------
+
+
+def after(key: TimelineKey | None) -> Q:
+    """Games after ``key`` in timeline order (date, entered_at, id)."""
+    if key is None:
+        return Q()
+    day, entered, pk = key
+    return Q(date__gt=day) | Q(date=day, entered_at__gt=entered) | Q(date=day, entered_at=entered, pk__gt=pk)
+
+
+def key_of(game: Game) -> TimelineKey:
+    return (game.date, game.entered_at, game.pk)
+
+
+def in_chunks(games: QuerySet[Game], size: int | None = None) -> Iterator[list[Game]]:
+    """``games`` in timeline order, ``size`` (default CHUNK) at a time, each
+    chunk one short query (no long-open cursor while a slow client downloads)."""
+    size = size or CHUNK
+    key: TimelineKey | None = None
+    while True:
+        chunk = list(games.filter(after(key)).timeline()[:size])
+        if chunk:
+            yield chunk
+        if len(chunk) < size:
+            return
+        key = key_of(chunk[-1])
+
+
+def encode_cursor(key: TimelineKey) -> str:
+    day, entered, pk = key
+    text = f"{day.isoformat()}|{entered.isoformat()}|{pk}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> TimelineKey:
+    """The key of an ``encode_cursor`` string; ValueError when it is not one."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        day, entered, pk = text.split("|")
+        key = (date.fromisoformat(day), datetime.fromisoformat(entered), int(pk))
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise ValueError(f"{cursor!r} is not a cursor of this API; follow the 'next' links") from None
+    if timezone.is_naive(key[1]):
+        raise ValueError(f"{cursor!r} is not a cursor of this API; follow the 'next' links")
+    return key
+
+
+# --- streamed exports ----------------------------------------------------------------
+
+
+def club_game_records(club: Club, start: date | None, end: date | None) -> Iterator[dict[str, Any]]:
+    """The period's game records in timeline order, read a chunk at a time."""
+    name = _export_name(club, start, end)
+    games = club_games(club, start, end).select_related("white", "black", "sheet")
+    last_round: dict[int, int] = {}
+    players: dict[int, exchange.Player] = {}
+    for chunk in in_chunks(games):
+        first_game: dict[int, int] = {}
+        for game in chunk:
+            for pid in (game.white_id, game.black_id):
+                if pid not in players and pid not in first_game:
+                    first_game[pid] = game.pk
+        ranks = _ranks_at_first_game(club, first_game)
+        for game in chunk:
+            for player in (game.white, game.black):
+                if player.pk not in players:
+                    players[player.pk] = _exchange_player(player, ranks.get(player.pk, player.rank))
+            # The round rule of exchange.assign_rounds (docs/formats.md, "Rounds of a club export").
+            round_ = max(last_round.get(game.white_id, 0), last_round.get(game.black_id, 0)) + 1
+            last_round[game.white_id] = last_round[game.black_id] = round_
+            yield exchange.record_of(
+                _tournament_game(game, round_),
+                players[game.white_id],
+                players[game.black_id],
+                name=name,
+                start=start,
+                event_class="C",
+            )
+
+
+def _pieces(texts: Iterable[str]) -> Iterator[str]:
+    """Many small strings joined into pieces of about PIECE characters."""
+    size = PIECE
+    buffer: list[str] = []
+    length = 0
+    for text in texts:
+        buffer.append(text)
+        length += len(text)
+        if length >= size:
+            yield "".join(buffer)
+            buffer, length = [], 0
+    if buffer:
+        yield "".join(buffer)
+
+
+def export_stream(
+    club: Club, start: date | None, end: date | None, format: str
+) -> tuple[str, str, Iterator[str]]:
+    """(file name, media type, the file's text in pieces) of the club's games.
+
+    Raises CommitteeError, before anything is written, for an unknown format,
+    a period without games (an empty results file could not be read back),
+    or an h9/.tou/AGA file of more than MAX_TABLE_GAMES games.
+    """
+    if format not in exchange.GAME_FORMATS:
+        raise CommitteeError(f"unknown format {format!r}; choose one of {', '.join(exchange.GAME_FORMATS)}")
+    games = club_games(club, start, end)
+    if not games.exists():
+        raise CommitteeError(f"{club.name} has no game between {start or 'the start'} and {end or 'today'}")
+    extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
+    name = f"{club.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
+    if format == "csv":
+        return name, media_type, _pieces(exchange.iter_games_csv(club_game_records(club, start, end)))
+    if format == "json":
+        return name, media_type, _pieces(exchange.iter_games_json(club_game_records(club, start, end)))
+    count = games.count()
+    if count > MAX_TABLE_GAMES:
+        raise CommitteeError(
+            f"{count} games: an {format} file is a table of players by rounds and takes at most "
+            f"{MAX_TABLE_GAMES} games; export a shorter period, or CSV or JSON game records"
+        )
+    text = exchange.write_tournament(club_games_tournament(club, start, end), format)  # type: ignore[arg-type]
+    return name, media_type, iter([text])
+
+
+def export_games(club: Club, start: date | None, end: date | None, format: str) -> tuple[str, str, str]:
+    """:func:`export_stream` as one string (tests, small files)."""
+    name, media_type, pieces = export_stream(club, start, end, format)
+    return name, media_type, "".join(pieces)
+
+
+# --- the JSON API -------------------------------------------------------------------
+
+
+@dataclass
+class ApiPage:
+    records: list[dict[str, Any]]
+    #: The cursor of the next page; None on the last page.
+    next_cursor: str | None
+
+
+def _first_games(club: Club, start: date | None, end: date | None, pids: set[int]) -> dict[int, int]:
+    """Each player's first game of the period (player -> game id): for each
+    colour the first by the timeline index of that colour, then the earlier."""
+    if not pids:
+        return {}
+    period = club_games(club, start, end)
+
+    def first_as(colour: str) -> Subquery:
+        return Subquery(period.filter(**{colour: OuterRef("pk")}).values("pk")[:1])
+
+    rows = Player.objects.filter(pk__in=pids).annotate(w=first_as("white"), b=first_as("black"))
+    candidates = {pid: [g for g in (w, b) if g is not None] for pid, w, b in rows.values_list("pk", "w", "b")}
+    keys = {
+        g.pk: key_of(g)
+        for g in Game.objects.filter(pk__in={g for ids in candidates.values() for g in ids}).only(
+            "date", "entered_at"
+        )
+    }
+    return {pid: min(ids, key=keys.__getitem__) for pid, ids in candidates.items() if ids}
+
+
+def api_page(
+    club: Club, start: date | None, end: date | None, cursor: TimelineKey | None, size: int
+) -> ApiPage:
+    """One page of the API: the ``size`` games after ``cursor``.
+
+    ``round`` is None: the round of a game depends on every earlier game of
+    the period, which a page does not read (docs/api.md).  The ranks are
+    each player's rank at their first game of the period, as in the files.
+    """
+    games = list(
+        club_games(club, start, end)
+        .filter(after(cursor))
+        .select_related("white", "black", "sheet")
+        .timeline()[: size + 1]
+    )
+    more = len(games) > size
+    games = games[:size]
+    page_players = {p.pk: p for g in games for p in (g.white, g.black)}
+    ranks = _ranks_at_first_game(club, _first_games(club, start, end, set(page_players)))
+    players = {pid: _exchange_player(p, ranks.get(pid, p.rank)) for pid, p in page_players.items()}
+    name = _export_name(club, start, end)
+    records = []
+    for game in games:
+        record = exchange.record_of(
+            _tournament_game(game),
+            players[game.white_id],
+            players[game.black_id],
+            name=name,
+            start=start,
+            event_class="C",
+        )
+        records.append({"id": game.pk, **record, "round": None})
+    return ApiPage(records, encode_cursor(key_of(games[-1])) if more else None)
