@@ -35,7 +35,6 @@ from ratings.committee import (
     _exchange_player,
     _export_name,
     _ranks_at_first_game,
-    _tournament_game,
     club_games,
     club_games_tournament,
 )
@@ -55,18 +54,24 @@ TimelineKey = tuple[date, datetime, int]
 
 
 def after(key: TimelineKey | None) -> Q:
-    """Games after ``key`` in timeline order (date, entered_at, id)."""
+    """Games after ``key`` in timeline order (date, entered_at, id).
+
+    The leading ``date >= day`` is what lets the database start its scan of
+    the timeline index at the key: with the disjunction alone (date > day,
+    or the same day and later...) SQLite scanned the club's index from its
+    first game, so the later chunks of an export cost more and more."""
     if key is None:
         return Q()
     day, entered, pk = key
-    return Q(date__gt=day) | Q(date=day, entered_at__gt=entered) | Q(date=day, entered_at=entered, pk__gt=pk)
+    return Q(date__gte=day) & (Q(date__gt=day) | Q(entered_at__gt=entered) | Q(entered_at=entered, pk__gt=pk))
 
 
-def key_of(game: Game) -> TimelineKey:
+def key_of(game: Any) -> TimelineKey:
+    """The timeline key of a Game, or of a row with its date, entered_at and pk."""
     return (game.date, game.entered_at, game.pk)
 
 
-def in_chunks(games: QuerySet[Game], size: int | None = None) -> Iterator[list[Game]]:
+def in_chunks(games: QuerySet[Any], size: int | None = None) -> Iterator[list[Any]]:
     """``games`` in timeline order, ``size`` (default CHUNK) at a time, each
     chunk one short query (no long-open cursor while a slow client downloads)."""
     size = size or CHUNK
@@ -102,30 +107,71 @@ def decode_cursor(cursor: str) -> TimelineKey:
 # --- streamed exports ----------------------------------------------------------------
 
 
+#: The columns of a game an export reads: tuples, not model instances (building
+#: a Game, its sheet and two players per row was most of an export's time).
+GAME_COLUMNS = (
+    "pk", "date", "entered_at", "white_id", "black_id", "winner",
+    "handicap", "komi", "kind", "board", "sheet__event",
+)  # fmt: skip
+
+
+def _exchange_game(row: Any, round_: int = 0) -> exchange.TournamentGame:
+    """committee._tournament_game for a row of GAME_COLUMNS."""
+    return exchange.TournamentGame(
+        round=round_,
+        white=str(row.white_id),
+        black=str(row.black_id),
+        winner=exchange.Winner(row.winner),
+        handicap=row.handicap,
+        komi=float(row.komi),
+        date=row.date,
+        kind=row.kind,
+        board=row.board,
+        event=row.sheet__event or None,
+    )
+
+
+class _Players:
+    """The exchange players of an export, loaded as they first appear, each
+    at their rank at their first game of the period (committee's rule)."""
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.known: dict[int, exchange.Player] = {}
+
+    def load(self, first_game: dict[int, int]) -> None:
+        """Players not loaded yet -> the id of their first game of the period."""
+        new = {pid: gid for pid, gid in first_game.items() if pid not in self.known}
+        if not new:
+            return
+        ranks = _ranks_at_first_game(self.club, new)
+        for player in Player.objects.filter(pk__in=new):
+            self.known[player.pk] = _exchange_player(player, ranks.get(player.pk, player.rank))
+
+    def __getitem__(self, pid: int) -> exchange.Player:
+        return self.known[pid]
+
+
 def club_game_records(club: Club, start: date | None, end: date | None) -> Iterator[dict[str, Any]]:
     """The period's game records in timeline order, read a chunk at a time."""
     name = _export_name(club, start, end)
-    games = club_games(club, start, end).select_related("white", "black", "sheet")
+    games = club_games(club, start, end).values_list(*GAME_COLUMNS, named=True)
     last_round: dict[int, int] = {}
-    players: dict[int, exchange.Player] = {}
+    players = _Players(club)
     for chunk in in_chunks(games):
         first_game: dict[int, int] = {}
-        for game in chunk:
-            for pid in (game.white_id, game.black_id):
-                if pid not in players and pid not in first_game:
-                    first_game[pid] = game.pk
-        ranks = _ranks_at_first_game(club, first_game)
-        for game in chunk:
-            for player in (game.white, game.black):
-                if player.pk not in players:
-                    players[player.pk] = _exchange_player(player, ranks.get(player.pk, player.rank))
+        for row in chunk:
+            first_game.setdefault(row.white_id, row.pk)
+            first_game.setdefault(row.black_id, row.pk)
+        players.load(first_game)
+        for row in chunk:
             # The round rule of exchange.assign_rounds (docs/formats.md, "Rounds of a club export").
-            round_ = max(last_round.get(game.white_id, 0), last_round.get(game.black_id, 0)) + 1
-            last_round[game.white_id] = last_round[game.black_id] = round_
+            round_ = max(last_round.get(row.white_id, 0), last_round.get(row.black_id, 0)) + 1
+            last_round[row.white_id] = last_round[row.black_id] = round_
             yield exchange.record_of(
-                _tournament_game(game, round_),
-                players[game.white_id],
-                players[game.black_id],
+                _exchange_game(row, round_),
+                players[row.white_id],
+                players[row.black_id],
                 name=name,
                 start=start,
                 event_class="C",
@@ -223,27 +269,22 @@ def api_page(
     the period, which a page does not read (docs/api.md).  The ranks are
     each player's rank at their first game of the period, as in the files.
     """
-    games = list(
-        club_games(club, start, end)
-        .filter(after(cursor))
-        .select_related("white", "black", "sheet")
-        .timeline()[: size + 1]
-    )
-    more = len(games) > size
-    games = games[:size]
-    page_players = {p.pk: p for g in games for p in (g.white, g.black)}
-    ranks = _ranks_at_first_game(club, _first_games(club, start, end, set(page_players)))
-    players = {pid: _exchange_player(p, ranks.get(pid, p.rank)) for pid, p in page_players.items()}
+    period = club_games(club, start, end)
+    rows = list(period.filter(after(cursor)).values_list(*GAME_COLUMNS, named=True)[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
+    players = _Players(club)
+    players.load(_first_games(club, start, end, {pid for r in rows for pid in (r.white_id, r.black_id)}))
     name = _export_name(club, start, end)
     records = []
-    for game in games:
+    for row in rows:
         record = exchange.record_of(
-            _tournament_game(game),
-            players[game.white_id],
-            players[game.black_id],
+            _exchange_game(row),
+            players[row.white_id],
+            players[row.black_id],
             name=name,
             start=start,
             event_class="C",
         )
-        records.append({"id": game.pk, **record, "round": None})
-    return ApiPage(records, encode_cursor(key_of(games[-1])) if more else None)
+        records.append({"id": row.pk, **record, "round": None})
+    return ApiPage(records, encode_cursor(key_of(rows[-1])) if more else None)
