@@ -100,3 +100,17 @@ def test_a_cleaned_name_survives_the_h9_export() -> None:
         "Ann Bee",
         "Carl Dee",
     ]
+
+
+def test_a_bar_in_a_name_stored_before_cleaning_cannot_break_the_h9_line() -> None:
+    players = (
+        Player(key="0", name="Ann|Bee", rank=-10.0, egd_pin="12345678"),
+        Player(key="1", name="Carl Dee", rank=-10.0),
+    )
+    tournament = Tournament(
+        name="Ladder",
+        players=players,
+        games=(TournamentGame(round=1, white="0", black="1", winner=Winner.WHITE),),
+    )
+    back = {p.egd_pin for p in parse_h9(write_h9(tournament)).players}
+    assert back == {"12345678", None}
