@@ -332,8 +332,11 @@ def _ranks_at_first_game(club: Club, first_game: dict[int, int]) -> dict[int, fl
     the grade a national body rates them at.  ``first_game``: player -> game id."""
     if not first_game:
         return {}
+    # By game id alone (they are the club's games): with the club as well,
+    # SQLite read the club's whole history through its (club, system, date)
+    # index, for every chunk of a streamed export (ratings/exports.py).
     rows = HistoryEntry.objects.filter(
-        club=club, system=club.primary_system, game_id__in=set(first_game.values())
+        system=club.primary_system, game_id__in=set(first_game.values())
     ).values_list("player_id", "game_id", "rank_before")
     return {pid: rank for pid, gid, rank in rows if first_game.get(pid) == gid}
 

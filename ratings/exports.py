@@ -241,15 +241,23 @@ class ApiPage:
 
 def _first_games(club: Club, start: date | None, end: date | None, pids: set[int]) -> dict[int, int]:
     """Each player's first game of the period (player -> game id): for each
-    colour the first by the timeline index of that colour, then the earlier."""
+    colour the first through the (colour, date) index, then the earlier.
+
+    No club condition in the subqueries: a player's games are all in their
+    club (services.game_problems), and with one SQLite chose the club's
+    timeline index and read the whole timeline for every player."""
     if not pids:
         return {}
-    period = club_games(club, start, end)
+    period = Game.objects.filter(forfeit=False)
+    if start:
+        period = period.filter(date__gte=start)
+    if end:
+        period = period.filter(date__lte=end)
 
     def first_as(colour: str) -> Subquery:
-        return Subquery(period.filter(**{colour: OuterRef("pk")}).values("pk")[:1])
+        return Subquery(period.filter(**{colour: OuterRef("pk")}).timeline().values("pk")[:1])
 
-    rows = Player.objects.filter(pk__in=pids).annotate(w=first_as("white"), b=first_as("black"))
+    rows = Player.objects.filter(pk__in=pids, club=club).annotate(w=first_as("white"), b=first_as("black"))
     candidates = {pid: [g for g in (w, b) if g is not None] for pid, w, b in rows.values_list("pk", "w", "b")}
     keys = {
         g.pk: key_of(g)
