@@ -96,3 +96,15 @@ def test_a_far_future_import_is_refused(club) -> None:  # type: ignore[no-untype
     data = f"{CSV_HEADER}9999-12-31,Cup,Ann Bee,5k,Carl Dee,6k,0,6.5,white\n".encode()
     with pytest.raises(committee.CommitteeError, match="9999-12-31 is in the future"):
         committee.import_tournament(club, data, filename="cup.csv")
+
+
+def test_the_name_check_finds_a_player_typed_with_invisible_characters(client_for, club, alice) -> None:  # type: ignore[no-untyped-def]
+    html = (
+        client_for("volunteer")
+        .get(
+            "/sheets/new/player-check/",
+            {"field": "row-0-white", "row-0-white": "Alice\u200b  Mokoena", "club": club.pk},
+        )
+        .content.decode()
+    )
+    assert "✓ 5k" in html and "white_rank" not in html

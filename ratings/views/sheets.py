@@ -9,6 +9,7 @@ a starting-rank field that adds the player.  Saving is all or nothing
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import is_volunteer, volunteer_required
 from ratings import services
+from ratings.exchange import clean_name
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
 from ratings.models import Club, Game, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
@@ -179,6 +181,10 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
     if match is None:
         return HttpResponse(status=400)
     name = request.GET.get(field, "").strip()
+    # The name the sheet would save (ratings/forms.py); a name clean_name
+    # refuses is looked up as typed, and the form says what is wrong on saving.
+    with contextlib.suppress(ValueError):
+        name = clean_name(name)
     club = _club_of(request)
     player = Player.objects.filter(club=club, name__iexact=name).first() if name and club else None
     # The rank typed so far comes back in the field, which keeps its id: htmx
