@@ -11,6 +11,9 @@
   timeline index; no count and no offset, so a page costs the same at the
   end of a long period as at its start (docs/api.md).
 
+Each chunk is its own short query, not one snapshot: a game saved while a
+long export is being sent is in it if it falls after the chunk being read.
+
 Both give the records of ratings.exchange.GAME_FIELDS, the same as
 committee.club_games_tournament's for the same period (the rank of a player
 is the rank at their first game of the period; rounds follow the rule of
