@@ -55,7 +55,9 @@ def test_it_names_the_rating_column_after_the_clubs_primary_system(client, playe
     Club.objects.update(primary_system=system)
     html = client.get(reverse("players")).content.decode()
     assert headers_on(html)[3] == header
-    rows = list(csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).getvalue().decode())))
+    rows = list(
+        csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).getvalue().decode()))
+    )
     assert rows[0][3] == header
 
 
