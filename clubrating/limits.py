@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 
@@ -36,6 +36,9 @@ def _has_nul(request: HttpRequest) -> bool:
 
 
 def refusal(request: HttpRequest, status: int, title: str, reason: str) -> HttpResponse:
+    """The page saying why; for the JSON API, its usual {"error": ...} (docs/api.md)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": reason}, status=status)
     return render(request, "400.html", {"title": title, "reason": reason}, status=status)
 
 

@@ -110,3 +110,9 @@ def test_a_nul_byte_in_a_posted_sheet_answers_400(site, client_for) -> None:  # 
         "/sheets/new/", {"club": site["club"].pk, "date": "2024-03-05", "row-0-white": "A\x00"}
     )
     assert response.status_code == 400
+
+
+def test_a_nul_byte_in_an_api_query_answers_the_apis_json_error(site, client_for) -> None:  # type: ignore[no-untyped-def]
+    response = client_for("volunteer").get("/api/games/", {"club": "stellen\x00bosch"})
+    assert response.status_code == 400
+    assert "NUL character" in response.json()["error"]
