@@ -60,6 +60,18 @@ def _bench_database() -> str:
     return f"sqlite:///{path}"
 
 
+def setup_django(database: str | None) -> None:
+    """Django on ``database`` (a URL), else on a fresh benchmark database;
+    tasks in-process (no broker)."""
+    os.environ["DATABASE_URL"] = database or _bench_database()
+    os.environ["CELERY_BROKER_URL"] = ""
+    os.environ.setdefault("DEBUG", "0")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
+    import django
+
+    django.setup()
+
+
 def _timed(label: str, work: Callable[[], Any]) -> tuple[float, Any]:
     wall, cpu = time.perf_counter(), time.process_time()
     result = work()
@@ -145,13 +157,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = args.database or _bench_database()
-    os.environ["CELERY_BROKER_URL"] = ""
-    os.environ.setdefault("DEBUG", "0")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
-    import django
-
-    django.setup()
+    setup_django(args.database)
     from django.core.management import call_command
     from django.db import connection
 

@@ -14,6 +14,7 @@ with safe defaults, so a fresh clone runs with no configuration at all:
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -55,6 +56,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_htmx",
+    "axes",
     "accounts",
     "ratings",
 ]
@@ -69,7 +71,56 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "clubrating.limits.RequestLimitsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# --- Hardening (docs/limits.md) ----------------------------------------------
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair is locked out for the
+# cool-off; a right password resets the count.  Username and address
+# together, so a stranger cannot lock a member out from elsewhere and a
+# club's shared address does not lock out every member.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# Content-Security-Policy (django-csp): scripts and styles only from the
+# site's own static files (no inline script, no eval: htmx runs with
+# allowEval off, templates/base.html), no plugins, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Request sizes.  An uploaded file (rank list, tournament results) may be up
+# to MAX_UPLOAD_BYTES (the biggest real list, the EGD's, is about 4 MB); a
+# request body larger than MAX_REQUEST_BYTES is refused with 413 before it
+# is read (clubrating/limits.py).  Form fields apart from files: at most
+# 2.5 MB and DATA_UPLOAD_MAX_NUMBER_FIELDS fields, enough for a record sheet
+# well over its 200 games (9 fields a game) so that the sheet page itself
+# says what is too much; beyond that the 400 page says it.
+MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(20 * 1024 * 1024)))
+MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bigger uploads are spooled to a temporary file
 
 ROOT_URLCONF = "clubrating.urls"
 

@@ -6,3 +6,5 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("ratings.urls")),
 ]
+
+handler400 = "clubrating.limits.bad_request"

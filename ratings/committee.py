@@ -13,9 +13,10 @@ Three jobs, each a plain function the views and management commands share
    ratings recomputed) and remembers confirmed matches by storing the
    national id on the player, all or nothing.
 2. Exports: :func:`list_games_tournament` turns a list's games of a period
-   into an exchange Tournament, which ratings.exchange writes as CSV, JSON,
-   an EGD h9 file (class C "club ladder"), an FFG .tou or an AGA file;
-   :func:`api_page` gives one page of the same records for the JSON API.
+   (or those played at one of its clubs) into an exchange Tournament, which
+   ratings.exchange writes as an EGD h9 file (class C "club ladder"), an FFG
+   .tou or an AGA file; the CSV and JSON game records and the JSON API stream
+   the same records (ratings/exports.py).
 3. Tournament imports: :func:`import_tournament` reads an EGD h9 or FFG .tou
    file (or the site's own CSV/JSON/AGA exports) and saves its games as one
    record sheet, matching players or creating them.
@@ -353,8 +354,11 @@ def _ranks_at_first_game(rating_list: RatingList, first_game: dict[int, int]) ->
     the grade a national body rates them at.  ``first_game``: player -> game id."""
     if not first_game:
         return {}
+    # By game id alone (they are the club's games): with the club as well,
+    # SQLite read the club's whole history through its (club, system, date)
+    # index, for every chunk of a streamed export (ratings/exports.py).
     rows = HistoryEntry.objects.filter(
-        rating_list=rating_list, system=rating_list.primary_system, game_id__in=set(first_game.values())
+        system=rating_list.primary_system, game_id__in=set(first_game.values())
     ).values_list("player_id", "game_id", "rank_before")
     return {pid: rank for pid, gid, rank in rows if first_game.get(pid) == gid}
 
@@ -430,82 +434,6 @@ def list_games_tournament(
         place=(club or rating_list).name,
         komi=_even_komi(games),
     )
-
-
-def export_games(
-    rating_list: RatingList, start: date | None, end: date | None, format: str, club: Club | None = None
-) -> tuple[str, str, str]:
-    """(file name, media type, text) of the list's games (or those played at
-    ``club``) in ``format``.
-
-    Raises CommitteeError when the period has no game (an empty results file
-    could not be read back), ExchangeError for an unknown format.
-    """
-    if format not in exchange.GAME_FORMATS:
-        raise CommitteeError(f"unknown format {format!r}; choose one of {', '.join(exchange.GAME_FORMATS)}")
-    tournament = list_games_tournament(rating_list, start, end, club=club)
-    where = club or rating_list
-    if not tournament.games:
-        raise CommitteeError(f"{where.name} has no game between {start or 'the start'} and {end or 'today'}")
-    text = exchange.write_tournament(tournament, format)  # type: ignore[arg-type]
-    extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
-    name = f"{where.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
-    return name, media_type, text
-
-
-@dataclass
-class ApiPage:
-    count: int
-    records: list[dict[str, Any]]
-
-
-def api_page(
-    rating_list: RatingList,
-    start: date | None,
-    end: date | None,
-    offset: int,
-    limit: int,
-    club: Club | None = None,
-) -> ApiPage:
-    """One page of the JSON API: records with the fields of exchange.GAME_FIELDS
-    (plus "id"), in timeline order, equal to the CSV export's records.
-
-    Rounds and each player's rank depend on the whole period (the rank at the
-    player's first game of the period, the round rule of
-    exchange.assign_rounds), so one light pass over (id, white, black) of the
-    period finds them; only the page's games are loaded in full.
-    """
-    light = list(list_games(rating_list, start, end, club).values_list("id", "white_id", "black_id"))
-    page_ids = [gid for gid, _, _ in light[offset : offset + limit]]
-    # The round rule of exchange.assign_rounds (docs/formats.md,
-    # "Rounds of a club export"): round = 1 + the later of the two players'
-    # previous rounds, in timeline order.
-    last: dict[int, int] = {}
-    rounds: dict[int, int] = {}
-    first_game: dict[int, int] = {}
-    wanted = set(page_ids)
-    for gid, white, black in light:
-        round_ = max(last.get(white, 0), last.get(black, 0)) + 1
-        last[white] = last[black] = round_
-        first_game.setdefault(white, gid)
-        first_game.setdefault(black, gid)
-        if gid in wanted:
-            rounds[gid] = round_
-    games = Game.objects.filter(pk__in=page_ids).select_related("white", "black", "sheet").timeline()
-    page_players = {p.pk: p for g in games for p in (g.white, g.black)}
-    ranks = _ranks_at_first_game(rating_list, {pid: first_game[pid] for pid in page_players})
-    tournament = exchange.Tournament(
-        name=_export_name(rating_list, start, end, club),
-        start=start,
-        end=end,
-        event_class="C",
-        players=tuple(_exchange_player(p, ranks.get(pid, p.rank)) for pid, p in page_players.items()),
-    )
-    records = []
-    for game in games:
-        record = exchange.game_record(_tournament_game(game, rounds[game.pk]), tournament)
-        records.append({"id": game.pk, **record})
-    return ApiPage(count=len(light), records=records)
 
 
 def _token_hash(token: str) -> str:
@@ -615,9 +543,10 @@ def _resolve_players(
         if person.key not in playing:
             report.skipped.append(f"line {person.line}: {person.name} has no game")
             continue
-        name = " ".join(person.name.split())
-        if not name or len(name) > 100:
-            raise CommitteeError(f"line {person.line}: a player's name must be 1 to 100 characters")
+        try:
+            name = exchange.clean_name(person.name)
+        except ValueError as error:
+            raise CommitteeError(f"line {person.line}: {person.name!r}: {error}") from None
         player = known.find(person)
         slot: Any = player.pk if player is not None else exchange.name_key(name)
         if slot in seen:

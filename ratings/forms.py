@@ -17,8 +17,9 @@ from django.db.models import QuerySet
 from django.urls import reverse_lazy
 from django.utils import timezone
 
+from ratings.exchange.names import clean_name
 from ratings.models import Club, Game, Kind, Player, RatingList, Winner
-from ratings.services import GameRow, NewPlayer, PlayerRef, default_komi, game_problems
+from ratings.services import GameRow, NewPlayer, PlayerRef, date_problem, default_komi, game_problems
 from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 from ratings.tables import unit_of
@@ -81,8 +82,8 @@ class SheetHeaderForm(forms.Form):
 
     def clean_date(self) -> date:
         value: date = self.cleaned_data["date"]
-        if value > timezone.localdate():
-            raise forms.ValidationError(f"{value:%Y-%m-%d} is in the future")
+        if (problem := date_problem(value)) is not None:
+            raise forms.ValidationError(problem)
         return value
 
 
@@ -123,6 +124,21 @@ class GameRowForm(forms.Form):
         #: The list's players the names were found to be (shown with their rank).
         self.known: dict[str, Player] = {}
 
+    def _clean_player_name(self, colour: str) -> str:
+        text: str = self.cleaned_data.get(colour, "")
+        if not text.strip():
+            return ""
+        try:
+            return clean_name(text)
+        except ValueError as error:
+            raise forms.ValidationError(f"{colour.title()}: {error}") from None
+
+    def clean_white(self) -> str:
+        return self._clean_player_name("white")
+
+    def clean_black(self) -> str:
+        return self._clean_player_name("black")
+
     def is_blank(self) -> bool:
         """A row left empty (the trailing row of a phone form): ignored."""
         if not self.is_bound:
@@ -133,6 +149,8 @@ class GameRowForm(forms.Form):
         return not any(data.values())
 
     def _player(self, colour: str) -> PlayerRef | None:
+        if colour in self.errors:
+            return None  # a name refused by clean_name
         name: str = self.cleaned_data.get(colour, "").strip()
         rank_text: str = self.cleaned_data.get(f"{colour}_rank", "").strip()
         if not name:
@@ -287,8 +305,8 @@ class AdjustmentForm(forms.Form):
 
     def clean_date(self) -> date:
         value: date = self.cleaned_data["date"]
-        if value > timezone.localdate():
-            raise forms.ValidationError(f"{value:%Y-%m-%d} is in the future")
+        if (problem := date_problem(value)) is not None:
+            raise forms.ValidationError(problem)
         return value
 
     def clean(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -21,8 +22,9 @@ from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
 from ratings.forms import DATE_INPUT
 from ratings.models import Club, RankSync, RankSyncLine, RatingList
 
-#: Bigger than any real list (the AGA TD list is 1.4 MB, the FFG ladder 0.8 MB).
-MAX_UPLOAD = 20 * 1024 * 1024
+#: Bigger than any real list (the AGA TD list is 1.4 MB, the FFG ladder 0.8 MB,
+#: the EGD's whole list 4.2 MB); settings.MAX_UPLOAD_BYTES.
+MAX_UPLOAD = settings.MAX_UPLOAD_BYTES
 
 RANK_FORMAT_CHOICES = [("", "Detect from the file"), *RankSync.FORMAT_CHOICES]
 GAME_FORMAT_LABELS = {

@@ -29,7 +29,7 @@ from django.db.models import Case, Min, Value, When
 from django.utils import timezone
 from django.utils.text import slugify
 
-from ratings.exchange.names import identity_key
+from ratings.exchange.names import clean_name, identity_key
 from ratings.models import Club, Game, Kind, LogEntry, Player, RankAdjustment, RatingList, RecordSheet, Winner
 from ratings.systems import SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
@@ -165,9 +165,36 @@ def game_problems(
             )
         elif (komi * 2) % 1 != 0:
             problems["komi"] = f"komi is counted in half points, not {komi}"
-    if game_date is not None and game_date > today:
-        problems["date"] = f"{game_date:%Y-%m-%d} is in the future"
+    if game_date is not None and (problem := date_problem(game_date, today)) is not None:
+        problems["date"] = problem
     return problems
+
+
+#: The earliest date a game, sheet or adjustment may carry.  Go was played
+#: in European clubs from the early twentieth century; anything before 1900
+#: is a typing slip (year 0001, 0204 for 2024), not a record.
+EARLIEST_DATE = date(1900, 1, 1)
+
+
+def date_problem(value: date, today: date | None = None) -> str | None:
+    """Why a game or sheet date is not plausible (before 1900, after today), or None."""
+    if value < EARLIEST_DATE:
+        return (
+            f"{value.isoformat()} is before {EARLIEST_DATE.isoformat()}, the earliest date the site records"
+        )
+    if value > (today or timezone.localdate()):
+        return f"{value.isoformat()} is in the future"
+    return None
+
+
+def _name_problem(name: str) -> str | None:
+    """What exchange.clean_name refuses in a new player's name: the forms
+    and imports clean names first; this refuses one that slipped past them."""
+    try:
+        clean_name(name)
+    except ValueError as error:
+        return f"{name!r}: {error}"
+    return None
 
 
 def _rank_problem(rank: int) -> str | None:
@@ -286,8 +313,8 @@ def save_sheet(
     rating_list = club.rating_list
     problems: dict[int, dict[str, str]] = {}
     header: dict[str, str] = {}
-    if date > today:
-        header["date"] = f"{date:%Y-%m-%d} is in the future"
+    if (problem := date_problem(date, today)) is not None:
+        header["date"] = problem
     if kind not in Kind.values:
         header["kind"] = f"unknown kind of game {kind!r}"
     if not rows:
@@ -318,6 +345,8 @@ def save_sheet(
             key = identity_key(ref.display_name)
             if not ref.name.strip():
                 found[colour] = "give the player's name"
+            elif (problem := _name_problem(ref.name)) is not None:
+                found[colour] = problem
             elif (problem := _rank_problem(ref.rank)) is not None:
                 found[f"{colour}_rank"] = problem
             elif new_rank.setdefault(key, ref.rank) != ref.rank:
@@ -619,8 +648,8 @@ def add_adjustment(
     problems: dict[str, str] = {}
     if not MIN_RANK <= rank <= MAX_RANK:
         problems["rank"] = f"a rank is between {format_rank(MIN_RANK)} and {format_rank(MAX_RANK)}"
-    if date > today:
-        problems["date"] = f"{date:%Y-%m-%d} is in the future"
+    if (problem := date_problem(date, today)) is not None:
+        problems["date"] = problem
     elif date < player.since:
         problems["date"] = f"{player.name} joined on {player.since:%Y-%m-%d}; {date:%Y-%m-%d} is before that"
     if problems:

@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
+from ratings.exchange.cells import csv_lines
 from ratings.systems import get_system
 from ratings.systems.base import (
     Game,
@@ -299,9 +300,8 @@ def rate_csv(text: str, system_name: str) -> str:
     except UnknownPlayer as error:  # cannot happen: every player has a start
         line = data.lines[error.index] if 0 <= error.index < len(data.lines) else 0
         raise WhatIfError(line, "white_start", str(error)) from error
-    out = io.StringIO(newline="")
-    csv.writer(out, lineterminator="\n").writerows(format_rows(data.games, result, rating_decimals(system)))
-    return out.getvalue()
+    rows = format_rows(data.games, result, rating_decimals(system))
+    return "".join(csv_lines(rows, lineterminator="\n"))  # cells safe from spreadsheet formulas
 
 
 def _column_of(field: str) -> str:

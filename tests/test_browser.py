@@ -296,3 +296,46 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
         assert width <= PHONE["width"], f"{path} scrolls sideways on a phone ({width}px)"
         shoot(phone, artifacts, f"05-phone-{name}")
     assert Decimal("0.5") == Game.objects.get(date=sheet_day, handicap=9).komi
+
+
+def test_the_pages_work_under_the_content_security_policy(live_server, history, browser) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13, item 9: no inline script, style or eval is blocked, and the
+    behaviour moved to static/js (add and remove a game row, the confirm
+    before a new API token) still works."""
+    from django.contrib.auth.models import User
+
+    from accounts.models import CommitteeMember
+
+    committee = User.objects.create_user("committee", password=PASSWORD)
+    CommitteeMember.objects.create(user=committee, rating_list=history["club"].rating_list)
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(15_000)
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda error: blocked.append(str(error)))
+    page.goto(f"{live_server.url}/accounts/login/?next=/sheets/new/")
+    page.fill('input[name="username"]', "committee")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(r"/sheets/new/$"))
+    assert "script-src 'self'" in (page.request.get(page.url).headers["content-security-policy"])
+    for n in (1, 2):
+        page.click("button.add-row")
+        page.wait_for_selector(f'input[name="row-{n}-white"]')
+    page.click("#row-1 button.remove-row")
+    page.wait_for_selector("#row-1", state="detached")
+    page.click("button.add-row")
+    page.wait_for_selector('input[name="row-3-white"]')  # numbered after the last row, 2
+    fill_player(page, "row-0-black", "Somebody New")
+    page.wait_for_selector('input[name="row-0-black_rank"]')  # htmx's name check answered
+
+    page.goto(f"{live_server.url}/committee/export/")
+    page.click("form[action$='/export/token/'] button")  # no token yet: no question
+    page.wait_for_selector("text=New API token")
+    questions: list[str] = []
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    page.click("form[action$='/export/token/'] button")
+    assert questions and "stops working at once" in questions[0]
+    for path in ("/", "/players/", "/players/alice/", "/log/", "/adjustments/", "/recompute/"):
+        page.goto(f"{live_server.url}{path}")
+    assert blocked == []

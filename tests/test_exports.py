@@ -16,7 +16,7 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
-from ratings import committee, exchange, services
+from ratings import committee, exchange, exports, services
 from ratings.committee import CommitteeError
 from ratings.exchange import name_key
 from ratings.models import Club, Game, Player
@@ -72,7 +72,7 @@ def same_game(g: Game, with_date: bool = True, with_komi: bool = True) -> tuple[
 
 
 def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, season) -> None:
-    name, media_type, text = committee.export_games(club.rating_list, None, None, "csv")
+    name, media_type, text = exports.export_games(club.rating_list, None, None, "csv")
     assert (name, media_type) == ("sagc-games-start-2024-06-15.csv", "text/csv")  # named after the list
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == exchange.GAME_FIELDS
@@ -95,24 +95,24 @@ def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, sea
 
 
 def test_the_period_limits_the_games(club, season) -> None:
-    _, _, text = committee.export_games(club.rating_list, date(2024, 3, 6), date(2024, 3, 31), "json")
+    _, _, text = exports.export_games(club.rating_list, date(2024, 3, 6), date(2024, 3, 31), "json")
     data = json.loads(text)
     assert [(g["date"], g["winner"]) for g in data["games"]] == [("2024-03-12", "jigo")]
 
 
 def test_an_empty_period_is_refused_with_a_reason(club, season) -> None:
     with pytest.raises(CommitteeError, match="no game between 2023-01-01 and 2023-12-31"):
-        committee.export_games(club.rating_list, date(2023, 1, 1), date(2023, 12, 31), "h9")
+        exports.export_games(club.rating_list, date(2023, 1, 1), date(2023, 12, 31), "h9")
 
 
 def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
-    _, media_type, text = committee.export_games(
+    _, media_type, text = exports.export_games(
         club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9", club=club
     )
     assert media_type == "text/plain"
     assert "CL[C]" in text and "EV[Stellenbosch Go Club club ladder 2024-01-01 to 2024-06-30]" in text
     assert "|12345678" in text  # Ann's EGD PIN
-    _, _, whole = committee.export_games(club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9")
+    _, _, whole = exports.export_games(club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9")
     assert "EV[South African Go Clubs club ladder 2024-01-01 to 2024-06-30]" in whole
 
 
@@ -124,8 +124,8 @@ def test_a_list_export_has_every_club_of_the_list_and_a_club_export_only_its_own
     services.save_sheet(club=other_club, date=date(2024, 5, 7), rows=[
         GameRow(white=season["ann"], black=season["dan"], winner="black"),
     ])  # fmt: skip
-    _, _, whole = committee.export_games(club.rating_list, None, None, "csv")
-    name, _, own = committee.export_games(club.rating_list, None, None, "csv", club=club)
+    _, _, whole = exports.export_games(club.rating_list, None, None, "csv")
+    name, _, own = exports.export_games(club.rating_list, None, None, "csv", club=club)
     assert name == "stellenbosch-games-start-2024-06-15.csv"
     assert [r["date"] for r in csv.DictReader(io.StringIO(whole))][-1] == "2024-05-07"
     assert len(list(csv.DictReader(io.StringIO(whole)))) == 6
@@ -135,7 +135,7 @@ def test_a_list_export_has_every_club_of_the_list_and_a_club_export_only_its_own
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
 def test_what_is_exported_imports_back_to_the_same_games(club, season, fmt: str) -> None:
-    _, _, text = committee.export_games(club.rating_list, None, None, fmt)
+    _, _, text = exports.export_games(club.rating_list, None, None, fmt)
     fresh = make_pool(name="Fresh", slug="fresh")
     report = committee.import_tournament(fresh, text.encode(), filename=f"export.{fmt}")
     back = played(fresh)
@@ -186,7 +186,7 @@ def test_only_the_committee_of_the_list_exports(role, client_for, club, season) 
             == 'attachment; filename="stellenbosch-games-start-2024-06-15.csv"'
         )
         assert response["Content-Type"] == "text/csv; charset=utf-8"
-        assert response.content.decode().count("\n") == 6
+        assert response.getvalue().decode().count("\n") == 6
     else:
         assert response.status_code == (302 if role == "anonymous" else 403)
 
@@ -197,7 +197,7 @@ def test_the_committee_of_another_list_cannot_export_this_one(who, outsiders, cl
     client.force_login(outsiders[who])
     response = client.get(reverse("export"), {"rating_list": club.rating_list.pk, "format": "csv"})
     if who == "site_admin":
-        assert response.status_code == 200 and response.content.decode().count("\n") == 6
+        assert response.status_code == 200 and response.getvalue().decode().count("\n") == 6
     else:
         assert response.status_code == 403
 

@@ -56,7 +56,9 @@ def test_it_names_the_rating_column_after_the_lists_primary_system(client, playe
     RatingList.objects.update(primary_system=system)
     html = client.get(reverse("players")).content.decode()
     assert headers_on(html)[3] == header
-    rows = list(csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).content.decode())))
+    rows = list(
+        csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).getvalue().decode()))
+    )
     assert rows[0][3] == header
 
 
@@ -122,7 +124,7 @@ def test_it_exports_the_filtered_list_as_csv(client, players):  # type: ignore[n
     response = client.get(reverse("players"), {"club": "stellenbosch", "export": "csv"})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert rows[0] == ["Name", "Club", "Rank", "Index", "Games", "Last updated"]
     assert rows[1:] == [
         ["Cat Smit", "Stellenbosch Go Club", "2d", "0", "40", ""],
@@ -135,7 +137,7 @@ def test_the_csv_export_is_not_paginated(client, club, make_player):  # type: ig
     for i in range(60):
         make_player(f"Player {i:02d}")
     response = client.get(reverse("players"), {"export": "csv"})
-    assert len(response.content.decode().strip().splitlines()) == 61
+    assert len(response.getvalue().decode().strip().splitlines()) == 61
 
 
 def test_it_takes_the_same_number_of_queries_for_many_players(

@@ -68,7 +68,7 @@ def sheet_csv(client, player, **params: str) -> list[list[str]]:  # type: ignore
     response = client.get(reverse("player", args=[player.slug]), {"export": "csv", **params})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    return list(csv.reader(io.StringIO(response.content.decode())))
+    return list(csv.reader(io.StringIO(response.getvalue().decode())))
 
 
 @pytest.fixture

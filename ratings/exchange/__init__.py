@@ -19,16 +19,25 @@ Tournaments and game records::
     club_tournament(name, players, games, start=, end=, event_class="C") -> Tournament
     write_tournament(tournament, 'h9'|'tou'|'aga'|'csv'|'json') -> str
     game_record(game, tournament) -> dict   # one JSON API / CSV record, GAME_FIELDS keys
+    record_of(game, white, black, name=, start=, event_class=) -> dict   # the same, streamed
+    iter_games_csv(records) / iter_games_json(records) -> Iterator[str]   # a file, piece by piece
 
 Names::
 
-    name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
+    clean_name(text) -> str (ValueError) ; name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
 """
 
 from .club import assign_rounds, club_tournament
 from .errors import ExchangeError
 from .model import Player, Skipped, Tournament, TournamentGame, Winner
-from .names import NameIndex, name_key, split_comma_name, split_first_word_surname, split_upper_surname
+from .names import (
+    NameIndex,
+    clean_name,
+    name_key,
+    split_comma_name,
+    split_first_word_surname,
+    split_upper_surname,
+)
 from .ranklists import (
     RANK_FORMATS,
     RankEntry,
@@ -39,7 +48,7 @@ from .ranklists import (
     parse_rank_list,
     read_rank_list,
 )
-from .records import GAME_FIELDS, game_record, game_records
+from .records import GAME_FIELDS, game_record, game_records, iter_games_csv, iter_games_json, record_of
 from .text import DecodedText, decode_text, split_lines
 from .tournaments import (
     FILE_TYPES,
@@ -70,17 +79,21 @@ __all__ = [
     "TournamentGame",
     "Winner",
     "assign_rounds",
+    "clean_name",
     "club_tournament",
     "decode_text",
     "detect_game_format",
     "detect_rank_format",
     "game_record",
     "game_records",
+    "iter_games_csv",
+    "iter_games_json",
     "name_key",
     "parse_rank_list",
     "parse_tournament",
     "read_rank_list",
     "read_tournament",
+    "record_of",
     "split_comma_name",
     "split_first_word_surname",
     "split_lines",

@@ -303,12 +303,15 @@ def whole_grade(rank: float | None) -> str:
 
 
 def _name_parts(player: Player) -> str:
+    """The name column.  A '|' would start the PIN column, so one in a name
+    stored before names were cleaned (exchange.clean_name refuses it now)
+    is written as '/'."""
     if player.surname:
         surname = player.surname.replace(" ", "_")
         given = (player.given_name or "").replace(" ", "_")
-        return f"{surname} {given}".strip()
+        return f"{surname} {given}".strip().replace("|", "/")
     words = player.name.split()
-    return " ".join(words) if words else "?"
+    return " ".join(words).replace("|", "/") if words else "?"
 
 
 def write_h9(tournament: Tournament, *, event_class: str = "C") -> str:

@@ -1,4 +1,11 @@
-"""Player names: comparing them across lists, and splitting surname/given name.
+"""Player names: cleaning what people type, comparing names across lists,
+and splitting surname/given name.
+
+:func:`clean_name` is the one gate every new name passes (record-sheet
+forms, tournament imports): Unicode NFC, invisible characters removed,
+whitespace collapsed, and refused (ValueError with a message) when it
+could not be written to an h9 file or would only look like another name
+(docs/formats.md, "Player names").
 
 Issue 5: match "by name (accent-, case- and order-insensitive: 'DUPONT Jean'
 = 'Jean Dupont')".  :func:`name_key` reduces a name to a key that is equal
@@ -19,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable
 
 from anyascii import anyascii
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
 # Han ideographs, kana and Hangul syllables: one character is one syllable.
@@ -30,6 +38,63 @@ _SYLLABLES = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af
 def to_ascii(name: str) -> str:
     """'Léa' -> 'Lea', '张三' -> 'Zhang San ' (spaces around each syllable)."""
     return anyascii(_SYLLABLES.sub(r" \1 ", name))
+
+#: The longest name the site stores (Player.name).
+MAX_NAME_LENGTH = 100
+
+#: Characters a name can never hold: '|' starts the EGD PIN column of an h9
+#: player line (docs/formats.md), so a name with one cannot be written back.
+FORBIDDEN_IN_NAMES = "|"
+
+
+def _is_invisible(char: str) -> bool:
+    """Zero-width and bidirectional controls, soft hyphen, BOM: Unicode
+    category Cf ("format").  They change how a name looks or sorts without
+    being seen, so two names could look equal and differ."""
+    return unicodedata.category(char) == "Cf"
+
+
+def clean_name(text: str) -> str:
+    """A player's name as the site stores it, or ValueError saying what is wrong.
+
+    >>> clean_name("  Jean\u200b  Dupont\u202e ")
+    'Jean Dupont'
+
+    1. Unicode NFC, so "é" typed as e + combining accent equals "é".
+    2. Invisible format characters (zero-width spaces and joiners, bidi
+       controls, soft hyphens, byte-order marks) are removed.
+    3. Every run of white space (tabs, line breaks, no-break spaces) becomes
+       one space; leading and trailing space go.
+    4. Refused: other control characters (NUL and the like), '|' (it breaks
+       the h9 export), an empty name, more than 100 characters, and a word
+       that mixes alphabets with lookalike letters ("J\u0435an" with a Cyrillic
+       "\u0435"): such a name only looks like another player's.  Refused rather
+       than folded to Latin: folding guesses which alphabet was meant, and
+       a whole Cyrillic or Greek name is fine as it is.
+    """
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(char for char in text if not _is_invisible(char))
+    text = " ".join(text.split())
+    controls = sorted({f"U+{ord(c):04X}" for c in text if unicodedata.category(c) == "Cc"})
+    if controls:
+        raise ValueError(f"the name contains control characters ({', '.join(controls)})")
+    if not text:
+        raise ValueError("the name is empty")
+    if len(text) > MAX_NAME_LENGTH:
+        raise ValueError(f"the name is {len(text)} characters long; at most {MAX_NAME_LENGTH}")
+    for char in FORBIDDEN_IN_NAMES:
+        if char in text:
+            raise ValueError(f"a name cannot contain {char!r}")
+    for word in text.split(" "):
+        if confusables.is_dangerous(word):
+            mixed = ", ".join(
+                sorted({unicodedata.name(c, "?").split(" ")[0].title() for c in word if c.isalpha()})
+            )
+            raise ValueError(
+                f"{word!r} mixes letters of different alphabets ({mixed}) that look alike; "
+                "type the name in one alphabet"
+            )
+    return text
 
 
 def name_words(name: str) -> list[str]:

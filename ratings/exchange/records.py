@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from datetime import date
 from typing import Any, TypeAlias
@@ -28,6 +29,7 @@ from typing import Any, TypeAlias
 from ratings.systems.base import Winner
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 
+from .cells import csv_lines, restore_cell
 from .errors import ExchangeError
 from .model import Player, Tournament, TournamentGame
 from .text import decode_text
@@ -72,17 +74,38 @@ def _side(prefix: str, player: Player) -> Record:
 
 def game_record(game: TournamentGame, tournament: Tournament) -> Record:
     """One game as a JSON-ready dict with the keys of :data:`GAME_FIELDS`, in that order."""
-    day = game.date or tournament.start
+    return record_of(
+        game,
+        tournament.player(game.white),
+        tournament.player(game.black),
+        name=tournament.name,
+        start=tournament.start,
+        event_class=tournament.event_class,
+    )
+
+
+def record_of(
+    game: TournamentGame,
+    white: Player,
+    black: Player,
+    *,
+    name: str,
+    start: date | None,
+    event_class: str | None,
+) -> Record:
+    """:func:`game_record` from the two players and the export's name, start
+    and class, for writers that stream games without a whole Tournament."""
+    day = game.date or start
     record: Record = {
         "date": day.isoformat() if day else None,
-        "event": game.event or tournament.name or None,
-        "event_class": tournament.event_class,
+        "event": game.event or name or None,
+        "event_class": event_class,
         "round": game.round,
         "kind": game.kind,
         "board": game.board,
     }
-    record.update(_side("white", tournament.player(game.white)))
-    record.update(_side("black", tournament.player(game.black)))
+    record.update(_side("white", white))
+    record.update(_side("black", black))
     record.update({"handicap": game.handicap, "komi": game.komi, "winner": game.winner.value})
     return record
 
@@ -91,19 +114,32 @@ def game_records(tournament: Tournament) -> list[Record]:
     return [game_record(game, tournament) for game in tournament.games]
 
 
+def iter_games_csv(records: Iterable[Record]) -> Iterator[str]:
+    """The CSV file of ``records`` (header first), a line at a time; text
+    cells a spreadsheet would run as a formula are neutralised (cells.py)."""
+    rows = (tuple(record[name] for name in GAME_FIELDS) for record in records)
+    yield from csv_lines(itertools.chain([GAME_FIELDS], rows), lineterminator="\n")
+
+
+def iter_games_json(records: Iterable[Record]) -> Iterator[str]:
+    """The JSON file of ``records``, a record at a time: the same text as
+    ``json.dumps({"fields": GAME_FIELDS, "games": [...]}, indent=1)``."""
+    fields = json.dumps(list(GAME_FIELDS), ensure_ascii=False, indent=1).replace("\n", "\n ")
+    yield f'{{\n "fields": {fields},\n "games": ['
+    first = True
+    for record in records:
+        body = json.dumps(record, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+        yield ("\n  " if first else ",\n  ") + body
+        first = False
+    yield "]\n}" if first else "\n ]\n}"
+
+
 def write_games_csv(tournament: Tournament) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=GAME_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    for record in game_records(tournament):
-        writer.writerow({k: "" if v is None else v for k, v in record.items()})
-    return out.getvalue()
+    return "".join(iter_games_csv(game_records(tournament)))
 
 
 def write_games_json(tournament: Tournament) -> str:
-    return json.dumps(
-        {"fields": list(GAME_FIELDS), "games": game_records(tournament)}, ensure_ascii=False, indent=1
-    )
+    return "".join(iter_games_json(game_records(tournament)))
 
 
 # --- reading back ----------------------------------------------------------------
@@ -223,7 +259,9 @@ def parse_games_csv(text: str) -> Tournament:
     for line, row in rows:
         if None in row or any(v is None for v in row.values()):
             raise ExchangeError(line, f"expected {len(reader.fieldnames or ())} fields like the header")
-    return records_to_tournament(rows, "csv")
+    # Our own exports neutralise formula-like text ('=Bob); read it back as written.
+    restored = [(line, {key: restore_cell(value) for key, value in row.items()}) for line, row in rows]
+    return records_to_tournament(restored, "csv")
 
 
 def parse_games_json(text: str) -> Tournament:

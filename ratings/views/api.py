@@ -1,11 +1,12 @@
 """Read-only JSON API for national bodies (issue 5; documented in docs/api.md).
 
-``GET /api/games/?list=SLUG[&club=SLUG]&from=YYYY-MM-DD&to=YYYY-MM-DD&page=N&page_size=M``
-returns ``{"count", "next", "previous", "results"}``; each result has the
-fields of ratings.exchange.GAME_FIELDS plus the game's ``id``, in timeline
-order: the rating list's games (only those played at ``club``, a club of the
-list, when given).  ``list`` may be left out when the site has one list, or
-with a token.  Access: a logged-in member of the list's committee, or the
+``GET /api/games/?list=SLUG[&club=SLUG]&from=YYYY-MM-DD&to=YYYY-MM-DD&page_size=M[&cursor=C]``
+returns ``{"next", "results"}``; each result has the fields of
+ratings.exchange.GAME_FIELDS plus the game's ``id``, in timeline order: the
+rating list's games (only those played at ``club``, a club of the list, when
+given).  Pages by keyset (ratings/exports.py): ``next`` carries the cursor of
+the page's last game.  ``list`` may be left out when the site has one list,
+or with a token.  Access: a logged-in member of the list's committee, or the
 header ``Authorization: Token <the list's API token>`` for that list's games.
 """
 
@@ -18,7 +19,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from accounts.roles import is_committee_of
-from ratings import committee
+from ratings import committee, exports
 from ratings.models import Club, RatingList
 
 DEFAULT_PAGE_SIZE = 100
@@ -64,6 +65,21 @@ def _number(request: HttpRequest, name: str, default: int, top: int) -> int:
     return int(text)
 
 
+def _cursor(request: HttpRequest) -> exports.TimelineKey | None:
+    """Where the page starts: ``cursor`` from the previous page's ``next``.
+    The numbered pages of the first version (``page=N``) are gone: a client
+    still asking for page 2 would get page 1 again and again, so it is told."""
+    if request.GET.get("page", "1").strip() != "1":
+        raise _Bad("page: this API pages with a cursor; follow the 'next' link of each page (docs/api.md)")
+    text = request.GET.get("cursor", "").strip()
+    if not text:
+        return None
+    try:
+        return exports.decode_cursor(text)
+    except ValueError as error:
+        raise _Bad(f"cursor: {error}") from None
+
+
 def _rating_list(request: HttpRequest) -> RatingList | JsonResponse:
     """The list the caller may read, or the refusal (401 / 403 / 404 / 400)."""
     slug = request.GET.get("list", "").strip()
@@ -103,11 +119,11 @@ def _club(request: HttpRequest, rating_list: RatingList) -> Club | None:
     return club
 
 
-def _link(request: HttpRequest, page: int | None) -> str | None:
-    if page is None:
+def _link(request: HttpRequest, cursor: str | None) -> str | None:
+    if cursor is None:
         return None
     query = request.GET.copy()
-    query["page"] = str(page)
+    query["cursor"] = cursor
     return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
 
@@ -119,20 +135,12 @@ def games(request: HttpRequest) -> JsonResponse:
     try:
         club = _club(request, rating_list)
         start, end = _date(request, "from"), _date(request, "to")
-        page = _number(request, "page", 1, 10**9)
         size = _number(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        cursor = _cursor(request)
     except _Bad as error:
         return _error(400, str(error))
     if start and end and start > end:
         return _error(400, f"to: {end} is before from: {start}")
-    result = committee.api_page(rating_list, start, end, (page - 1) * size, size, club=club)
-    pages = max(1, -(-result.count // size))
-    if page > pages:
-        return _error(404, f"page: there are {pages} pages of {size} games")
-    body: dict[str, Any] = {
-        "count": result.count,
-        "next": _link(request, page + 1 if page < pages else None),
-        "previous": _link(request, page - 1 if page > 1 else None),
-        "results": result.records,
-    }
+    result = exports.api_page(rating_list, start, end, cursor, size, club=club)
+    body: dict[str, Any] = {"next": _link(request, result.next_cursor), "results": result.records}
     return JsonResponse(body, json_dumps_params={"ensure_ascii": False})

@@ -15,11 +15,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ratings import access, committee
+from ratings import access, committee, exports
 from ratings.exchange import ExchangeError
 from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
 from ratings.models import Club, RankSync, RatingList
@@ -134,13 +134,16 @@ def export(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            name, media_type, text = committee.export_games(
+            name, media_type, pieces = exports.export_stream(
                 data["rating_list"], data["start"], data["end"], data["format"], club=data["club"]
             )
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error(None, str(error))
         else:
-            response = HttpResponse(text.encode("utf-8"), content_type=f"{media_type}; charset=utf-8")
+            # Written as it is sent, in constant memory (ratings/exports.py).
+            response = StreamingHttpResponse(
+                (piece.encode("utf-8") for piece in pieces), content_type=f"{media_type}; charset=utf-8"
+            )
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             return response
     status = 400 if form.is_bound else 200

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.paginator import EmptyPage, Paginator
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
 from ratings.charts import history_chart
+from ratings.exchange.cells import csv_lines
 from ratings.filters import PlayerFilterForm
 from ratings.models import HistoryEntry, Player, RatingList
 from ratings.systems import SYSTEM_LABELS
@@ -20,15 +20,15 @@ from ratings.systems.ranks import format_rank
 from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
 
 PLAYERS_PER_PAGE = 50
+MAX_PLAYERS_PER_PAGE = 500
 SHEET_ROWS_PER_PAGE = 50
 
 
-def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> StreamingHttpResponse:
+    """A CSV download written as it is sent, every cell safe from spreadsheet
+    formulas (ratings/exchange/cells.py)."""
+    response = StreamingHttpResponse(csv_lines(rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    for row in rows:
-        writer.writerow(row)
     return response
 
 
@@ -66,7 +66,8 @@ def player_list(request: HttpRequest) -> HttpResponse:
     table = PlayerTable(
         players, rating_label=rating_label(systems), attrs={"class": f"data players {one_club}"}
     )
-    RequestConfig(request, paginate={"per_page": PLAYERS_PER_PAGE}).configure(table)
+    RequestConfig(request, paginate=False).configure(table)  # sorting from ?sort=
+    paginate(table, request)
     if request.GET.get("export") == "csv":
         return csv_response("players.csv", table.as_values())
     return render(
@@ -74,6 +75,22 @@ def player_list(request: HttpRequest) -> HttpResponse:
         "ratings/player_list.html",
         {"table": table, "form": form, "rows": player_rows(table), "table_class": f"data players {one_club}"},
     )
+
+
+def bounded_number(text: str | None, default: int, top: int) -> int:
+    """A whole number from 1 to ``top`` given in a query parameter, else ``default``
+    (junk such as ``per_page=-5`` or ``page=1e9`` shows the ordinary page)."""
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and 1 <= int(text) <= top else default
+
+
+def paginate(table: PlayerTable, request: HttpRequest) -> None:
+    """?page= and ?per_page= (1 to MAX_PLAYERS_PER_PAGE); a page past the end shows the last."""
+    per_page = bounded_number(request.GET.get("per_page"), PLAYERS_PER_PAGE, MAX_PLAYERS_PER_PAGE)
+    try:
+        table.paginate(page=bounded_number(request.GET.get("page"), 1, 10**9), per_page=per_page)
+    except EmptyPage:
+        table.paginate(page=table.paginator.num_pages, per_page=per_page)
 
 
 @dataclass(frozen=True, slots=True)

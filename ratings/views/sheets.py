@@ -12,6 +12,7 @@ sheets there and corrects or deletes their games (ratings/access.py).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -24,14 +25,18 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
 from ratings import access, services
+from ratings.exchange import clean_name
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
 from ratings.systems import SYSTEM_LABELS, get_system
 
-ROW_KEY = re.compile(r"^row-(\d+)-(?:white|black|winner)$")
+ROW_KEY = re.compile(r"^row-(\d{1,6})-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
 START_ROWS = 1
+#: The most games one sheet takes (docs/limits.md).  A paper sheet holds a
+#: few dozen; a bigger batch is a tournament file (committee import) or
+#: several sheets.  Beyond it the sheet is refused whole, never cut short.
 MAX_ROWS = 200
 
 
@@ -42,8 +47,7 @@ def _row_form(n: int, data: Any = None, **kwargs: Any) -> GameRowForm:
 def _posted_rows(data: Any) -> list[int]:
     """The row numbers present in a POST, in page order (rows only ever get
     higher numbers as they are added)."""
-    numbers = {int(m.group(1)) for key in data if (m := ROW_KEY.match(key))}
-    return sorted(n for n in numbers if n < 10_000)[:MAX_ROWS]
+    return sorted({int(m.group(1)) for key in data if (m := ROW_KEY.match(key))})
 
 
 def _entry_clubs(request: HttpRequest) -> Any:
@@ -95,6 +99,12 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     )  # validate every row, not just up to the first bad one
     if not filled:
         header.add_error(None, "enter at least one game")
+    elif len(filled) > MAX_ROWS:
+        header.add_error(
+            None,
+            f"this sheet has {len(filled)} games; a sheet holds at most {MAX_ROWS}. "
+            f"Remove {len(filled) - MAX_ROWS} and enter them on a second sheet.",
+        )
     if not (header.is_valid() and rows_valid and filled):
         return _render_sheet_form(request, header, rows, status=400)
     assert club is not None and date is not None
@@ -144,6 +154,7 @@ def _render_sheet_form(
         "club": club,
         "players": _player_options(club),
         "problems": problems,
+        "max_rows": MAX_ROWS,
     }
     return render(request, "ratings/sheet_new.html", context, status=status)
 
@@ -162,7 +173,7 @@ def sheet_row(request: HttpRequest) -> HttpResponse:
     """One more empty game row (htmx), numbered ``n``."""
     _entry_clubs(request)
     raw = request.GET.get("n", "")
-    n = int(raw) if raw.isdigit() and int(raw) < 10_000 else 0
+    n = int(raw) if raw.isdigit() and int(raw) < 1_000_000 else 0
     return render(request, "ratings/partials/game_row.html", {"form": _row_form(n)})
 
 
@@ -188,6 +199,10 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
     if match is None:
         return HttpResponse(status=400)
     name = request.GET.get(field, "").strip()
+    # The name the sheet would save (ratings/forms.py); a name clean_name
+    # refuses is looked up as typed, and the form says what is wrong on saving.
+    with contextlib.suppress(ValueError):
+        name = clean_name(name)
     club = _club_of(request)
     player = Player.objects.named(club.rating_list_id, name).first() if name and club else None
     # The rank typed so far comes back in the field, which keeps its id: htmx

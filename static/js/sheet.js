@@ -1,5 +1,7 @@
 /* Record-sheet entry (templates/ratings/sheet_new.html).
-   - nextRow(): the number of the next game row, for the "Add a game" button.
+   - nextRow(): the number of the next game row, sent by the "Add a game" button;
+     "Remove" takes a row off.  Here, not in hx-vals/hx-on attributes: the
+     Content-Security-Policy forbids eval and inline scripts.
    - Komi follows the handicap (6.5 even, 0.5 with handicap; ratings/services.py
      default_komi) until the volunteer types a komi of their own. */
 "use strict";
@@ -22,6 +24,22 @@ document.addEventListener("input", (event) => {
     if (komi && !komi.dataset.touched) {
       komi.value = parseInt(input.value || "0", 10) > 0 ? "0.5" : "6.5";
     }
+  }
+});
+
+/* "+ Add a game" asks for row number nextRow(). */
+document.addEventListener("htmx:configRequest", (event) => {
+  if (event.detail.elt && event.detail.elt.classList.contains("add-row")) {
+    event.detail.parameters.n = nextRow();
+  }
+});
+
+/* "Remove" takes its game row off the page. */
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest(".remove-row") : null;
+  if (button) {
+    const row = button.closest(".game-row");
+    if (row) row.remove();
   }
 });
 

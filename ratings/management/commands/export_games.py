@@ -3,19 +3,21 @@
 A rating list's games of a period (or those played at one of its clubs) for a national body (issue 5): CSV or JSON game
 records (docs/formats.md), an EGD results file (class C "club
 ladder"), an FFG .tou or an AGA results file.  Writes to standard output, or
-to ``--out`` all at once.
+to ``--out`` all at once (a temporary file, then a rename); CSV and JSON are
+written as they are read, in constant memory (ratings/exports.py).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings import committee
+from ratings import committee, exports
 from ratings.exchange import GAME_FORMATS, ExchangeError
 from ratings.management.commands.import_ranks import iso_date
 
@@ -40,17 +42,18 @@ class Command(BaseCommand):
             raise CommandError(f"--to {end} is before --from {start}")
         try:
             rating_list, club = committee.find_list_or_club(options["list_slug"], options["club"])
-            _, _, text = committee.export_games(rating_list, start, end, options["format"], club=club)
+            _, _, pieces = exports.export_stream(rating_list, start, end, options["format"], club=club)
         except (ExchangeError, committee.CommitteeError) as error:
             raise CommandError(str(error)) from None
         if options["out"]:
-            _write_atomically(Path(options["out"]), text)
+            _write_atomically(Path(options["out"]), pieces)
             self.stderr.write(f"{options['format']} file written to {options['out']}")
         else:
-            self.stdout.write(text, ending="")
+            for piece in pieces:
+                self.stdout.write(piece, ending="")
 
 
-def _write_atomically(target: Path, text: str) -> None:
+def _write_atomically(target: Path, pieces: Iterable[str]) -> None:
     """All at once: a temporary file in the same folder, then a rename."""
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.resolve().parent)
@@ -58,7 +61,7 @@ def _write_atomically(target: Path, text: str) -> None:
         raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+            f.writelines(pieces)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
