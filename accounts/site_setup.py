@@ -82,10 +82,10 @@ def set_up(*, list_name: str, club_names: list[str], admin: str, email: str, pas
     rating_list = RatingList.objects.filter(name__iexact=name).first()
     if rating_list is None:
         rating_list = create_list(name, system)
-        done.append(f"Created the list {rating_list} ({SYSTEM_LABELS[system]}), slug {rating_list.slug}.")
+        done.append(f"Created the list {rating_list} (primary system {system}).")
     elif rating_list.primary_system != system:
         found.append(
-            f"The list {rating_list} already exists, rated by {SYSTEM_LABELS[rating_list.primary_system]}; "
+            f"The list {rating_list} already exists with primary system {rating_list.primary_system}; "
             "left as it is (change it on the list's settings page)."
         )
     else:
