@@ -9,9 +9,11 @@ ratings/access.py (``rating_list_for_committee``, ``player_for_committee``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -19,6 +21,8 @@ from accounts import invitations
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from accounts.roles import is_committee_of, is_site_admin
 from ratings.models import Player
+
+T = TypeVar("T", bound=Model)
 
 
 def require_site_admin(user: Any) -> None:
@@ -32,28 +36,31 @@ def _committee_of(user: Any, rating_list: Any) -> None:
         raise PermissionDenied(f"only the committee of {rating_list} may do this")
 
 
+def _for_committee(user: Any, queryset: QuerySet[T], pk: int, rating_list_of: Callable[[T], Any]) -> T:
+    """The object ``pk`` of ``queryset``, if the user sits on its list's committee."""
+    found = get_object_or_404(queryset, pk=pk)
+    _committee_of(user, rating_list_of(found))
+    return found
+
+
 def invitation_for_committee(user: Any, pk: int) -> Invitation:
-    invitation = get_object_or_404(Invitation.objects.select_related("rating_list", "club"), pk=pk)
-    _committee_of(user, invitation.rating_list)
-    return invitation
+    queryset = Invitation.objects.select_related("rating_list", "club")
+    return _for_committee(user, queryset, pk, lambda invitation: invitation.rating_list)
 
 
 def volunteer_seat_for_committee(user: Any, pk: int) -> Volunteer:
-    seat = get_object_or_404(Volunteer.objects.select_related("user", "club__rating_list"), pk=pk)
-    _committee_of(user, seat.club.rating_list)
-    return seat
+    queryset = Volunteer.objects.select_related("user", "club__rating_list")
+    return _for_committee(user, queryset, pk, lambda seat: seat.club.rating_list)
 
 
 def committee_seat_for_committee(user: Any, pk: int) -> CommitteeMember:
-    seat = get_object_or_404(CommitteeMember.objects.select_related("user", "rating_list"), pk=pk)
-    _committee_of(user, seat.rating_list)
-    return seat
+    queryset = CommitteeMember.objects.select_related("user", "rating_list")
+    return _for_committee(user, queryset, pk, lambda seat: seat.rating_list)
 
 
 def link_request_for_committee(user: Any, pk: int) -> LinkRequest:
-    request = get_object_or_404(LinkRequest.objects.select_related("user", "player__rating_list"), pk=pk)
-    _committee_of(user, request.player.rating_list)
-    return request
+    queryset = LinkRequest.objects.select_related("user", "player__rating_list")
+    return _for_committee(user, queryset, pk, lambda request: request.player.rating_list)
 
 
 def player_to_claim(user: Any, slug: str) -> Player:

@@ -8,6 +8,8 @@ are never given, so a place's page can't hide a page of the site.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
@@ -15,6 +17,8 @@ from ratings.models import Club, RatingList
 
 #: Words used by the site's own URLs below /lists/ and /clubs/.
 RESERVED_SLUGS = frozenset({"new"})
+
+M = TypeVar("M", bound=models.Model)
 
 
 class PlaceError(ValueError):
@@ -44,28 +48,28 @@ def free_slug(model: type[models.Model], name: str, fallback: str) -> str:
 def create_list(name: str, primary_system: str = "sagc") -> RatingList:
     """A new rating list; its name must be free (names are unique)."""
     name = " ".join(name.split())
+    taken = f"There is already a list named {name!r}."
     if not name:
         raise PlaceError("name", "A list needs a name.")
     if RatingList.objects.filter(name__iexact=name).exists():
-        raise PlaceError("name", f"There is already a list named {name!r}.")
-    try:
-        with transaction.atomic():
-            return RatingList.objects.create(
-                name=name, slug=free_slug(RatingList, name, "list"), primary_system=primary_system
-            )
-    except IntegrityError as error:  # a list of that name or slug made meanwhile
-        raise PlaceError("name", f"There is already a list named {name!r}.") from error
+        raise PlaceError("name", taken)
+    return _create(RatingList, name, "list", taken, primary_system=primary_system)
 
 
 def create_club(rating_list: RatingList, name: str) -> Club:
     """A new club of ``rating_list``; its name must be free within the list."""
     name = " ".join(name.split())
+    taken = f"{rating_list} already has a club named {name!r}."
     if not name:
         raise PlaceError("name", "A club needs a name.")
     if rating_list.clubs.filter(name__iexact=name).exists():
-        raise PlaceError("name", f"{rating_list} already has a club named {name!r}.")
+        raise PlaceError("name", taken)
+    return _create(Club, name, "club", taken, rating_list=rating_list)
+
+
+def _create(model: type[M], name: str, fallback: str, taken: str, **fields: object) -> M:
     try:
         with transaction.atomic():
-            return Club.objects.create(rating_list=rating_list, name=name, slug=free_slug(Club, name, "club"))
-    except IntegrityError as error:
-        raise PlaceError("name", f"{rating_list} already has a club named {name!r}.") from error
+            return model._default_manager.create(name=name, slug=free_slug(model, name, fallback), **fields)
+    except IntegrityError as error:  # the same name or slug made meanwhile
+        raise PlaceError("name", taken) from error
