@@ -28,9 +28,10 @@ run: install
 	$(BIN)/python manage.py demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-## The test suite (on SQLite unless DATABASE_URL says otherwise).
+## The test suite (on SQLite unless DATABASE_URL says otherwise), in parallel
+## (one pytest-xdist worker per core).
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,91 @@
+"""Two rating lists recompute at the same time, and neither waits for the other.
+
+    python bench/concurrent_lists.py [--games 200000] [--players 2000]
+
+Builds a fresh benchmark database beside the configured one (as
+bench/recompute.py does: SQLite in a temporary file, PostgreSQL as
+NAME_bench), generates two independent lists of ``--games`` games each
+(``manage.py generate --clubs 2``: one club per list), then starts two
+processes at the same moment, each running the full recompute of one list
+(``manage.py recompute --list SLUG --full``), and prints each run's start
+and end on one clock: the timeline of the note.  A list's recompute holds
+that list's lock only (a PostgreSQL advisory lock, or a file lock beside a
+SQLite database), so the two runs overlap; on SQLite their write
+transactions still take turns (one writer at a time), on PostgreSQL they run
+side by side.  For comparison it then runs the two one after the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from recompute import _bench_database  # noqa: E402  (bench/recompute.py)
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
+    )  # fmt: skip
+
+
+def _run_both(env: dict[str, str], slugs: list[str], together: bool) -> None:
+    t0 = time.monotonic()
+    spans: dict[str, tuple[float, float]] = {}
+    if together:
+        started = {slug: (time.monotonic(), _manage(env, "recompute", "--list", slug, "--full", "--no-progress"))
+                   for slug in slugs}  # fmt: skip
+        for slug, (start, process) in started.items():
+            out, _ = process.communicate()
+            assert process.returncode == 0, out
+            spans[slug] = (start - t0, time.monotonic() - t0)
+            print(f"    {slug}: {out.strip()}")
+    else:
+        for slug in slugs:
+            start = time.monotonic()
+            process = _manage(env, "recompute", "--list", slug, "--full", "--no-progress")
+            out, _ = process.communicate()
+            assert process.returncode == 0, out
+            spans[slug] = (start - t0, time.monotonic() - t0)
+            print(f"    {slug}: {out.strip()}")
+    for slug, (start, end) in spans.items():
+        print(f"  {slug}: started at {start:6.2f} s, finished at {end:6.2f} s ({end - start:.2f} s)")
+    print(f"  both done after {max(end for _, end in spans.values()):.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=200_000, help="games per list")
+    parser.add_argument("--players", type=int, default=2_000, help="players per list")
+    args = parser.parse_args()
+    url = _bench_database()
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "clubrating.settings"}
+    env.pop("CELERY_BROKER_URL", None)
+    for command in (
+        ["migrate", "--noinput"],
+        ["generate", "--games", str(2 * args.games), "--players", str(2 * args.players), "--clubs", "2"],
+    ):
+        process = _manage(env, *command)
+        out, _ = process.communicate()
+        assert process.returncode == 0, out
+    print(f"database: {url}; two lists of about {args.games} games each")
+    slugs = ["generated-1", "generated-2"]
+    print("at the same time:")
+    _run_both(env, slugs, together=True)
+    print("one after the other:")
+    _run_both(env, slugs, together=False)
+
+
+if __name__ == "__main__":
+    main()
