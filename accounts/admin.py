@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from accounts.models import CommitteeMember, Volunteer
+from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from accounts.roles import role_of
 
 
@@ -49,3 +49,28 @@ class UserAdmin(BaseUserAdmin):
 
 admin.site.unregister(User)
 admin.site.register(User, UserAdmin)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = [
+        "email",
+        "role",
+        "rating_list",
+        "club",
+        "invited_by",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+    ]
+    list_filter = ["role", "rating_list"]
+    search_fields = ["email"]
+    readonly_fields = ["token_hash", "accepted_at", "accepted_by"]
+
+
+@admin.register(LinkRequest)
+class LinkRequestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "player", "status", "created_at", "decided_by", "decided_at"]
+    list_filter = ["status"]
+    search_fields = ["user__username", "player__name"]
+    raw_id_fields = ["user", "player"]

@@ -1,9 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from accounts.views import invitations, places
+
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("invitations/<str:token>/", invitations.invitation_accept, name="invitation_accept"),
+    path("places/", places.my_places, name="my_places"),
 ]

@@ -141,6 +141,31 @@ STORAGES = {
     },
 }
 
+# E-mail (invitations): the console in development, SMTP once EMAIL_HOST is
+# set; EMAIL_BACKEND overrides both.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "club-ratings@localhost")
+
+# First-run setup (`manage.py setup`, run by docker-compose's migrate
+# service): defaults of its options.  CLUBRATING_CLUBS is comma-separated.
+# The admin's password is read by the command from the variable named by
+# SETUP_PASSWORD_VARIABLE when it needs one, never kept in the settings.
+SETUP_LIST = os.environ.get("CLUBRATING_LIST", "")
+SETUP_CLUBS = env_list("CLUBRATING_CLUBS", "")
+SETUP_ADMIN = os.environ.get("CLUBRATING_ADMIN", "")
+SETUP_ADMIN_EMAIL = os.environ.get("CLUBRATING_ADMIN_EMAIL", "")
+SETUP_SYSTEM = os.environ.get("CLUBRATING_SYSTEM", "")
+SETUP_PASSWORD_VARIABLE = "CLUBRATING_ADMIN_PASSWORD"
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # Celery: no broker configured means the embedded default, in-process tasks.

@@ -1,4 +1,5 @@
-"""Every mutating view, every export and the API, against every persona
+"""Every mutating view (list administration included: lists, clubs, roles,
+invitations, player links), every export and the API, against every persona
 (issue 11): anonymous, player, volunteer of club A, volunteer of club B (same
 list), committee of list 1, committee of list 2, site admin.
 
@@ -15,17 +16,23 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import CommitteeMember, Volunteer
+from accounts import invitations
+from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volunteer
 from ratings import services
-from ratings.models import Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
+from ratings.models import Club, Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
+from tests.conftest import PASSWORD
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
 ENTRY = {"volunteer_a", "committee_1", "site_admin"}
 COMMITTEE = {"committee_1", "site_admin"}
+SITE_ADMIN = {"site_admin"}
+#: Logged in and not linked to a player yet (the player persona is).
+UNLINKED = {"volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin"}
 
 
 @pytest.fixture
@@ -37,6 +44,13 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         date=date.today() - timedelta(days=3),
         rows=[services.GameRow(white=alice, black=bob, winner="white")],
     )
+    # List administration: a second committee member of list 1, an
+    # invitation waiting, and a user asking to be Bob.
+    treasurer = User.objects.create_user("treasurer", "t@example.org", PASSWORD)
+    CommitteeMember.objects.create(user=treasurer, rating_list=club.rating_list)
+    invitation, _ = invitations.invite("new@example.org", Role.VOLUNTEER, club.rating_list, club, None)
+    claimant = User.objects.create_user("claimant", "c@example.org", PASSWORD)
+    link_request = LinkRequest.objects.create(user=claimant, player=bob)
     users = {
         "anonymous": None,
         "player": personas["player"],
@@ -53,6 +67,10 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         "sheet": sheet,
         "game": sheet.games.get(),
         "users": users,
+        "treasurer_seat": CommitteeMember.objects.get(user=treasurer),
+        "volunteer_seat": Volunteer.objects.get(user=personas["volunteer"]),
+        "invitation": invitation,
+        "link_request": link_request,
     }
 
 
@@ -70,7 +88,7 @@ def snapshot() -> tuple[Any, ...]:
         sorted(Game.objects.values_list("id", "date", "winner", "komi", "handicap")),
         RecordSheet.objects.count(),
         RankAdjustment.objects.count(),
-        sorted(Player.objects.values_list("id", "name", "rank")),
+        sorted(Player.objects.values_list("id", "name", "rank", "user_id")),
         RankSync.objects.count(),
         LogEntry.objects.count(),
         sorted(
@@ -78,6 +96,12 @@ def snapshot() -> tuple[Any, ...]:
                 "id", "primary_system", "compared_systems", "api_token_hash", "dirty_from"
             )
         ),
+        # List administration.
+        sorted(Club.objects.values_list("id", "rating_list_id", "name")),
+        sorted(Volunteer.objects.values_list("user_id", "club_id")),
+        sorted(CommitteeMember.objects.values_list("user_id", "rating_list_id")),
+        sorted(Invitation.objects.values_list("id", "accepted_at")),
+        sorted(LinkRequest.objects.values_list("id", "user_id", "player_id", "status")),
     )
 
 
@@ -145,7 +169,52 @@ def _import(client: Client, w: dict[str, Any]) -> Any:
     return client.post(reverse("tournament_import"), {"club": w["club"].pk, "file": upload, "format": ""})
 
 
+def _post(
+    name: str, *args: Any, data: dict[str, Any] | None = None
+) -> Callable[[Client, dict[str, Any]], Any]:
+    return lambda c, w: c.post(
+        reverse(name, args=[arg(w) if callable(arg) else arg for arg in args]), data or {}
+    )
+
+
+ADMINISTRATION = [
+    Action("create a rating list", SITE_ADMIN, _post("list_new", data={"name": "Ladder", "primary_system": "sagc"})),
+    Action("create a club of list 1", COMMITTEE, _post("club_new", "sagc", data={"name": "Pretoria Go Club"})),
+    Action(
+        "invite a volunteer to club A",
+        COMMITTEE,
+        lambda c, w: c.post(
+            reverse("invitations", args=["sagc"]), {"email": "x@example.org", "place": f"club:{w['club'].pk}"}
+        ),
+    ),
+    Action("withdraw an invitation of list 1", COMMITTEE, _post("invitation_withdraw", lambda w: w["invitation"].pk)),
+    Action(
+        "give a volunteer seat at club A",
+        COMMITTEE,
+        lambda c, w: c.post(
+            reverse("list_members", args=["sagc"]), {"username": "claimant", "place": f"club:{w['club'].pk}"}
+        ),
+    ),
+    Action("take a volunteer seat at club A", COMMITTEE, _post("volunteer_remove", lambda w: w["volunteer_seat"].pk)),
+    Action("take a committee seat of list 1", COMMITTEE, _post("committee_remove", lambda w: w["treasurer_seat"].pk)),
+    Action(
+        "link a user to a player of list 1",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("link_player", args=["sagc"]), {"player": w["bob"].pk, "username": "claimant"}),
+    ),
+    Action("unlink a player of list 1", COMMITTEE, _post("unlink_player", "player-one")),
+    Action("approve a link request", COMMITTEE, _post("link_request_approve", lambda w: w["link_request"].pk)),
+    Action("refuse a link request", COMMITTEE, _post("link_request_refuse", lambda w: w["link_request"].pk)),
+    Action("say this is me", UNLINKED, _post("claim_player", lambda w: w["alice"].slug)),
+    *(
+        Action(f"read the {name} page of list 1", COMMITTEE, lambda c, w, n=name: c.get(reverse(n, args=["sagc"])),
+               ok=(200,), changes=False)
+        for name in ("list_members", "invitations", "link_requests", "club_new")
+    ),
+]  # fmt: skip
+
 ACTIONS = [
+    *ADMINISTRATION,
     Action("enter a sheet at club A", ENTRY, _sheet),
     Action("correct a game of club A", ENTRY, _edit),
     Action(

@@ -1,0 +1,1 @@
+"""Pages of list administration (docs/administration.md)."""
