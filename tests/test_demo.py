@@ -90,6 +90,9 @@ def test_every_club_has_its_own_nights_with_visitors_from_other_clubs(filled):  
     for slug in SAGC_CLUBS:
         at_club = nights.filter(club__slug=slug)
         assert at_club.filter(visiting).count() > 200, slug  # mostly the club's own players
+        assert set(
+            RecordSheet.objects.filter(club__slug=slug, kind=Kind.CLUB).values_list("event", flat=True)
+        ) == {f"{at_club.first().date:%A} club night"}
         visitors = at_club.exclude(visiting)
         assert visitors.count() >= 10, slug
         # A visitor's game sits on the sheet of the club they visited, entered by its volunteer.

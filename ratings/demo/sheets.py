@@ -14,6 +14,7 @@ from ratings.demo.people import DAYS, DemoPlayer
 from ratings.models import Club, Game, Kind, RecordSheet, Winner
 
 Pairing = tuple[date, DemoPlayer, DemoPlayer, str]  # day, two players, kind
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 @dataclass
@@ -49,9 +50,11 @@ def club_nights(
     today: date,
     every: int = 7,
     attendance: float = 0.35,
+    name: str = "club night",
 ) -> list[Plan]:
-    """A club night every ``every`` days: some of the club's players, and
-    now and then a visitor (each with their own chance to come)."""
+    """A club night every ``every`` days ("Tuesday club night"): some of the
+    club's players, and now and then a visitor (each with their own chance
+    to come)."""
     plans = []
     day = first_weekday(start, weekday)
     while day < today:
@@ -63,7 +66,8 @@ def club_nights(
             for _ in range(rng.choice((1, 1, 1, 2))):
                 games.append((day, a, b, Kind.FREE if rng.random() < 0.08 else Kind.CLUB))
         if len(games) >= 2:
-            plans.append(Plan(club, day, "", Kind.CLUB, games, by_committee=rng.random() < 0.1))
+            event = f"{WEEKDAYS[day.weekday()]} {name}"
+            plans.append(Plan(club, day, event, Kind.CLUB, games, by_committee=rng.random() < 0.1))
         day += timedelta(days=every)
     return plans
 

@@ -200,7 +200,18 @@ def _ladder(
         rng, club, people, club_ranks(rng, LADDER_PLAYERS, -20, 1), start, founders=10, id_base=None
     )
     Player.objects.bulk_create([p.model for p in players])
-    plans = club_nights(rng, club, LADDER_CLUB.weekday, players, [], start, today, every=14, attendance=0.5)
+    plans = club_nights(
+        rng,
+        club,
+        LADDER_CLUB.weekday,
+        players,
+        [],
+        start,
+        today,
+        every=14,
+        attendance=0.5,
+        name="ladder night",
+    )
     games = store.write_sheets(rng, plans, start, _enterer(committee, volunteers))
     store.set_last_updated(players, games)
     return rating_list, players, games
