@@ -57,24 +57,21 @@ OPENS = ((200, "johannesburg"), (560, "cape-town"))
 ADMIN, PLAYER = "admin", "player"
 
 
-def volunteer_name(club: Club) -> str:
-    return f"volunteer-{club.slug.removesuffix('-club')}"
+SAGC_SLUG, LADDER_SLUG = "sagc", "guildford"
 
 
-def committee_name(rating_list: RatingList) -> str:
-    return f"committee-{rating_list.slug}"
+def volunteer_name(club_slug: str) -> str:
+    return f"volunteer-{club_slug.removesuffix('-club')}"
+
+
+def committee_name(list_slug: str) -> str:
+    return f"committee-{list_slug}"
 
 
 def demo_usernames() -> list[str]:
     """Every user the demo makes (the names do not depend on the data)."""
-    clubs = [*SAGC_CLUBS, LADDER_CLUB]
-    return [
-        ADMIN,
-        "committee-sagc",
-        "committee-guildford",
-        *(f"volunteer-{c.slug.removesuffix('-club')}" for c in clubs),
-        PLAYER,
-    ]
+    volunteers = [volunteer_name(club.slug) for club in (*SAGC_CLUBS, LADDER_CLUB)]
+    return [ADMIN, committee_name(SAGC_SLUG), committee_name(LADDER_SLUG), *volunteers, PLAYER]
 
 
 @dataclass
@@ -83,8 +80,6 @@ class Demo:
 
     lists: list[RatingList]
     roles: list[tuple[str, str]]  # username, what they may do
-    games: int
-    players: int
 
 
 def build(rng: random.Random, password: str) -> Demo:
@@ -102,26 +97,28 @@ def build(rng: random.Random, password: str) -> Demo:
     user(ADMIN, "site administrator (superuser): creates lists", is_superuser=True, is_staff=True)
 
     sagc, sagc_players, sagc_games = _south_africa(rng, start, today, user)
-    ladder, ladder_players, ladder_games = _ladder(rng, start, today, user)
+    ladder = _ladder(rng, start, today, user)
 
     # The player: one who visits other clubs, so their one record sheet holds games of several.
     clubs_of: dict[int, set[int]] = {}
     for game in sagc_games:
         for pid in (game.white_id, game.black_id):
             clubs_of.setdefault(pid, set()).add(game.club_id)
-    linked = min(sagc_players, key=lambda p: (-len(clubs_of.get(p.model.pk, ())), abs(p.model.start_rank + 12), p.model.name)).model  # fmt: skip
+    linked = min(
+        sagc_players,
+        key=lambda p: (-len(clubs_of.get(p.model.pk, ())), abs(p.model.start_rank + 12), p.model.name),
+    ).model
     linked.user = user(PLAYER, f"linked to the player {linked} ({linked.home_club})")
     linked.save(update_fields=["user"])
-    players = sagc_players + ladder_players
-    return Demo([sagc, ladder], roles, len(sagc_games) + len(ladder_games), len(players))
+    return Demo([sagc, ladder], roles)
 
 
 def _memberships(rating_list: RatingList, clubs: list[Club], user: MakeUser) -> tuple[User, dict[int, User]]:
-    committee = user(committee_name(rating_list), f"committee of {rating_list}")
+    committee = user(committee_name(rating_list.slug), f"committee of {rating_list}")
     CommitteeMember.objects.create(user=committee, rating_list=rating_list)
     volunteers = {}
     for club in clubs:
-        volunteers[club.pk] = user(volunteer_name(club), f"volunteer at {club}")
+        volunteers[club.pk] = user(volunteer_name(club.slug), f"volunteer at {club}")
         Volunteer.objects.create(user=volunteers[club.pk], club=club, granted_by=committee)
     return committee, volunteers
 
@@ -137,7 +134,7 @@ def _south_africa(
     rng: random.Random, start: date, today: date, user: MakeUser
 ) -> tuple[RatingList, list[DemoPlayer], list[Game]]:
     rating_list = RatingList.objects.create(
-        name="South African Go Clubs", slug="sagc", primary_system="sagc", compared_systems=["egf"]
+        name="South African Go Clubs", slug=SAGC_SLUG, primary_system="sagc", compared_systems=["egf"]
     )
     clubs = [Club.objects.create(rating_list=rating_list, name=s.name, slug=s.slug) for s in SAGC_CLUBS]
     committee, volunteers = _memberships(rating_list, clubs, user)
@@ -186,12 +183,10 @@ def _south_africa(
     return rating_list, players, games
 
 
-def _ladder(
-    rng: random.Random, start: date, today: date, user: MakeUser
-) -> tuple[RatingList, list[DemoPlayer], list[Game]]:
+def _ladder(rng: random.Random, start: date, today: date, user: MakeUser) -> RatingList:
     """A town ladder on the West Surrey system: one club, fortnightly nights."""
     rating_list = RatingList.objects.create(
-        name="Guildford Ladder", slug="guildford", primary_system="west-surrey"
+        name="Guildford Ladder", slug=LADDER_SLUG, primary_system="west-surrey"
     )
     club = Club.objects.create(rating_list=rating_list, name=LADDER_CLUB.name, slug=LADDER_CLUB.slug)
     committee, volunteers = _memberships(rating_list, [club], user)
@@ -214,4 +209,4 @@ def _ladder(
     )
     games = store.write_sheets(rng, plans, start, _enterer(committee, volunteers))
     store.set_last_updated(players, games)
-    return rating_list, players, games
+    return rating_list
