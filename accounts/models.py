@@ -54,12 +54,12 @@ class CommitteeMember(models.Model):
         return f"{self.user} is on the committee of {self.rating_list}"
 
 
-def _in_two_weeks() -> Any:
-    return timezone.now() + INVITATION_LIFETIME
-
-
 #: How long an invitation link works.
 INVITATION_LIFETIME = timedelta(days=14)
+
+
+def _in_two_weeks() -> Any:
+    return timezone.now() + INVITATION_LIFETIME
 
 
 class Role(models.TextChoices):

@@ -194,3 +194,24 @@ def test_my_places_is_in_the_menu_of_users_with_roles_and_lists_them(client_for,
     page = client_for("volunteer").get(reverse("my_places")).content.decode()
     assert 'href="/accounts/places/"' in page and "Stellenbosch Go Club" in page
     assert 'href="/accounts/places/"' not in client_for("player").get(reverse("home")).content.decode()
+
+
+def test_a_committee_cannot_link_a_player_of_another_list_through_its_own(outsiders, make_player):
+    sipho = make_player("Sipho Dlamini")
+    client = Client()
+    client.force_login(outsiders["committee_2"])
+    response = client.post(
+        reverse("link_player", args=["guildford"]), {"player": sipho.pk, "username": "volunteer"}
+    )
+    assert response.status_code == 403
+    assert Player.objects.get(pk=sipho.pk).user is None
+
+
+def test_a_committee_cannot_give_a_seat_at_another_lists_club_through_its_own(outsiders, club):
+    client = Client()
+    client.force_login(outsiders["committee_2"])
+    response = client.post(
+        reverse("list_members", args=["guildford"]), {"username": "player", "place": f"club:{club.pk}"}
+    )
+    assert response.status_code == 400
+    assert not Volunteer.objects.filter(club=club, user__username="player").exists()
