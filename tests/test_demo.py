@@ -1,6 +1,6 @@
-"""`manage.py demo`: an empty database filled with a realistic rating list
-(the SAGC list with the Stellenbosch club), and refused (or skipped) when
-data exists."""
+"""`manage.py demo`: an empty database filled with the demo site (the SAGC
+list shared by four clubs, and an independent town ladder), a demo user per
+role and place, and refused (or skipped) when data exists."""
 
 from __future__ import annotations
 
@@ -11,12 +11,29 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db.models import F, Max, Min
+from django.db.models import F, Max, Min, Q
 from django.utils import timezone
 
 from accounts.models import CommitteeMember, Volunteer
-from accounts.roles import is_committee_of, may_enter_at
-from ratings.models import Club, Game, HistoryEntry, Kind, LogEntry, Player, RankAdjustment, RatingList
+from accounts.roles import is_committee_of, is_site_admin, may_enter_at
+from ratings.models import (
+    Club,
+    Game,
+    HistoryEntry,
+    Kind,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RatingList,
+    RecordSheet,
+)
+
+SAGC_CLUBS = {
+    "stellenbosch": "Stellenbosch Go Club",
+    "cape-town": "Cape Town Go Club",
+    "johannesburg": "Johannesburg Go Club",
+    "pretoria": "Pretoria Go Club",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -35,23 +52,109 @@ def filled(db) -> str:  # type: ignore[no-untyped-def]
     return demo("--password", "demo-pass-123")
 
 
-def test_it_makes_the_sagc_list_with_a_club_of_about_40_players_from_25k_to_4d(filled):  # type: ignore[no-untyped-def]
-    rating_list = RatingList.objects.get()
-    assert (rating_list.name, rating_list.slug) == ("South African Go Clubs", "sagc")
-    club = Club.objects.get()
-    assert (club.name, club.slug, club.rating_list) == ("Stellenbosch Go Club", "stellenbosch", rating_list)
-    players = Player.objects.all()
-    assert players.filter(rating_list=rating_list, home_club=club).count() == players.count()
-    assert set(Game.objects.values_list("rating_list", "club").distinct()) == {(rating_list.pk, club.pk)}
-    assert 35 <= players.count() <= 45
-    ranks = players.aggregate(low=Min("start_rank"), high=Max("start_rank"))
-    assert ranks == {"low": -25, "high": 3}
+def sagc_games():  # type: ignore[no-untyped-def]
+    return Game.objects.filter(rating_list__slug="sagc")
+
+
+def test_it_makes_the_sagc_list_with_four_clubs_of_players_from_25k_to_4d(filled):  # type: ignore[no-untyped-def]
+    sagc = RatingList.objects.get(slug="sagc")
+    assert (sagc.name, sagc.primary_system, sagc.systems) == (
+        "South African Go Clubs",
+        "sagc",
+        ["sagc", "egf"],
+    )
+    assert dict(sagc.clubs.values_list("slug", "name")) == SAGC_CLUBS
+    players = Player.objects.filter(rating_list=sagc)
+    assert not players.filter(home_club=None).exists()
+    assert not players.exclude(home_club__rating_list=sagc).exists()
+    for club in sagc.clubs.all():
+        home = players.filter(home_club=club)
+        assert 15 <= home.count() <= 25, club
+        assert home.aggregate(low=Min("start_rank"), high=Max("start_rank")) == {"low": -25, "high": 3}
     assert players.exclude(saga_id="").exists() and players.filter(saga_id="").exists()
     assert players.exclude(egd_pin="").exists()
+    saga_ids = list(players.exclude(saga_id="").values_list("saga_id", flat=True))
+    assert len(saga_ids) == len(set(saga_ids))
+
+
+def test_two_people_of_one_name_are_told_apart_by_a_suffix(filled):  # type: ignore[no-untyped-def]
+    twin = Player.objects.get(rating_list__slug="sagc", suffix__gt="")
+    namesake = Player.objects.get(rating_list__slug="sagc", name=twin.name, suffix="")
+    assert twin.home_club != namesake.home_club
+    assert str(twin) == f"{twin.name} ({twin.suffix})"
+
+
+def test_every_club_has_its_own_nights_with_visitors_from_other_clubs(filled):  # type: ignore[no-untyped-def]
+    nights = sagc_games().filter(kind__in=[Kind.CLUB, Kind.FREE])
+    visiting = Q(white__home_club=F("club")) & Q(black__home_club=F("club"))
+    for slug in SAGC_CLUBS:
+        at_club = nights.filter(club__slug=slug)
+        assert at_club.filter(visiting).count() > 200, slug  # mostly the club's own players
+        assert set(
+            RecordSheet.objects.filter(club__slug=slug, kind=Kind.CLUB).values_list("event", flat=True)
+        ) == {f"{at_club.first().date:%A} club night"}
+        visitors = at_club.exclude(visiting)
+        assert visitors.count() >= 10, slug
+        # A visitor's game sits on the sheet of the club they visited, entered by its volunteer.
+        assert not visitors.exclude(sheet__club=F("club")).exists()
+        assert set(visitors.values_list("sheet__entered_by__username", flat=True)) <= {
+            f"volunteer-{slug}",
+            "committee-sagc",
+        }
+    # Neighbours visit more than far-away clubs.
+    near = nights.filter(club__slug="cape-town", white__home_club__slug="stellenbosch").count()
+    far = nights.filter(club__slug="cape-town", white__home_club__slug="pretoria").count()
+    assert near > far
+
+
+def test_a_visitor_has_one_record_sheet_with_games_of_several_clubs(filled):  # type: ignore[no-untyped-def]
+    player = User.objects.get(username="player").player
+    clubs = set(Game.objects.of_player(player).values_list("club__slug", flat=True))
+    assert player.home_club.slug in clubs and len(clubs) >= 2
+    assert HistoryEntry.objects.filter(
+        player=player, system="sagc", game__club__slug__in=clubs - {player.home_club.slug}
+    ).exists()
+
+
+def test_a_tournament_weekend_brings_players_of_all_four_clubs_together(filled):  # type: ignore[no-untyped-def]
+    tournaments = RecordSheet.objects.filter(club__rating_list__slug="sagc", kind=Kind.TOURNAMENT)
+    assert tournaments.count() >= 1
+    for sheet in tournaments:
+        assert sheet.event.startswith("South African Open")
+        days = sorted(set(sheet.games.values_list("date", flat=True)))
+        assert days == [sheet.date, sheet.date + timedelta(days=1)] and sheet.date.weekday() == 5
+        assert not sheet.games.exclude(kind=Kind.TOURNAMENT).exists()
+        homes = set(sheet.games.values_list("white__home_club__slug", flat=True)) | set(
+            sheet.games.values_list("black__home_club__slug", flat=True)
+        )
+        assert homes == set(SAGC_CLUBS)
+        # Players of different clubs meet, not just club-mates.
+        assert sheet.games.exclude(white__home_club=F("black__home_club")).count() > 10
+    # One sheet per tournament.
+    events = list(tournaments.values_list("event", flat=True))
+    assert len(events) == len(set(events))
+
+
+def test_the_ladder_is_a_separate_list_whose_players_never_meet_the_sagc_ones(filled):  # type: ignore[no-untyped-def]
+    ladder = RatingList.objects.get(slug="guildford")
+    assert ladder.primary_system == "west-surrey"
+    assert ladder.clubs.count() == 1
+    assert 10 <= ladder.players.count() <= 14
+    assert ladder.games.count() > 50
+    assert RatingList.objects.count() == 2
+    games = Game.objects.all()
+    # No player of one list in a game of the other; a game's club is of its list.
+    assert not games.exclude(white__rating_list=F("rating_list")).exists()
+    assert not games.exclude(black__rating_list=F("rating_list")).exists()
+    assert not games.exclude(club__rating_list=F("rating_list")).exists()
+    assert not games.exclude(sheet__club=F("club")).exists()
+    assert not Player.objects.exclude(home_club__rating_list=F("rating_list")).exists()
+    sagc_names = set(Player.objects.filter(rating_list__slug="sagc").values_list("name", flat=True))
+    assert not sagc_names & set(ladder.players.values_list("name", flat=True))
 
 
 def test_it_plays_two_years_of_games_of_every_kind(filled):  # type: ignore[no-untyped-def]
-    games = Game.objects.all()
+    games = sagc_games()
     span = games.aggregate(first=Min("date"), last=Max("date"))
     assert (span["last"] - span["first"]).days > 650
     assert span["last"] <= timezone.localdate()
@@ -59,8 +162,8 @@ def test_it_plays_two_years_of_games_of_every_kind(filled):  # type: ignore[no-u
     assert all(kinds.values()), kinds
     assert kinds[Kind.CLUB] > sum(kinds.values()) / 2  # mostly club games
     assert games.filter(handicap__gt=0).exists() and games.filter(handicap=0).exists()
-    assert not games.filter(date__lt=F("white__since")).exists()
-    assert not games.filter(date__lt=F("black__since")).exists()
+    assert not Game.objects.filter(date__lt=F("white__since")).exists()
+    assert not Game.objects.filter(date__lt=F("black__since")).exists()
 
 
 def test_handicaps_follow_the_rank_difference(filled):  # type: ignore[no-untyped-def]
@@ -70,56 +173,75 @@ def test_handicaps_follow_the_rank_difference(filled):  # type: ignore[no-untype
 
 
 def test_some_sheets_are_entered_late_and_out_of_date_order(filled):  # type: ignore[no-untyped-def]
-    games = list(Game.objects.order_by("entered_at", "id").values_list("date", "entered_at"))
+    games = list(sagc_games().order_by("entered_at", "id").values_list("date", "entered_at"))
     late = [1 for day, at in games if at.date() - day > timedelta(days=6)]
     assert len(late) > 20
     out_of_order = sum(1 for (d1, _), (d2, _) in itertools.pairwise(games) if d2 < d1)
     assert out_of_order >= 3
-    assert all(at.date() >= day for day, at in games)
+    assert all(at.date() >= day for day, at in Game.objects.values_list("date", "entered_at"))
 
 
 def test_it_logs_every_game_and_adjustment(filled):  # type: ignore[no-untyped-def]
-    assert RankAdjustment.objects.count() >= 2
+    assert RankAdjustment.objects.filter(rating_list__slug="sagc").count() >= 2
     assert LogEntry.objects.filter(action="add", game__isnull=False).count() == Game.objects.count()
+    assert not LogEntry.objects.filter(game__isnull=False).exclude(club=F("game__club")).exists()
     assert LogEntry.objects.filter(adjustment__isnull=False).count() == RankAdjustment.objects.count()
     assert LogEntry.objects.filter(action="edit").exclude(changes={}).exists()
     entry = LogEntry.objects.filter(game__isnull=False).first()
     assert set(entry.players.all()) == {entry.game.white, entry.game.black}
 
 
-def test_it_computes_the_ratings(filled):  # type: ignore[no-untyped-def]
-    rating_list = RatingList.objects.get()
-    assert (
-        HistoryEntry.objects.filter(system=rating_list.primary_system).count()
-        >= 2 * Game.objects.exclude(forfeit=True).count() - 10
-    )
-    in_games = set(Game.objects.values_list("white", flat=True)) | set(
-        Game.objects.values_list("black", flat=True)
-    )
-    assert set(Player.objects.filter(games_count__gt=0).values_list("id", flat=True)) == in_games
-    assert Player.objects.exclude(last_updated=None).exists()
-    rating_list.refresh_from_db()
-    assert rating_list.dirty_from is None
+def test_it_computes_the_ratings_of_both_lists(filled):  # type: ignore[no-untyped-def]
+    for rating_list in RatingList.objects.all():
+        games = Game.objects.filter(rating_list=rating_list)
+        assert (
+            HistoryEntry.objects.filter(rating_list=rating_list, system=rating_list.primary_system).count()
+            >= 2 * games.exclude(forfeit=True).count() - 10
+        ), rating_list
+        in_games = set(games.values_list("white", flat=True)) | set(games.values_list("black", flat=True))
+        rated = rating_list.players.filter(games_count__gt=0).values_list("id", flat=True)
+        assert set(rated) == in_games, rating_list
+        assert rating_list.players.exclude(last_updated=None).exists()
+        assert rating_list.dirty_from is None
 
 
-def test_it_creates_the_three_users_with_the_given_password_and_their_roles(filled):  # type: ignore[no-untyped-def]
-    assert "demo-pass-123" in filled
-    volunteer, committee, player = (
-        User.objects.get(username=n) for n in ("volunteer", "committee", "player")
-    )
-    club = Club.objects.get()
-    rating_list = club.rating_list
-    # Roles per place: the volunteer of the club, the committee of its list; no groups.
-    assert list(Volunteer.objects.values_list("user", "club")) == [(volunteer.pk, club.pk)]
-    assert list(CommitteeMember.objects.values_list("user", "rating_list")) == [
-        (committee.pk, rating_list.pk)
-    ]
+def test_it_makes_a_user_per_role_and_place_with_the_given_password(filled):  # type: ignore[no-untyped-def]
+    sagc, ladder = RatingList.objects.get(slug="sagc"), RatingList.objects.get(slug="guildford")
+    clubs = {club.slug: club for club in Club.objects.all()}
+    users = {user.username: user for user in User.objects.all()}
+    expected = {"admin", "committee-sagc", "committee-guildford", "player"}
+    expected |= {f"volunteer-{slug}" for slug in [*SAGC_CLUBS, "guildford"]}
+    assert set(users) == expected
+    for name in expected:  # all printed, with the password
+        assert f"  {name} " in filled
+    assert "password: demo-pass-123" in filled
+    assert all(user.check_password("demo-pass-123") for user in users.values())
     assert not User.objects.filter(groups__isnull=False).exists()
-    assert may_enter_at(volunteer, club.pk, rating_list.pk) and not is_committee_of(volunteer, rating_list.pk)
-    assert may_enter_at(committee, club.pk, rating_list.pk) and is_committee_of(committee, rating_list.pk)
-    assert not may_enter_at(player, club.pk, rating_list.pk) and not is_committee_of(player, rating_list.pk)
-    assert player.player is not None and player.player.rating_list == rating_list
-    assert all(u.check_password("demo-pass-123") for u in (volunteer, committee, player))
+
+    # A volunteer of each club, there only.
+    volunteers = {(v.user.username, v.club.slug) for v in Volunteer.objects.select_related("user", "club")}
+    assert volunteers == {(f"volunteer-{s.removesuffix('-club')}", s) for s in clubs}
+    stellenbosch = users["volunteer-stellenbosch"]
+    assert may_enter_at(stellenbosch, clubs["stellenbosch"].pk, sagc.pk)
+    assert not may_enter_at(stellenbosch, clubs["cape-town"].pk, sagc.pk)
+    assert not is_committee_of(stellenbosch, sagc.pk)
+    # The committee of each list, of that list only.
+    committees = {
+        (m.user.username, m.rating_list.slug)
+        for m in CommitteeMember.objects.select_related("user", "rating_list")
+    }
+    assert committees == {("committee-sagc", "sagc"), ("committee-guildford", "guildford")}
+    assert all(may_enter_at(users["committee-sagc"], clubs[s].pk, sagc.pk) for s in SAGC_CLUBS)
+    assert not is_committee_of(users["committee-sagc"], ladder.pk)
+    assert not may_enter_at(users["committee-guildford"], clubs["stellenbosch"].pk, sagc.pk)
+    # The site admin; the player, linked to a player and nothing more.
+    assert users["admin"].is_superuser and users["admin"].is_staff and is_site_admin(users["admin"])
+    assert not any(u.is_superuser for name, u in users.items() if name != "admin")
+    player = users["player"]
+    assert player.player.rating_list == sagc
+    assert not may_enter_at(player, player.player.home_club_id, sagc.pk) and not is_committee_of(
+        player, sagc.pk
+    )
 
 
 def test_it_prints_a_random_password_when_none_is_given(db):  # type: ignore[no-untyped-def]
@@ -135,8 +257,19 @@ def test_it_refuses_a_database_with_data(club):  # type: ignore[no-untyped-def]
     assert Club.objects.count() == 1 and not Game.objects.exists()
 
 
-def test_it_refuses_when_a_demo_user_exists(db):  # type: ignore[no-untyped-def]
-    User.objects.create_user("volunteer")
+def test_it_refuses_a_database_with_a_list_without_clubs(db):  # type: ignore[no-untyped-def]
+    # What a site admin makes first: a list, its clubs later.
+    RatingList.objects.create(name="Gauteng Go", slug="gauteng")
+    with pytest.raises(CommandError, match="already has data"):
+        demo()
+    assert "already has data" in demo("--if-empty")
+    assert list(RatingList.objects.values_list("slug", flat=True)) == ["gauteng"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("username", ["volunteer-pretoria", "admin", "volunteer"])
+def test_it_refuses_when_a_demo_user_exists(db, username):  # type: ignore[no-untyped-def]
+    User.objects.create_user(username)
     with pytest.raises(CommandError, match="already has data"):
         demo()
 
@@ -148,12 +281,14 @@ def test_if_empty_leaves_existing_data_alone(club):  # type: ignore[no-untyped-d
 
 def test_reset_replaces_the_data_and_the_users(club, make_player):  # type: ignore[no-untyped-def]
     make_player("Old Timer")
-    User.objects.create_user("committee", password="old")
+    User.objects.create_user("committee-sagc", password="old")
+    User.objects.create_user("volunteer", password="old")  # of the one-club demo
     demo("--reset", "--password", "fresh-pass-456")
     assert not Player.objects.filter(name="Old Timer").exists()
-    assert User.objects.get(username="committee").check_password("fresh-pass-456")
-    assert RatingList.objects.count() == 1 and Club.objects.count() == 1 and Game.objects.count() > 500
-    assert CommitteeMember.objects.get().user.username == "committee"
+    assert not User.objects.filter(username="volunteer").exists()
+    assert User.objects.get(username="committee-sagc").check_password("fresh-pass-456")
+    assert RatingList.objects.count() == 2 and Club.objects.count() == 5 and Game.objects.count() > 1000
+    assert CommitteeMember.objects.get(rating_list__slug="sagc").user.username == "committee-sagc"
 
 
 def test_it_is_reproducible(db):  # type: ignore[no-untyped-def]
@@ -162,7 +297,7 @@ def test_it_is_reproducible(db):  # type: ignore[no-untyped-def]
         # an ORDER BY on fewer columns leaves their order to the database.
         return sorted(
             Game.objects.values_list(
-                "date", "white__name", "black__name", "handicap", "komi", "winner", "kind"
+                "club__slug", "date", "white__name", "black__name", "handicap", "komi", "winner", "kind"
             )
         )
 
