@@ -21,7 +21,16 @@ from django.urls import reverse
 
 from accounts.models import CommitteeMember, Volunteer
 from ratings import services
-from ratings.models import Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
+from ratings.models import (
+    Game,
+    ListEvaluation,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RankSync,
+    RatingList,
+    RecordSheet,
+)
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
 ENTRY = {"volunteer_a", "committee_1", "site_admin"}
@@ -75,10 +84,12 @@ def snapshot() -> tuple[Any, ...]:
         LogEntry.objects.count(),
         sorted(
             RatingList.objects.values_list(
-                "id", "primary_system", "compared_systems", "api_token_hash", "dirty_from"
+                "id", "primary_system", "compared_systems", "api_token_hash", "dirty_from",
+                "improbable_below", "check_handicap",
             )
         ),
-    )
+        sorted(ListEvaluation.objects.values_list("rating_list", "computed_at")),
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -161,6 +172,26 @@ ACTIONS = [
         "recompute the list",
         COMMITTEE,
         lambda c, w: c.post(reverse("recompute_now", args=["sagc"])),
+        changes=False,
+    ),
+    Action(
+        "change the checks at entry",
+        COMMITTEE,
+        lambda c, w: c.post(
+            reverse("list_settings", args=["sagc"]),
+            {"primary_system": "sagc", "improbable_below": "12", "check_handicap": "on"},
+        ),
+    ),
+    Action(
+        "compute which system predicts best",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("list_predictions_compute", args=["sagc"])),
+    ),
+    Action(
+        "read which system predicts best",
+        COMMITTEE,
+        lambda c, w: c.get(reverse("list_predictions", args=["sagc"])),
+        ok=(200,),
         changes=False,
     ),
     Action("upload a rank list", COMMITTEE, _rank_sync),
