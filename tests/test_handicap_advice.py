@@ -89,3 +89,11 @@ def test_the_sheet_advice_is_empty_until_both_players_are_known(club, players, c
 def test_the_sheet_advice_is_for_volunteers(club, players, client_for) -> None:
     response = client_for("anonymous").get(reverse("sheet_advice"), {"club": club.pk})
     assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_the_lists_page_links_to_the_handicap_page_and_its_committee_to_the_figures(club, client_for) -> None:
+    url = reverse("rating_list", args=[club.rating_list.slug])
+    public = client_for("anonymous").get(url).content.decode()
+    assert f"{reverse('handicap')}?list=sagc" in public
+    assert reverse("list_predictions", args=["sagc"]) not in public
+    assert reverse("list_predictions", args=["sagc"]) in client_for("committee").get(url).content.decode()
