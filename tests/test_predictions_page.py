@@ -60,6 +60,7 @@ def test_the_committee_sees_the_tables_and_the_calibration_chart(rated, client_f
     assert "0.6931" in page and "0.2500" in page and "50.0 %" in page  # the even baseline
     assert "Always 50 % (baseline)" in page and "Declared ranks only (baseline)" in page
     assert "By handicap (stones)" in page and "By rank (mean of the two)" in page
+    assert "<caption>2-4 stones</caption>" in page and "<caption>Mean rank 1k-9k</caption>" in page
     assert "<svg" in page and "<circle" in page
     assert "over 2 games" in page
 

@@ -51,13 +51,23 @@ def _table(rows: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def _handicap_caption(band: str) -> str:
+    return {"even": "Even games", "1": "1 stone"}.get(band, f"{band} stones")
+
+
 def _scopes(tables: dict[str, dict[str, dict[str, Any]]]) -> list[tuple[str, list[tuple[str, Any]]]]:
     """(heading, [(band, rows)]) for overall, by handicap band, by rank band."""
     handicap = [
-        (band, _table(tables[f"handicap {band}"])) for band in HANDICAP_BANDS if f"handicap {band}" in tables
+        (_handicap_caption(band), _table(tables[f"handicap {band}"]))
+        for band in HANDICAP_BANDS
+        if f"handicap {band}" in tables
     ]
-    rank = [(band, _table(tables[f"rank {band}"])) for band in RANK_BANDS if f"rank {band}" in tables]
-    overall = [("all games", _table(tables["overall"]))] if "overall" in tables else []
+    rank = [
+        (f"Mean rank {band}", _table(tables[f"rank {band}"]))
+        for band in RANK_BANDS
+        if f"rank {band}" in tables
+    ]
+    overall = [("All games", _table(tables["overall"]))] if "overall" in tables else []
     return [("Overall", overall), ("By handicap (stones)", handicap), ("By rank (mean of the two)", rank)]
 
 
