@@ -289,7 +289,9 @@ class Game(models.Model):
     comments = models.CharField(max_length=200, blank=True)
     #: Why the game was improbable when entered and saved after the
     #: volunteer confirmed it (ratings/improbable.py); blank: not flagged.
-    flagged = models.CharField(max_length=300, blank=True)
+    #: A database default too: bulk loads that write the table's columns
+    #: by name (manage.py generate) need not know this one.
+    flagged = models.CharField(max_length=300, blank=True, default="", db_default="")
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
