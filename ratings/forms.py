@@ -331,3 +331,23 @@ class ListSettingsForm(forms.Form):
         help_text="Also computed on the same games; a record sheet can switch to them. "
         "The primary system is always computed: ticking it here changes nothing.",
     )
+    # Improbable results at entry (issue 17, ratings/improbable.py).
+    improbable_below = forms.DecimalField(
+        min_value=0,
+        max_value=50,
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        initial=Decimal("5"),
+        label="Ask to confirm a result below (%)",
+        help_text="A game whose result the primary system gave less than this chance, before the game, "
+        "is shown back to the volunteer to confirm before saving (a swapped winner is the commonest "
+        "mistake). 0 never asks; blank keeps the current value.",
+        widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
+    )
+    check_handicap = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Ask to confirm a handicap off the rule",
+        help_text="A game whose handicap or komi is not what the primary system's rule gives for the two players.",
+    )

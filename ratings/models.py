@@ -66,6 +66,13 @@ class RatingList(models.Model):
     #: ratings are stale, and a counter bumped by every change so a run can
     #: tell whether more work arrived while it ran.
     dirty_from = models.DateField(null=True, blank=True)
+    #: Entry asks the volunteer to confirm a result the primary system gave
+    #: less than this probability (issue 17; ratings/improbable.py).
+    improbable_below = models.FloatField(
+        default=0.05, validators=[MinValueValidator(0.0), MaxValueValidator(0.5)]
+    )
+    #: ... and a handicap that breaks the primary system's handicap rule.
+    check_handicap = models.BooleanField(default=True)
     dirty_generation = models.PositiveBigIntegerField(default=0)
     clean_generation = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -280,6 +287,11 @@ class Game(models.Model):
     minutes = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Main time per player")
     forfeit = models.BooleanField(default=False)
     comments = models.CharField(max_length=200, blank=True)
+    #: Why the game was improbable when entered and saved after the
+    #: volunteer confirmed it (ratings/improbable.py); blank: not flagged.
+    #: A database default too: bulk loads that write the table's columns
+    #: by name (manage.py generate) need not know this one.
+    flagged = models.CharField(max_length=300, blank=True, default="", db_default="")
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -695,3 +707,27 @@ class RankSyncLine(models.Model):
     @property
     def national_rank_label(self) -> str:
         return format_rank(self.national_rank) if self.national_rank is not None else ""
+
+
+class ListEvaluation(models.Model):
+    """Which system predicts the list's results best, computed after a
+    recompute (ratings/predictions.py, docs/evaluation.md): the tables of
+    ``ratings.evaluation.report.summary``, the calibration bins and the
+    curves fitted on every game (what entry and the handicap advice use)."""
+
+    rating_list = models.OneToOneField(RatingList, on_delete=models.CASCADE, related_name="evaluation")
+    #: The list's clean generation the figures were computed from.
+    generation = models.PositiveBigIntegerField(default=0)
+    computed_at = models.DateTimeField(default=timezone.now)
+    seconds = models.FloatField(default=0.0)
+    games = models.PositiveIntegerField(default=0)
+    systems = models.JSONField(default=list)
+    #: {scope: {predictor: {games, decisive, log_loss, brier, accuracy}}}.
+    tables = models.JSONField(default=dict)
+    #: {predictor: [[low, high, games, predicted, observed], ...]}.
+    calibration = models.JSONField(default=dict)
+    #: {predictor: [intercept, slope]}.
+    curves = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"{self.rating_list}: {self.games} games predicted"

@@ -41,6 +41,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from ratings import models as m
+from ratings import predictions
 from ratings.systems import SYSTEM_NAMES, base, get_system
 
 log = logging.getLogger(__name__)
@@ -906,6 +907,8 @@ def recompute_list(
         # Re-read after releasing the lock: a run enqueued while we held it
         # gave up, so its work is ours (no lost wake-up).
         if m.RatingList.objects.filter(pk=rating_list_id, dirty_from__isnull=False).exists() is False:
+            if last is not None:
+                predictions.schedule(rating_list_id)  # the committee's figures (issue 17)
             return last
     return last
 

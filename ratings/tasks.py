@@ -19,7 +19,7 @@ from celery.signals import worker_ready
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
-from ratings import recompute
+from ratings import predictions, recompute
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,15 @@ def recompute_list_task(self, rating_list_id: int, full: bool = False) -> int | 
     """Recompute one list; returns the recorded run's id (None: nothing to do)."""
     run = recompute.recompute_list(rating_list_id, full=full, trigger="celery")
     return run.pk if run is not None else None
+
+
+@shared_task(base=DirtyFlagTask, acks_late=True)
+def evaluate_list_task(rating_list_id: int) -> int:
+    """Which system predicts the list best, after a recompute
+    (ratings/predictions.py); returns the number of games predicted.  A
+    message the broker cannot take is lost: the next recompute schedules
+    it again, and the page says when its figures were computed."""
+    return predictions.compute(rating_list_id).games
 
 
 @shared_task(base=DirtyFlagTask)

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
+from ratings.views import predictions as prediction_views  # which system predicts best (issue 17)
 from ratings.views import recompute as recompute_views  # recompute area
 
 urlpatterns = [
@@ -37,4 +38,13 @@ urlpatterns = [
     path("committee/export/token/", committee.export_token, name="export_token"),
     path("committee/import/", committee.tournament_import, name="tournament_import"),
     path("api/games/", api.games, name="api_games"),
+    # --- which system predicts best, handicap advice (ratings/views/predictions.py) ---
+    path("lists/<slug:slug>/predictions/", prediction_views.list_predictions, name="list_predictions"),
+    path(
+        "lists/<slug:slug>/predictions/compute/",
+        prediction_views.list_predictions_compute,
+        name="list_predictions_compute",
+    ),
+    path("handicap/", prediction_views.handicap, name="handicap"),
+    path("sheets/new/advice/", prediction_views.sheet_advice, name="sheet_advice"),
 ]

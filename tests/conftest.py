@@ -27,6 +27,11 @@ from django.test import Client
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
 PASSWORD = "correct-horse-battery-staple"
+#: The lists of the fixtures do not ask to confirm improbable results or
+#: handicaps off the rule (issue 17): tests of other features enter
+#: whatever games they need; tests of the check turn it on
+#: (tests/test_improbable_entry.py).
+NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
 ROLES = ("anonymous", "player", "volunteer", "committee")
 
 
@@ -59,7 +64,7 @@ def shared_data(name: str) -> Path:
 def rating_list(db):  # type: ignore[no-untyped-def]
     from ratings.models import RatingList
 
-    return RatingList.objects.create(name="South African Go Clubs", slug="sagc")
+    return RatingList.objects.create(name="South African Go Clubs", slug="sagc", **NO_ENTRY_CHECKS)
 
 
 @pytest.fixture
@@ -83,7 +88,7 @@ def other_list(db):  # type: ignore[no-untyped-def]
     from ratings.models import Club, RatingList
 
     ladder = RatingList.objects.create(
-        name="Guildford Ladder", slug="guildford", primary_system="west-surrey"
+        name="Guildford Ladder", slug="guildford", primary_system="west-surrey", **NO_ENTRY_CHECKS
     )
     Club.objects.create(rating_list=ladder, name="Guildford Go Club", slug="guildford-club")
     return ladder
@@ -191,5 +196,5 @@ def make_pool(name: str, slug: str, **list_fields: Any) -> Any:
     (what an independent club was before lists); returns the club."""
     from ratings.models import Club, RatingList
 
-    pool = RatingList.objects.create(name=name, slug=slug, **list_fields)
+    pool = RatingList.objects.create(name=name, slug=slug, **{**NO_ENTRY_CHECKS, **list_fields})
     return Club.objects.create(rating_list=pool, name=name, slug=slug)

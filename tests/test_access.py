@@ -24,7 +24,17 @@ from django.urls import reverse
 from accounts import invitations
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volunteer
 from ratings import services
-from ratings.models import Club, Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
+from ratings.models import (
+    Club,
+    Game,
+    ListEvaluation,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RankSync,
+    RatingList,
+    RecordSheet,
+)
 from tests.conftest import PASSWORD
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
@@ -93,7 +103,8 @@ def snapshot() -> tuple[Any, ...]:
         LogEntry.objects.count(),
         sorted(
             RatingList.objects.values_list(
-                "id", "primary_system", "compared_systems", "api_token_hash", "dirty_from"
+                "id", "primary_system", "compared_systems", "api_token_hash", "dirty_from",
+                "improbable_below", "check_handicap",
             )
         ),
         # List administration.
@@ -102,6 +113,7 @@ def snapshot() -> tuple[Any, ...]:
         sorted(CommitteeMember.objects.values_list("user_id", "rating_list_id")),
         sorted(Invitation.objects.values_list("id", "accepted_at")),
         sorted(LinkRequest.objects.values_list("id", "user_id", "player_id", "status")),
+        sorted(ListEvaluation.objects.values_list("rating_list", "computed_at")),
     )
 
 
@@ -230,6 +242,26 @@ ACTIONS = [
         "recompute the list",
         COMMITTEE,
         lambda c, w: c.post(reverse("recompute_now", args=["sagc"])),
+        changes=False,
+    ),
+    Action(
+        "change the checks at entry",
+        COMMITTEE,
+        lambda c, w: c.post(
+            reverse("list_settings", args=["sagc"]),
+            {"primary_system": "sagc", "improbable_below": "12", "check_handicap": "on"},
+        ),
+    ),
+    Action(
+        "compute which system predicts best",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("list_predictions_compute", args=["sagc"])),
+    ),
+    Action(
+        "read which system predicts best",
+        COMMITTEE,
+        lambda c, w: c.get(reverse("list_predictions", args=["sagc"])),
+        ok=(200,),
         changes=False,
     ),
     Action("upload a rank list", COMMITTEE, _rank_sync),

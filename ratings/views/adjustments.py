@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ratings import access, services
+from ratings import access, improbable, services
 from ratings.forms import AdjustmentForm, ListSettingsForm
 from ratings.models import RankAdjustment
 from ratings.services import SheetError
@@ -86,9 +86,14 @@ def adjustment_new(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def list_settings(request: HttpRequest, slug: str) -> HttpResponse:
     rating_list = access.rating_list_for_committee(request.user, slug)
-    initial = {"primary_system": rating_list.primary_system, "compared_systems": rating_list.compared_systems}
+    initial = {
+        "primary_system": rating_list.primary_system,
+        "compared_systems": rating_list.compared_systems,
+        **improbable.settings_initial(rating_list),
+    }
     form = ListSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
+        checks = improbable.set_checks(rating_list, form.cleaned_data)
         changed = services.set_list_systems(
             rating_list,
             primary=form.cleaned_data["primary_system"],
@@ -100,6 +105,8 @@ def list_settings(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(
                 request, f"{rating_list}: primary system {label}. The whole history is being recomputed."
             )
+        elif checks:
+            messages.success(request, f"{rating_list}: checks at entry saved.")
         else:
             messages.info(request, "Nothing changed.")
         return redirect("list_settings", slug=rating_list.slug)

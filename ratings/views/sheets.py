@@ -19,12 +19,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
-from ratings import access, services
+from ratings import access, improbable, services
 from ratings.exchange import clean_name
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
@@ -108,16 +109,23 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     if not (header.is_valid() and rows_valid and filled):
         return _render_sheet_form(request, header, rows, status=400)
     assert club is not None and date is not None
+    game_rows = [form.to_row() for form in filled]
+    # Improbable results and handicaps off the rule: confirm first (issue 17).
+    flags = improbable.check(club.rating_list, date, game_rows)
+    if flags and request.POST.get(improbable.CONFIRM) != improbable.digest(flags):
+        return _render_sheet_form(request, header, rows, flags=improbable.shown(flags, filled, rows))
     try:
-        sheet = services.save_sheet(
-            club=club,
-            date=date,
-            event=header.cleaned_data["event"],
-            kind=header.cleaned_data["kind"],
-            comments=header.cleaned_data["comments"],
-            rows=[form.to_row() for form in filled],
-            actor=request.user,  # type: ignore[arg-type]
-        )
+        with transaction.atomic():
+            sheet = services.save_sheet(
+                club=club,
+                date=date,
+                event=header.cleaned_data["event"],
+                kind=header.cleaned_data["kind"],
+                comments=header.cleaned_data["comments"],
+                rows=game_rows,
+                actor=request.user,  # type: ignore[arg-type]
+            )
+            improbable.mark(sheet, flags)
     except SheetError as error:
         for number, fields in error.problems.items():
             target: Any = header if number == 0 else filled[number - 1]
@@ -130,7 +138,11 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
 
 
 def _render_sheet_form(
-    request: HttpRequest, header: SheetHeaderForm, rows: list[GameRowForm], status: int = 200
+    request: HttpRequest,
+    header: SheetHeaderForm,
+    rows: list[GameRowForm],
+    status: int = 200,
+    flags: Any = None,
 ) -> HttpResponse:
     club = header.cleaned_data.get("club") if header.is_bound else None
     if club is None:
@@ -155,6 +167,7 @@ def _render_sheet_form(
         "players": _player_options(club),
         "problems": problems,
         "max_rows": MAX_ROWS,
+        "improbable": flags,
     }
     return render(request, "ratings/sheet_new.html", context, status=status)
 
