@@ -2,7 +2,7 @@
 
 Both systems (:mod:`ratings.systems.egf`, :mod:`ratings.systems.egf_old`)
 rate a tournament as a whole, weight it by its EGF class, start new players
-at their grade and keep no GoR below -900.  Only the formulas for the
+at their grade and keep no GoR below the floor (-900, before 2021 100).  Only the formulas for the
 expected result and for ``con`` differ, so one replay loop serves both; the
 formulas sit inline in it because the loop must replay a million games in a
 few seconds (issue 2, "Speed").
@@ -64,6 +64,12 @@ CLASS_WEIGHTS: Mapping[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
 #: "If player's rating drops below -900, it is reset to GoR=-900 which is
 #: fixed as the bottom value" (EGD, "General info").
 FLOOR: Final = -900.0
+#: The floor before 2021: GoR 100, 20 kyu.  The EGF's Rating System
+#: Commission (eurogofed.org, "Rating System Commission") recommended that
+#: "the Rating System floor should be moved from 20 kyu to 30 kyu" and noted
+#: that an entrant below 20 kyu was shown at 20 kyu; the revised system of
+#: 2021 did both.
+OLD_FLOOR: Final = 100.0
 
 #: The revised formulas are defined below GoR 3300 only ("a perfect player
 #: would have about 3300 GoR", seed 004): con and beta take logarithms and
@@ -168,11 +174,11 @@ def old_expected(gor: float, opponent: float, epsilon: float = 0.0) -> float:
     Se(A) = 1 / (e^(D/a) + 1) - epsilon / 2, D = opponent - gor, and ``a``
     taken at the weaker player's rating (EGD old "System description";
     its Example 5 uses the handicap-raised rating of the weaker player).
-    Never below 0, so that a loss can never raise a rating.
+    With epsilon it may be below 0 (a 300 against a 1500): no source bounds
+    it, so a loss there gains a little (issue 14).
     """
     a = old_a(min(gor, opponent))
-    se = 1.0 / (math.exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
-    return se if se > 0.0 else 0.0
+    return 1.0 / (math.exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
 
 
 def handicap_points(handicap: int) -> float:
@@ -263,7 +269,8 @@ class EGFBase:
             raise UnknownPlayer(index, player)
         if not math.isfinite(rating) or (self._revised and rating > REVISED_CAP):
             raise InvalidEvent(index, "start", f"player {player!r}: GoR {rating!r} is outside the EGF scale")
-        # EGD: a GoR below -900 "is reset to GoR=-900".
+        # EGD: a GoR below -900 "is reset to GoR=-900"; before 2021 a
+        # newcomer below 20 kyu entered at 20 kyu (the floor, OLD_FLOOR).
         return rating if rating > self.floor else self.floor
 
     def rate(
@@ -462,10 +469,6 @@ class EGFBase:
                 p = 1.0 / (exp((eb - rw) / (205.0 - lo / 20.0)) + 1.0)
                 se_w = p - half_eps
                 se_b = 1.0 - p - half_eps
-                if se_w < 0.0:
-                    se_w = 0.0
-                if se_b < 0.0:
-                    se_b = 0.0
 
             winner = g.winner
             sa_w = 1.0 if winner is white_wins else 0.0 if winner is black_wins else 0.5
