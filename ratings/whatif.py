@@ -83,6 +83,7 @@ __all__ = [
     "rate_csv",
     "rating_decimals",
     "read_games",
+    "start_ranks",
 ]
 
 REQUIRED_COLUMNS = ("date", "white", "black", "winner", "handicap", "komi")
@@ -143,8 +144,20 @@ def rating_decimals(system: RatingSystem) -> int:
     return _DECIMALS.get(system.name, 2)
 
 
-def read_games(lines: Iterable[str]) -> WhatIfInput:
-    """Parse a what-if CSV (an iterable of text lines, header first)."""
+def start_ranks(system: RatingSystem) -> tuple[float, float]:
+    """The lowest and highest rank a start may declare for ``system``: 30k..9d,
+    or the system's own ``start_ranks`` (West Surrey: its end rungs 40k..9.9d)."""
+    own = getattr(system, "start_ranks", None)
+    if isinstance(own, tuple) and len(own) == 2:
+        return float(own[0]), float(own[1])
+    return float(MIN_RANK), float(MAX_RANK)
+
+
+def read_games(
+    lines: Iterable[str], ranks: tuple[float, float] = (float(MIN_RANK), float(MAX_RANK))
+) -> WhatIfInput:
+    """Parse a what-if CSV (an iterable of text lines, header first); a start
+    rank must lie within ``ranks`` (see :func:`start_ranks`)."""
     reader = csv.reader(lines)
     try:
         header = next(reader)
@@ -201,7 +214,7 @@ def read_games(lines: Iterable[str]) -> WhatIfInput:
             raise WhatIfError(line, "black", f"{black!r} cannot play against themselves")
         for player, column in ((white, "white_start"), (black, "black_start")):
             text = cell(column)
-            start = _start(line, column, text) if text else None
+            start = _start(line, column, text, ranks) if text else None
             if player not in starts:
                 if start is None:
                     raise WhatIfError(
@@ -290,7 +303,7 @@ def rate_csv(text: str, system_name: str) -> str:
     named by its line and column) or ``ValueError`` (unknown system).
     """
     system = get_system(system_name)
-    data = read_games(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    data = read_games(io.StringIO(text.removeprefix("\ufeff"), newline=""), start_ranks(system))
     try:
         result = system.rate(data.games, starts=data.starts)
     except InvalidEvent as error:
@@ -345,14 +358,15 @@ def _choice(line: int, column: str, text: str, choices: Mapping[str, T]) -> T:
         raise WhatIfError(line, column, f"{text!r} is not one of {', '.join(choices)}") from None
 
 
-def _start(line: int, column: str, text: str) -> Start:
+def _start(line: int, column: str, text: str, ranks: tuple[float, float]) -> Start:
     """A rank (``11k``, ``2d``, ``1.3d``) or a rating in the system's unit."""
     if _RANK_LIKE.search(text):
         try:
             rank = parse_rank(text)
         except RankError as error:
             raise WhatIfError(line, column, str(error)) from None
-        if not MIN_RANK <= rank <= MAX_RANK:
-            raise WhatIfError(line, column, f"{text!r} is outside 30k..9d")
+        low, high = ranks
+        if not low <= rank <= high:
+            raise WhatIfError(line, column, f"{text!r} is outside {format_rank(low)}..{format_rank(high)}")
         return Start(rank=rank)
     return Start(rating=_number(line, column, text))

@@ -173,6 +173,9 @@ class WestSurrey:
 
     name: ClassVar[str] = "west-surrey"
     unit: ClassVar[str] = "strength"
+    #: The ranks a new player may declare: the ladder's end rungs (seed 003
+    #: lists 40k .. 9.9d), beyond the shared scale's 30k .. 9d.
+    start_ranks: ClassVar[tuple[float, float]] = (BOTTOM, TOP)
 
     def __init__(self, *, lightning_below: int = 10) -> None:
         self.lightning_below = lightning_below
