@@ -18,12 +18,12 @@ from datetime import date
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from ratings.systems._ffg_common import game_coefficient, handicap_bonus, handicap_stones
 from ratings.systems.base import Game, Kind, Start, Winner
 from ratings.systems.ffg import FFG, epsilon, k_factor, threshold
 from ratings.systems.ranks import rank_to_ffg
+from tests.test_ffg import histories
 
 DAY = date(2024, 3, 2)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
@@ -130,44 +130,13 @@ def test_new_10k_and_20k_players_end_where_the_seeds_iteration_ends(
     assert final_levels(games, starts)["new"] == level
 
 
-NAMES = ("a", "b", "c", "d", "e")
-
-
-@st.composite
-def tournaments(draw: st.DrawFn) -> tuple[list[Game], dict[str, Start]]:
-    starts: dict[str, Start] = {}
-    for name in NAMES:
-        if draw(st.booleans()):
-            starts[name] = Start(rank=float(draw(st.integers(-30, 8))))
-        else:
-            starts[name] = Start(rating=float(draw(st.integers(-2950, 850))))
-    games = []
-    for _ in range(draw(st.integers(1, 8))):
-        white, black = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
-        handicap = draw(st.sampled_from([0, 0, 0, 2, 5, 9]))
-        games.append(
-            Game(
-                DAY,
-                white,
-                black,
-                draw(st.sampled_from([W, W, B, B, J])),
-                handicap=handicap,
-                komi=0.5 if handicap else draw(st.sampled_from([6.5, 0.5])),
-                board=draw(st.sampled_from([19, 19, 19, 13, 9])),
-                minutes=draw(st.sampled_from([None, 60, 45, 20])),
-                kind=Kind.TOURNAMENT,
-                event="T",
-            )
-        )
-    return games, starts
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tournaments())
+@given(histories())
 def test_the_default_ffg_ends_where_the_seeds_iteration_ends(
     history: tuple[list[Game], dict[str, Start]],
 ) -> None:
-    games, starts = history
+    events, starts = history
+    games = [g for g in events if g.date == events[0].date]  # the first period: one tournament
     expected = reference(games, starts)
     result = FFG(round_levels=False).rate(games, starts=starts)
     for player, level in expected.items():
