@@ -54,6 +54,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
+from ratings.systems.explanations import explain_egf
 from ratings.systems.ranks import MAX_RANK, rank_to_gor
 
 #: EGF tournament classes and their weights "for inclusion to EGF ratings":
@@ -278,7 +279,11 @@ class EGFBase:
         events: Sequence[Event],
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
+        *,
+        explain: bool = False,
     ) -> Result:
+        """Replay ``events``; with ``explain`` the result also explains every
+        row with the numbers the replay computed it from."""
         state = {} if state is None else state
         starts = {} if starts is None else starts
         n = len(events)
@@ -308,6 +313,12 @@ class EGFBase:
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         game_type = Game
+
+        # When explaining: (event, colour, weight, con, bonus, Sa, Se, own start
+        # rating, own and opponent's start ratings as they count in Se, before,
+        # after, change) of every rated row; (event, -1, weight) of a game that
+        # is not rated.
+        sink: list[tuple[Any, ...]] | None = [] if explain else None
 
         # Per-player columns, indexed by a small int per player:
         ids: list[PlayerId] = []
@@ -392,6 +403,8 @@ class EGFBase:
                     change_col[slot] = 0.0
                     rank_after[slot] = rk
                     rating_after[slot] = r
+                if sink is not None:
+                    sink.append((k, -1, weight))
                 continue
 
             # The period: the event, else the club's day (base.period_key).
@@ -491,6 +504,8 @@ class EGFBase:
             rk = (after - 2050.0) // 100.0
             rank_after[two] = rk if rk < top else top
             rating_after[two] = after
+            if sink is not None:
+                sink.append((k, 0, weight, pcon[iw], pbonus[iw], sa_w, se_w, rw, rw, eb, before, after, c))
 
             two += 1
             c = weight * (pcon[ib] * ((1.0 - sa_w) - se_b) + pbonus[ib])
@@ -509,6 +524,10 @@ class EGFBase:
             rk = (after - 2050.0) // 100.0
             rank_after[two] = rk if rk < top else top
             rating_after[two] = after
+            if sink is not None:
+                sink.append(
+                    (k, 1, weight, pcon[ib], pbonus[ib], 1.0 - sa_w, se_b, rb, eb, rw, before, after, c)
+                )
 
         # Let go of the columns, so that each is freed as it is handed over.
         del rank_before, rating_before, change_col, rank_after, rating_after
@@ -516,7 +535,10 @@ class EGFBase:
         for i, player in enumerate(ids):
             r = base[i] + cum[i]
             final[player] = EGFState(r if r > floor else floor)
-        return Result(ledger.ledger(), final)
+        explanations = None
+        if sink is not None:
+            explanations = explain_egf(events, sink, self._revised, self.epsilon, floor, ledger)
+        return Result(ledger.ledger(), final, explanations)
 
     def _adjust(
         self,

@@ -44,7 +44,8 @@ from ratings.systems._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
+from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
+from ratings.systems.explanations import explain_ffg_period
 
 #: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
@@ -155,6 +156,8 @@ class _Games:
         self.acc = vec[float]([0.0] * len(start))  # sum of each player's changes in the period
         self.cws = vec[float]([0.0] * n)  # each game's changes, White's and Black's
         self.cbs = vec[float]([0.0] * n)
+        #: When explaining: each game's terms, as its last rating computed them.
+        self.trace: dict[int, tuple[float, ...]] | None = None
 
     def replay(self, which: list[int]) -> None:
         """Rate the counted games ``which`` from the current start levels."""
@@ -169,6 +172,7 @@ class _Games:
         acc = self.acc
         cws = self.cws
         cbs = self.cbs
+        trace = self.trace
         beginner = BEGINNER
         for j in which:
             w = gw[j]
@@ -194,13 +198,19 @@ class _Games:
             else:
                 half = 0.075
             rw = grw[j]
+            rb = 1.0 - rw  # Black's result and expectation
+            pb = 1.0 - pw
             # K (R - P + ε/2), times the game's coefficient
-            cw = (gbeg[j] if lw < beginner else gcoef[j]) * kf[w] * (rw - pw + half)
-            cb = (1.0 if lb < beginner else gcoef[j]) * kf[b] * (pw - rw + half)
+            qw = gbeg[j] if lw < beginner else gcoef[j]
+            qb = 1.0 if lb < beginner else gcoef[j]
+            cw = qw * kf[w] * (rw - pw + half)
+            cb = qb * kf[b] * (rb - pb + half)
             acc[w] += cw - cws[j]
             acc[b] += cb - cbs[j]
             cws[j] = cw
             cbs[j] = cb
+            if trace is not None:
+                trace[j] = (lw, lb, fb, pw, pb, half, rw, rb, qw, qb, kf[w], kf[b], cw, cb)
 
 
 class FFG(LadderBase):
@@ -249,6 +259,7 @@ class FFG(LadderBase):
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
+        explanations: list[Explanation | None] | None = None,
     ) -> None:
         """Rate one period (seed 002), adjust its start levels, write its rows.
 
@@ -307,6 +318,11 @@ class FFG(LadderBase):
         start = vec[float](entry)  # start levels, corrected by the adjustment
         kf = vec[float]([k_factor(x) for x in entry])  # K at the (corrected) start level
         rated = _Games(gw, gb, gbonus, gcoef, gbeg, grw, start, kf)
+        trail: list[list[float]] | None = None
+        iterations = 1
+        if explanations is not None:
+            rated.trace = {}
+            trail = [[x] for x in entry]
         acc = rated.acc
         cws = rated.cws
         cbs = rated.cbs
@@ -322,7 +338,7 @@ class FFG(LadderBase):
                 x = final[p] - start[p]
                 if (x > smallest or x < -smallest) and abs(x) > threshold(start[p], known[player[p]]):
                     limit = [threshold(start[q], known[player[q]]) for q in range(m)]
-                    self._settle(start, kf, acc, final, limit, gw, gb, counted, rated)
+                    iterations = self._settle(start, kf, acc, final, limit, gw, gb, counted, rated, trail)
                     break
 
         # Ledger rows: a player's rows chain from the (corrected) start level
@@ -371,6 +387,18 @@ class FFG(LadderBase):
             change_col[slot] = c
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
+        if explanations is not None and rated.trace is not None and trail is not None:
+            explain_ffg_period(
+                events,
+                period,
+                [threshold(entry[q], known[player[q]]) for q in range(m)],
+                rated.trace,
+                trail,
+                iterations,
+                list(final),
+                list(settled),
+                explanations,
+            )
         for p in range(m):
             levels[player[p]] = settled[p]
         for j in counted:
@@ -388,6 +416,7 @@ class FFG(LadderBase):
         gb: list[int],
         counted: list[int],
         period: _Games,
+        trail: list[list[float]] | None = None,
     ) -> int:
         """seed 002, "L'algorithme d'ajustement", on one period.
 
@@ -406,7 +435,7 @@ class FFG(LadderBase):
         for j in counted:
             games_of[gw[j]].append(j)
             games_of[gb[j]].append(j)
-        return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, period)
+        return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, period, trail)
 
     def _rerate(
         self,
@@ -459,6 +488,7 @@ class FFG(LadderBase):
         gb: list[int],
         games_of: list[list[int]],
         period: _Games,
+        trail: list[list[float]] | None,
     ) -> int:
         """The seed's iteration as written: every player past the threshold
         moves by delta - seuil, then the period is rated again.
@@ -489,6 +519,8 @@ class FFG(LadderBase):
                 start[p] = s
                 kf[p] = k_factor(s)
                 corrected.append(p)
+                if trail is not None:
+                    trail[p].append(s)
             if not corrected:
                 break  # nothing moves: another iteration would repeat this one
             iterations += 1

@@ -28,13 +28,11 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar, Final, TypeVar
 
 from ratings.systems.base import (
     Adjustment,
     Event,
-    Explanation,
     Game,
     InvalidEvent,
     Kind,
@@ -46,6 +44,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
+from ratings.systems.explanations import explain_sagc
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
 INDEX_MAX: Final = 999  # seed 001: "an index which ranges between +999 and -999"
@@ -460,7 +459,7 @@ class SAGC:
         final: dict[PlayerId, Any] = dict(given)
         for player, (rank, index, recent) in players.items():
             final[player] = SAGCState(rank, int(index), tuple(recent))
-        explanations = None if sink is None else _explanations(len(events), sink, self._bound)
+        explanations = None if sink is None else explain_sagc(len(events), sink, self._bound)
         return Result(ledger.ledger(), final, explanations)
 
     def _replay(
@@ -476,7 +475,7 @@ class SAGC:
         Each player's change is :func:`rounded_change` of the product of the
         factors in units and :func:`settle_within` (the rules written once).
         With a ``sink``, every rated player's terms go into it as they are
-        computed (:func:`_explanations` names them).
+        computed (:func:`explanations.explain_sagc` names them).
         """
         # Declared types: compiled by mypyc (setup.py), the arithmetic below
         # runs on machine numbers; interpreted, the annotations cost nothing.
@@ -660,76 +659,6 @@ class SAGC:
         entry[1] = int(index)
         ledger.rank_after[slot] = entry[0]
         ledger.rating_after[slot] = entry[1]
-
-
-FORMULA: Final = (
-    "change = round(LF × GSF × OF × GRF × HF), halves away from zero; a loss stops at loss_limit;"
-    " past +999 the rank goes up one and the index restarts at 0, past −999 down one"
-)
-ZERO_FORMULA: Final = "no change: {reason}"
-
-
-def _explanations(events: int, sink: list[tuple[Any, ...]], bound: int) -> list[Explanation | None]:
-    """Name the terms the replay put into ``sink`` (one tuple per rated player).
-
-    A rated player's change is re-applied with :func:`settle_within` from the
-    recorded rounded change and limit, the same call the replay made.
-    """
-    out: list[Explanation | None] = [None] * (2 * events)
-    for item in sink:
-        i = item[0]
-        if item[1] < 0:  # a game that changes nothing
-            _, _, rw, iw, rb, ib, game = item
-            if game.forfeit:
-                reason = "a forfeit is not a game"
-            elif game.kind is Kind.FREE:
-                reason = "free games have a Game Status Factor of 0"
-            else:
-                reason = "a jigo is neither a victory nor a defeat in the result table"
-            for colour, (rank, index) in enumerate(((rw, iw), (rb, ib))):
-                out[2 * i + colour] = Explanation(
-                    {"rank": format_rank(rank), "index": index, "change": 0, "reason": reason},
-                    ZERO_FORMULA.format(reason=reason),
-                )
-            continue
-        _, colour, rank, index, times, grf, hf, units, rounded, limit, eff, diff, kind, game = item
-        new_rank, new_index, change = settle_within(rank, index, rounded, limit)
-        boundary = None
-        if new_rank > rank:
-            boundary = "promoted past +999"
-        elif new_rank < rank:
-            boundary = "demoted past −999"
-        elif change != rounded:
-            boundary = "stopped at +999 (9d)" if rounded > 0 else f"stopped at the demotion mark {limit}"
-        won = (game.winner is Winner.WHITE) == (colour == 0)
-        terms: dict[str, Any] = {
-            "rank": format_rank(rank),
-            "index": index,
-            "x": stones_weaker_than_7d(rank),
-            "LF": Fraction(level_units(rank), LEVEL_UNIT),
-            "kind": kind.value,
-            "GSF": Fraction(STATUS_HALVES[kind], STATUS_UNIT),
-            "games_against_opponent": times,
-            "OF": Fraction(opponent_tenths(times), OPPONENT_UNIT),
-            "handicap": game.handicap,
-            "komi": game.komi,
-            "eff_handicap": eff,
-            "differential": diff,
-            "beyond_three_rows": bound == 4,
-            "zone": "promotion" if index >= 0 else "demotion",
-            "result": "victory" if won else "defeat",
-            "GRF": Fraction(grf, RESULT_UNIT),
-            "HF": Fraction(hf, HANDICAP_UNIT),
-            "product": Fraction(units, PRODUCT_UNIT),
-            "rounded": rounded,
-            "loss_limit": None if limit == NO_LIMIT else limit,
-            "change": change,
-            "boundary": boundary,
-            "rank_after": format_rank(new_rank),
-            "index_after": new_index,
-        }
-        out[2 * i + colour] = Explanation(terms, FORMULA)
-    return out
 
 
 NO_LIMIT: Final = -1_000_000  # below any reachable index
