@@ -316,8 +316,8 @@ class EGFBase:
 
         # When explaining: (event, colour, weight, con, bonus, Sa, Se, own start
         # rating, own and opponent's start ratings as they count in Se, before,
-        # after, change) of every rated row; (event, -1, weight) of a game that
-        # is not rated.
+        # after, change, sum of the period's changes so far) of every rated
+        # row; (event, -1, weight) of a game that is not rated.
         sink: list[tuple[Any, ...]] | None = [] if explain else None
 
         # Per-player columns, indexed by a small int per player:
@@ -505,7 +505,9 @@ class EGFBase:
             rank_after[two] = rk if rk < top else top
             rating_after[two] = after
             if sink is not None:
-                sink.append((k, 0, weight, pcon[iw], pbonus[iw], sa_w, se_w, rw, rw, eb, before, after, c))
+                sink.append(
+                    (k, 0, weight, pcon[iw], pbonus[iw], sa_w, se_w, rw, rw, eb, before, after, c, cum_w)
+                )
 
             two += 1
             c = weight * (pcon[ib] * ((1.0 - sa_w) - se_b) + pbonus[ib])
@@ -526,7 +528,22 @@ class EGFBase:
             rating_after[two] = after
             if sink is not None:
                 sink.append(
-                    (k, 1, weight, pcon[ib], pbonus[ib], 1.0 - sa_w, se_b, rb, eb, rw, before, after, c)
+                    (
+                        k,
+                        1,
+                        weight,
+                        pcon[ib],
+                        pbonus[ib],
+                        1.0 - sa_w,
+                        se_b,
+                        rb,
+                        eb,
+                        rw,
+                        before,
+                        after,
+                        c,
+                        cum_b,
+                    )
                 )
 
         # Let go of the columns, so that each is freed as it is handed over.

@@ -10,7 +10,7 @@ does not explain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
@@ -51,7 +51,7 @@ def unchanged(level: float, reason: str) -> Explanation:
     return Explanation({"level": level, "change": 0.0, "reason": reason}, f"no change: {reason}")
 
 
-def explain_ffg_period(
+def explain_ladder_period(
     events: Sequence[Event],
     period: Any,
     limits: Sequence[float],
@@ -61,13 +61,17 @@ def explain_ffg_period(
     final: Sequence[float],
     settled: Sequence[float],
     out: list[Explanation | None],
+    name: Callable[[tuple[float, ...], int, Game], dict[str, Any]],
+    formula: str,
 ) -> None:
-    """Name the terms the FFG 2022 replay recorded for one period.
+    """Name the terms a French ladder recorded for one period.
 
-    ``trace`` holds, per game of the period, the numbers its last rating
-    computed: (White's and Black's levels, Black's fictitious level, P of
-    each, ε/2, R of each, coefficient of each, K of each, change of each);
-    ``trail`` each player's start levels, entry first, one per correction.
+    ``trace`` holds, per counted game of the period, the numbers its last
+    rating computed, which ``name`` names for one colour; ``trail`` holds
+    each player's start levels, entry first, one per correction of the
+    adjustment ("settling"), ``limits`` their thresholds, ``final`` and
+    ``settled`` their levels at the end of the period, before and after
+    rounding.
     """
     for i, k in enumerate(period.games):
         game = events[k]
@@ -79,86 +83,60 @@ def explain_ffg_period(
                 "threshold": limits[p],
                 "start_levels": list(trail[p]),
                 "iterations": iterations,
+                "special_case": (
+                    f"start level corrected {len(trail[p]) - 1} times: the variation passed the threshold"
+                    if len(trail[p]) > 1
+                    else "none: the start level stands"
+                ),
                 "level_at_period_end": final[p],
                 "published": settled[p],
             }
             if terms is None:
                 explanation = unchanged(trail[p][-1], not_counted(game))
                 out[2 * k + colour] = Explanation({**explanation.terms, **settling}, explanation.formula)
-                continue
-            lw, lb, fb, pw, pb, half, rw, rb, qw, qb, kw, kb, cw, cb = terms
-            own, opponent = (lw, fb) if colour == 0 else (fb, lw)
-            out[2 * k + colour] = Explanation(
-                {
-                    "level": lw if colour == 0 else lb,
-                    "opponent_level": lb if colour == 0 else lw,
-                    "handicap_bonus": fb - lb,
-                    "D": opponent - own,
-                    "a": (1250.0 - min(lw, fb)) / 7.0,
-                    "P": pw if colour == 0 else pb,
-                    "epsilon": 2.0 * half,
-                    "epsilon_half": half,
-                    "R": rw if colour == 0 else rb,
-                    "K": kw if colour == 0 else kb,
-                    "coefficient": qw if colour == 0 else qb,
-                    "change": cw if colour == 0 else cb,
-                    **settling,
-                },
-                FFG_FORMULA,
-            )
+            else:
+                out[2 * k + colour] = Explanation({**name(terms, colour, game), **settling}, formula)
 
 
-def explain_old_ffg_period(
-    events: Sequence[Event],
-    period: Any,
-    limits: Sequence[float],
-    trace: Mapping[int, tuple[float, ...]],
-    trail: Sequence[Sequence[float]],
-    iterations: int,
-    final: Sequence[float],
-    settled: Sequence[float],
-    out: list[Explanation | None],
-) -> None:
-    """Name the terms the old FFG replay recorded for one period: per game
-    (White's and Black's levels before it, Black's handicap bonus, stage 1's
-    basic change of each, the coefficient of stages 2-4 of each, stage 5's
-    weight of each, the change of each); ``trail`` as for the 2022 ladder."""
-    for i, k in enumerate(period.games):
-        game = events[k]
-        assert isinstance(game, Game)
-        terms = trace.get(i)
-        for colour, p in ((0, period.gw[i]), (1, period.gb[i])):
-            special = {
-                "entry_level": trail[p][0],
-                "threshold": limits[p],
-                "special_case": "unknown player: threshold 50"
-                if limits[p] < 100
-                else "known player: threshold 100",
-                "start_levels": list(trail[p]),
-                "iterations": iterations,
-                "level_at_period_end": final[p],
-                "published": settled[p],
-            }
-            if terms is None:
-                explanation = unchanged(trail[p][-1], not_counted(game))
-                out[2 * k + colour] = Explanation({**explanation.terms, **special}, explanation.formula)
-                continue
-            lw, lb, bonus, bw, bb, qw, qb, ww, wb, cw, cb = terms
-            won = (game.winner is Winner.WHITE) == (colour == 0)
-            out[2 * k + colour] = Explanation(
-                {
-                    "level": lw if colour == 0 else lb,
-                    "opponent_level": lb if colour == 0 else lw,
-                    "handicap_bonus": bonus,
-                    "result": "win" if won else "loss",
-                    "stage_1_basic": bw if colour == 0 else bb,
-                    "stages_2_4_coefficient": qw if colour == 0 else qb,
-                    "stage_5_weight": ww if colour == 0 else wb,
-                    "change": cw if colour == 0 else cb,
-                    **special,
-                },
-                OLD_FFG_FORMULA,
-            )
+def ffg_terms(terms: tuple[float, ...], colour: int, game: Game) -> dict[str, Any]:
+    """The FFG 2022 ladder's recorded numbers of one game, named for one
+    colour: (White's and Black's levels, Black's fictitious level, P of
+    each, ε/2, R of each, coefficient of each, K of each, change of each)."""
+    lw, lb, fb, pw, pb, half, rw, rb, qw, qb, kw, kb, cw, cb = terms
+    white = colour == 0
+    return {
+        "level": lw if white else lb,
+        "opponent_level": lb if white else lw,
+        "handicap_bonus": fb - lb,
+        "D": fb - lw if white else lw - fb,
+        "a": (1250.0 - min(lw, fb)) / 7.0,
+        "P": pw if white else pb,
+        "epsilon": 2.0 * half,
+        "epsilon_half": half,
+        "R": rw if white else rb,
+        "K": kw if white else kb,
+        "coefficient": qw if white else qb,
+        "change": cw if white else cb,
+    }
+
+
+def old_ffg_terms(terms: tuple[float, ...], colour: int, game: Game) -> dict[str, Any]:
+    """The old FFG ladder's recorded numbers of one game, named for one
+    colour: (White's and Black's levels before it, Black's handicap bonus,
+    stage 1's basic change of each, the coefficient of stages 2-4 of each,
+    stage 5's weight of each, the change of each)."""
+    lw, lb, bonus, bw, bb, qw, qb, ww, wb, cw, cb = terms
+    white = colour == 0
+    return {
+        "level": lw if white else lb,
+        "opponent_level": lb if white else lw,
+        "handicap_bonus": bonus,
+        "result": "win" if (game.winner is Winner.WHITE) == white else "loss",
+        "stage_1_basic": bw if white else bb,
+        "stages_2_4_coefficient": qw if white else qb,
+        "stage_5_weight": ww if white else wb,
+        "change": cw if white else cb,
+    }
 
 
 def explain_egf(
@@ -172,7 +150,9 @@ def explain_egf(
     """Name the terms the EGF replay recorded (see ``_egf_common``): per rated
     row the class weight, con and bonus at the period's start rating, Sa and
     Se, the start ratings as they count in Se (Black's raised by the handicap),
-    and the change; an adjustment's row from the ledger."""
+    the change and the sum of the period's changes so far (the rating after
+    is the period's start rating plus that sum, at least the floor); an
+    adjustment's row from the ledger."""
     from ratings.systems._egf_common import beta, old_a
 
     out: list[Explanation | None] = [None] * (2 * len(events))
@@ -200,7 +180,7 @@ def explain_egf(
             for side in (0, 1):
                 out[2 * k + side] = unchanged(ledger.rating_before[2 * k + side], reason)
             continue
-        _, _, weight, con, bonus, sa, se, own, own_in_se, opponent_in_se, before, after, change = item
+        _, _, weight, con, bonus, sa, se, own, own_in_se, opponent_in_se, before, after, change, total = item
         terms: dict[str, Any] = {
             "rating": own,
             "handicap": game.handicap,
@@ -220,9 +200,10 @@ def explain_egf(
             "weight": weight,
             "change": change,
             "rating_before": before,
+            "period_changes": total,
             "rating_after": after,
             "floor": floor,
-            "floored": after == floor and before + change < floor,
+            "floored": own + total < floor,
         }
         out[2 * k + colour] = Explanation(terms, EGF_FORMULA if revised else OLD_EGF_FORMULA)
     return out

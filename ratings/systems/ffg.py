@@ -45,7 +45,7 @@ from ratings.systems._ffg_common import (
     handicap_stones,
 )
 from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
-from ratings.systems.explanations import explain_ffg_period
+from ratings.systems.explanations import FFG_FORMULA, explain_ladder_period, ffg_terms
 
 #: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
@@ -388,7 +388,7 @@ class FFG(LadderBase):
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
         if explanations is not None and rated.trace is not None and trail is not None:
-            explain_ffg_period(
+            explain_ladder_period(
                 events,
                 period,
                 [threshold(entry[q], known[player[q]]) for q in range(m)],
@@ -398,6 +398,8 @@ class FFG(LadderBase):
                 list(final),
                 list(settled),
                 explanations,
+                ffg_terms,
+                FFG_FORMULA,
             )
         for p in range(m):
             levels[player[p]] = settled[p]
