@@ -298,7 +298,7 @@ def test_west_surrey_starts_on_the_ladders_end_rungs(start: str, after: str) -> 
 
 
 def test_west_surrey_refuses_a_start_beyond_its_ladder_and_sagc_beyond_30k() -> None:
-    with pytest.raises(WhatIfError, match="outside 40k..9.9d"):
+    with pytest.raises(WhatIfError, match=r"outside 40k\.\.9\.9d"):
         rate_csv(HEADER + "2024-01-06,Low,Top,white,0,6.5,41k,9d\n", "west-surrey")
-    with pytest.raises(WhatIfError, match="outside 30k..9d"):
+    with pytest.raises(WhatIfError, match=r"outside 30k\.\.9d"):
         rate_csv(HEADER + "2024-01-06,Low,Top,white,0,6.5,35k,9d\n", "sagc")

@@ -54,7 +54,6 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.explanations import explain_egf
 from ratings.systems.ranks import MAX_RANK, rank_to_gor
 
 #: EGF tournament classes and their weights "for inclusion to EGF ratings":
@@ -554,6 +553,8 @@ class EGFBase:
             final[player] = EGFState(r if r > floor else floor)
         explanations = None
         if sink is not None:
+            from ratings.systems.explanations import explain_egf  # only when explaining
+
             explanations = explain_egf(events, sink, self._revised, self.epsilon, floor, ledger)
         return Result(ledger.ledger(), final, explanations)
 

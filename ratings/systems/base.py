@@ -24,7 +24,6 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
-from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeAlias
 
 from librt.vecs import vec
@@ -268,6 +267,8 @@ class Explanation:
 
 
 def _plain(value: Any) -> Any:
+    from fractions import Fraction  # only when explaining: a replay never needs it
+
     if isinstance(value, Fraction):
         return float(value)
     if isinstance(value, list | tuple):

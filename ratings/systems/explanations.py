@@ -249,7 +249,7 @@ def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> li
                 reason = "a jigo is neither a victory nor a defeat in the result table"
             for colour, (rank, index) in enumerate(((rw, iw), (rb, ib))):
                 out[2 * i + colour] = Explanation(
-                    {"rank": format_rank(rank), "index": index, "change": 0, "reason": reason},
+                    {"rank": format_rank(rank), "index": int(index), "change": 0, "reason": reason},
                     f"no change: {reason}",
                 )
             continue
@@ -265,7 +265,7 @@ def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> li
         won = (game.winner is Winner.WHITE) == (colour == 0)
         terms: dict[str, Any] = {
             "rank": format_rank(rank),
-            "index": index,
+            "index": int(index),
             "x": stones_weaker_than_7d(rank),
             "LF": Fraction(level_units(rank), LEVEL_UNIT),
             "kind": kind.value,
@@ -279,15 +279,15 @@ def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> li
             "beyond_three_rows": bound == 4,
             "zone": "promotion" if index >= 0 else "demotion",
             "result": "victory" if won else "defeat",
-            "GRF": Fraction(grf, RESULT_UNIT),
-            "HF": Fraction(hf, HANDICAP_UNIT),
-            "product": Fraction(units, PRODUCT_UNIT),
-            "rounded": rounded,
+            "GRF": Fraction(int(grf), RESULT_UNIT),
+            "HF": Fraction(int(hf), HANDICAP_UNIT),
+            "product": Fraction(int(units), PRODUCT_UNIT),
+            "rounded": int(rounded),
             "loss_limit": None if limit == NO_LIMIT else limit,
-            "change": change,
+            "change": int(change),
             "boundary": boundary,
             "rank_after": format_rank(new_rank),
-            "index_after": new_index,
+            "index_after": int(new_index),
         }
         out[2 * i + colour] = Explanation(terms, SAGC_FORMULA)
     return out

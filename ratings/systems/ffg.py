@@ -45,7 +45,6 @@ from ratings.systems._ffg_common import (
     handicap_stones,
 )
 from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
-from ratings.systems.explanations import FFG_FORMULA, explain_ladder_period, ffg_terms
 
 #: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
@@ -388,6 +387,8 @@ class FFG(LadderBase):
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
         if explanations is not None and rated.trace is not None and trail is not None:
+            from ratings.systems.explanations import FFG_FORMULA, explain_ladder_period, ffg_terms
+
             explain_ladder_period(
                 events,
                 period,

@@ -40,7 +40,6 @@ from ratings.systems._ffg_common import (
     handicap_stones,
 )
 from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
-from ratings.systems.explanations import OLD_FFG_FORMULA, explain_ladder_period, old_ffg_terms
 
 #: seed 000, "Special Cases": "above 50 points in absolute terms" for players
 #: unknown to the ladder, "the threshold is fixed at 100" for known ones.
@@ -335,6 +334,8 @@ class OldFFG(LadderBase):
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
         if explanations is not None and plays.trace is not None and trail is not None:
+            from ratings.systems.explanations import OLD_FFG_FORMULA, explain_ladder_period, old_ffg_terms
+
             explain_ladder_period(
                 events,
                 period,

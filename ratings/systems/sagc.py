@@ -44,7 +44,6 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.explanations import explain_sagc
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
 INDEX_MAX: Final = 999  # seed 001: "an index which ranges between +999 and -999"
@@ -202,7 +201,7 @@ def differential(own_rank: int, opponent_rank: int, eff_handicap: int, black: bo
     return eff_handicap - (own_rank - opponent_rank)
 
 
-def result_factor(diff: int, index: int, won: bool, *, beyond_three_rows: bool = False) -> float:
+def result_factor(diff: int, index: float, won: bool, *, beyond_three_rows: bool = False) -> float:
     """seed 001, the Game Result Factor table.
 
     Promotion zone: index >= 0 ("a positive or zero index"); demotion zone:
@@ -214,7 +213,7 @@ def result_factor(diff: int, index: int, won: bool, *, beyond_three_rows: bool =
     return result_hundredths(diff, index, won, beyond_three_rows=beyond_three_rows) / RESULT_UNIT
 
 
-def result_hundredths(diff: int, index: int, won: bool, *, beyond_three_rows: bool = False) -> int:
+def result_hundredths(diff: int, index: float, won: bool, *, beyond_three_rows: bool = False) -> int:
     """The Game Result Factor in hundredths (see :func:`result_factor`)."""
     bound = 4 if beyond_three_rows else 3
     diff = max(-bound, min(bound, diff))
@@ -222,16 +221,26 @@ def result_hundredths(diff: int, index: int, won: bool, *, beyond_three_rows: bo
     return RESULT_HUNDREDTHS[diff][column]
 
 
-def rounded_change(units: int) -> int:
+def rounded_change(units: float) -> float:
     """The change ``units / PRODUCT_UNIT`` rounded to a whole point.
 
     Decision: the index is a whole number; a change is rounded to the
     nearest point, halves away from zero, so that a win and a loss of the
-    same size round alike.  Whole numbers only: an exact half stays a half.
+    same size round alike.
+
+    ``units`` is a whole number (the product of the factors in their units,
+    at most about 10^14) held in a double, which holds every whole number
+    below 2^53 exactly; the remainder (fmod) and the division of a multiple
+    are exact too, so an exact half stays a half.  (Python ints would do
+    the same, but compiled they leave the machine-word fast path for
+    products this large.)
     """
-    if units >= 0:
-        return (2 * units + PRODUCT_UNIT) // (2 * PRODUCT_UNIT)
-    return -((PRODUCT_UNIT - 2 * units) // (2 * PRODUCT_UNIT))
+    size = units if units >= 0.0 else -units
+    rest = size % PRODUCT_UNIT
+    whole = (size - rest) / PRODUCT_UNIT
+    if rest + rest >= PRODUCT_UNIT:
+        whole += 1.0
+    return whole if units >= 0.0 else -whole
 
 
 def demotion_floor_of(rank: int) -> int:
@@ -277,19 +286,20 @@ def loss_limit(rank: int, index: int) -> int | None:
     return None  # below -999 cannot happen; a loss from there demotes
 
 
-def settle(rank: int, index: int, change: int) -> tuple[int, int, int]:
+def settle(rank: int, index: float, change: float) -> tuple[int, float, float]:
     """Apply a rounded change: restrictions, then promotion or demotion.
 
     Returns (new rank, new index, change as reported); see :func:`settle_within`.
     """
-    limit = loss_limit(rank, index)
+    limit = loss_limit(rank, int(index))
     return settle_within(rank, index, change, NO_LIMIT if limit is None else limit)
 
 
-def settle_within(rank: int, index: int, change: int, limit: int) -> tuple[int, int, int]:
+def settle_within(rank: int, index: float, change: float, limit: float) -> tuple[int, float, float]:
     """Apply a rounded change whose loss may go down to ``limit``
     (:func:`loss_limit`, NO_LIMIT when a loss may demote).
 
+    Indexes and changes are whole numbers (held in doubles in the replay).
     Returns (new rank, new index, change as reported).  The reported change
     is the one applied before a promotion or demotion resets the index
     (record sheet column 8, "Change in index"): it is the computed change
@@ -306,15 +316,15 @@ def settle_within(rank: int, index: int, change: int, limit: int) -> tuple[int, 
     if new > INDEX_MAX:
         if rank >= MAX_RANK:
             return rank, INDEX_MAX, INDEX_MAX - index
-        return rank + 1, 0, change
+        return rank + 1, 0.0, change
     if new < INDEX_MIN:  # only reachable when a demotion is allowed
-        return rank - 1, 0, change
+        return rank - 1, 0.0, change
     return rank, new, change
 
 
 def index_change(
     rank: int,
-    index: int,
+    index: float,
     opponent_rank: int,
     recent: Sequence[PlayerId],
     opponent: PlayerId,
@@ -332,12 +342,16 @@ def index_change(
     eff = effective_handicap(handicap, komi)
     diff = differential(rank, opponent_rank, eff, black)
     times = list(recent[-HISTORY:]).count(opponent)
-    return rounded_change(
-        level_units(rank)
-        * STATUS_HALVES[kind]
-        * opponent_tenths(times)
-        * result_hundredths(diff, index, won, beyond_three_rows=beyond_three_rows)
-        * handicap_twentieths(eff)
+    return int(
+        rounded_change(
+            float(
+                level_units(rank)
+                * STATUS_HALVES[kind]
+                * opponent_tenths(times)
+                * result_hundredths(diff, index, won, beyond_three_rows=beyond_three_rows)
+                * handicap_twentieths(eff)
+            )
+        )
     )
 
 
@@ -375,11 +389,13 @@ class SAGC:
         # reads them by rank (-30..8) and by differential (-4..4) directly:
         # _by_rank(f)[r] == f(r); the result rows likewise by differential.
         # LF x GSF x OF in units (level_units x STATUS_HALVES x opponent_tenths)
-        # by [rank][games against the opponent], one table per kind.
+        # by [rank][games against the opponent], one table per kind: whole
+        # numbers held in doubles (exact below 2^53, see rounded_change).
         self._level_status_opponent = {
             kind: _by_rank(
                 lambda r, kind=kind: [  # type: ignore[misc]
-                    level_units(r) * STATUS_HALVES[kind] * opponent_tenths(n) for n in range(HISTORY + 1)
+                    float(level_units(r) * STATUS_HALVES[kind] * opponent_tenths(n))
+                    for n in range(HISTORY + 1)
                 ]
             )
             for kind in Kind
@@ -394,10 +410,10 @@ class SAGC:
         rows = [RESULT_HUNDREDTHS[max(-bound, min(bound, d))] for d in range(0, 5)] + [
             RESULT_HUNDREDTHS[max(-bound, min(bound, d))] for d in range(-4, 0)
         ]
-        self._win_promo = [row[0] for row in rows]
-        self._loss_promo = [row[1] for row in rows]
-        self._win_demo = [row[2] for row in rows]
-        self._loss_demo = [row[3] for row in rows]
+        self._win_promo = [float(row[0]) for row in rows]
+        self._loss_promo = [float(row[1]) for row in rows]
+        self._win_demo = [float(row[2]) for row in rows]
+        self._loss_demo = [float(row[3]) for row in rows]
 
     # -- state ----------------------------------------------------------------
 
@@ -441,7 +457,7 @@ class SAGC:
         def enter(i: int, player: PlayerId, field: str) -> list[Any]:
             known = given.get(player)
             if known is not None:
-                entry = [known.rank, known.index, deque(known.recent, HISTORY)]
+                entry = [known.rank, float(known.index), deque(known.recent, HISTORY)]
             else:
                 start = start_of.get(player)
                 if start is None:
@@ -450,7 +466,7 @@ class SAGC:
                     raise InvalidEvent(
                         i, field, f"player {player!r}: SAGC needs a starting rank such as '11k', not an index"
                     )
-                entry = [start_rank(start.rank), 0, deque(maxlen=HISTORY)]  # a new player starts at index 0
+                entry = [start_rank(start.rank), 0.0, deque(maxlen=HISTORY)]  # a new player starts at index 0
             players[player] = entry
             return entry
 
@@ -459,7 +475,11 @@ class SAGC:
         final: dict[PlayerId, Any] = dict(given)
         for player, (rank, index, recent) in players.items():
             final[player] = SAGCState(rank, int(index), tuple(recent))
-        explanations = None if sink is None else explain_sagc(len(events), sink, self._bound)
+        explanations = None
+        if sink is not None:
+            from ratings.systems.explanations import explain_sagc  # only when explaining
+
+            explanations = explain_sagc(len(events), sink, self._bound)
         return Result(ledger.ledger(), final, explanations)
 
     def _replay(
@@ -479,11 +499,11 @@ class SAGC:
         """
         # Declared types: compiled by mypyc (setup.py), the arithmetic below
         # runs on machine numbers; interpreted, the annotations cost nothing.
-        level_status: dict[Kind, list[list[int]]] = self._level_status_opponent
-        win_promo: list[int] = self._win_promo
-        loss_promo: list[int] = self._loss_promo
-        win_demo: list[int] = self._win_demo
-        loss_demo: list[int] = self._loss_demo
+        level_status: dict[Kind, list[list[float]]] = self._level_status_opponent
+        win_promo: list[float] = self._win_promo
+        loss_promo: list[float] = self._loss_promo
+        win_demo: list[float] = self._win_demo
+        loss_demo: list[float] = self._loss_demo
         first_limit: list[int] = self._first_limit
         negative_limit: list[list[int]] = self._negative_limit
         bound: int = self._bound
@@ -503,10 +523,10 @@ class SAGC:
         max_komi, min_komi = MAX_KOMI, -MAX_KOMI
 
         rw: int  # rank, index and last ten opponents of White and Black
-        iw: int
+        iw: float  # indexes are whole numbers held as doubles; rate() returns ints
         hw: deque[PlayerId]
         rb: int
-        ib: int
+        ib: float
         hb: deque[PlayerId]
         i = -1
         try:
@@ -551,10 +571,10 @@ class SAGC:
                 elif winner is not jigo:
                     raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {winner!r}")
                 forfeit = event.forfeit
-                cw: int
-                cb: int
-                niw: int
-                nib: int
+                cw: float
+                cb: float
+                niw: float
+                nib: float
                 nrw: int
                 nrb: int
                 if forfeit or kind is free or winner is jigo:
@@ -563,15 +583,15 @@ class SAGC:
                     # loser in the result table and changes no index either.
                     # Decision: a forfeit is no game at all (below, it is not
                     # counted among the previous ten games).
-                    cw = cb = 0
+                    cw = cb = 0.0
                     nrw, niw, nrb, nib = rw, iw, rb, ib
                     if sink is not None:
                         sink.append((i, -1, rw, iw, rb, ib, event))
                 else:
                     eff: int = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
-                    hf: int = HANDICAP_UNIT - eff  # handicap_twentieths
-                    if hf < 2:
-                        hf = 2
+                    hf: float = float(HANDICAP_UNIT - eff)  # handicap_twentieths
+                    if hf < 2.0:
+                        hf = 2.0
                     diff: int = rw - rb - eff  # Black's differential; White's is -diff
                     if diff > bound:
                         diff = bound
@@ -585,12 +605,13 @@ class SAGC:
                     else:
                         gw = (loss_promo if iw >= 0 else loss_demo)[-diff]
                         gb = (win_promo if ib >= 0 else win_demo)[diff]
-                    xw: int = level[rw][nw] * gw * hf
-                    xb: int = level[rb][nb] * gb * hf
+                    # Whole numbers below 2^53: the products are exact.
+                    xw: float = level[rw][nw] * gw * hf
+                    xb: float = level[rb][nb] * gb * hf
                     cw = rounded_change(xw)
                     cb = rounded_change(xb)
-                    lw = first_limit[rw] if iw >= 0 else negative_limit[rw][-iw]
-                    lb = first_limit[rb] if ib >= 0 else negative_limit[rb][-ib]
+                    lw = first_limit[rw] if iw >= 0 else negative_limit[rw][int(-iw)]
+                    lb = first_limit[rb] if ib >= 0 else negative_limit[rb][int(-ib)]
                     if sink is not None:
                         sink.append((i, 0, rw, iw, nw, gw, hf, xw, cw, lw, eff, -diff, kind, event))
                         sink.append((i, 1, rb, ib, nb, gb, hf, xb, cb, lb, eff, diff, kind, event))
@@ -649,14 +670,14 @@ class SAGC:
                 entry = enter(i, event.player, "player")
             except UnknownPlayer:
                 # Decision: an adjustment may introduce a player; it is their start.
-                entry = [int(rank), int(index), deque(maxlen=HISTORY)]
+                entry = [int(rank), float(int(index)), deque(maxlen=HISTORY)]
                 players[event.player] = entry
         slot = 2 * i
         ledger.rank_before[slot] = entry[0]
         ledger.rating_before[slot] = entry[1]
         ledger.change[slot] = int(index) - entry[1]
         entry[0] = int(rank)
-        entry[1] = int(index)
+        entry[1] = float(int(index))
         ledger.rank_after[slot] = entry[0]
         ledger.rating_after[slot] = entry[1]
 
