@@ -34,7 +34,9 @@ checked for form but not used.
 
 Output: a header row and, for every game in input order, White's row then
 Black's, with ``date, event, player, opponent, rank_before, rating_before,
-change, rank_after, rating_after``.  Ranks are written like ``11k``, ``2d``
+change, rank_after, rating_after`` (and ``explanation`` with ``--explain``:
+a JSON object ``{"terms": {...}, "formula": "..."}`` of the system's named
+terms, see :class:`ratings.systems.base.Explanation`).  Ranks are written like ``11k``, ``2d``
 or ``1.2d`` (:func:`ranks.format_rank`).  Ratings and changes are written
 with :func:`rating_decimals` decimals: the SAGC index as a whole number, FFG
 levels and West Surrey strengths to 0.1, GoR to 0.001.
@@ -54,6 +56,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -84,10 +87,13 @@ __all__ = [
     "rate_csv",
     "rating_decimals",
     "read_games",
+    "start_ranks",
 ]
 
 REQUIRED_COLUMNS = ("date", "white", "black", "winner", "handicap", "komi")
 OPTIONAL_COLUMNS = ("event", "kind", "class", "board", "minutes", "white_start", "black_start")
+#: The column ``--explain`` adds after OUTPUT_COLUMNS.
+EXPLANATION_COLUMN = "explanation"
 OUTPUT_COLUMNS = (
     "date",
     "event",
@@ -144,8 +150,20 @@ def rating_decimals(system: RatingSystem) -> int:
     return _DECIMALS.get(system.name, 2)
 
 
-def read_games(lines: Iterable[str]) -> WhatIfInput:
-    """Parse a what-if CSV (an iterable of text lines, header first)."""
+def start_ranks(system: RatingSystem) -> tuple[float, float]:
+    """The lowest and highest rank a start may declare for ``system``: 30k..9d,
+    or the system's own ``start_ranks`` (West Surrey: its end rungs 40k..9.9d)."""
+    own = getattr(system, "start_ranks", None)
+    if isinstance(own, tuple) and len(own) == 2:
+        return float(own[0]), float(own[1])
+    return float(MIN_RANK), float(MAX_RANK)
+
+
+def read_games(
+    lines: Iterable[str], ranks: tuple[float, float] = (float(MIN_RANK), float(MAX_RANK))
+) -> WhatIfInput:
+    """Parse a what-if CSV (an iterable of text lines, header first); a start
+    rank must lie within ``ranks`` (see :func:`start_ranks`)."""
     reader = csv.reader(lines)
     try:
         header = next(reader)
@@ -202,7 +220,7 @@ def read_games(lines: Iterable[str]) -> WhatIfInput:
             raise WhatIfError(line, "black", f"{black!r} cannot play against themselves")
         for player, column in ((white, "white_start"), (black, "black_start")):
             text = cell(column)
-            start = _start(line, column, text) if text else None
+            start = _start(line, column, text, ranks) if text else None
             if player not in starts:
                 if start is None:
                     raise WhatIfError(
@@ -251,7 +269,9 @@ def format_rows(
     result: Result,
     decimals: int,
 ) -> list[list[str]]:
-    """The output rows (header first) for ``games`` rated into ``result``."""
+    """The output rows (header first) for ``games`` rated into ``result``;
+    with a last column ``explanation`` (JSON ``{"terms": ..., "formula": ...}``)
+    when the result holds explanations."""
     ledger = result.ledger
     rank_before, rating_before, change = ledger.rank_before, ledger.rating_before, ledger.change
     rank_after, rating_after = ledger.rank_after, ledger.rating_after
@@ -265,35 +285,44 @@ def format_rows(
     def rank(value: float) -> str:
         return "" if math.isnan(value) else format_rank(value)
 
-    rows: list[list[str]] = [list(OUTPUT_COLUMNS)]
+    explanations = result.explanations
+    rows: list[list[str]] = [
+        list(OUTPUT_COLUMNS) + ([EXPLANATION_COLUMN] if explanations is not None else [])
+    ]
     for i, game in enumerate(games):
         for slot, player, opponent in ((2 * i, game.white, game.black), (2 * i + 1, game.black, game.white)):
-            rows.append(
-                [
-                    game.date.isoformat(),
-                    game.event or "",
-                    str(player),
-                    str(opponent),
-                    rank(rank_before[slot]),
-                    number(rating_before[slot]),
-                    number(change[slot]),
-                    rank(rank_after[slot]),
-                    number(rating_after[slot]),
-                ]
-            )
+            row = [
+                game.date.isoformat(),
+                game.event or "",
+                str(player),
+                str(opponent),
+                rank(rank_before[slot]),
+                number(rating_before[slot]),
+                number(change[slot]),
+                rank(rank_after[slot]),
+                number(rating_after[slot]),
+            ]
+            if explanations is not None:
+                explanation = explanations[slot]
+                row.append(
+                    "" if explanation is None else json.dumps(explanation.to_json(), ensure_ascii=False)
+                )
+            rows.append(row)
     return rows
 
 
-def rate_csv(text: str, system_name: str) -> str:
+def rate_csv(text: str, system_name: str, *, explain: bool = False) -> str:
     """Run ``system_name`` on the CSV ``text``; the output CSV as a string.
+    With ``explain`` each row also gets the column ``explanation``: the
+    system's named terms and formula the change was computed from, as JSON.
 
     Raises :class:`WhatIfError` (bad input, or a game the system refuses,
     named by its line and column) or ``ValueError`` (unknown system).
     """
     system = get_system(system_name)
-    data = read_games(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    data = read_games(io.StringIO(text.removeprefix("\ufeff"), newline=""), start_ranks(system))
     try:
-        result = system.rate(data.games, starts=data.starts)
+        result = system.rate(data.games, starts=data.starts, explain=explain)
     except InvalidEvent as error:
         line = data.lines[error.index] if 0 <= error.index < len(data.lines) else 0
         raise WhatIfError(line, _column_of(error.field), error.message) from error
@@ -345,14 +374,15 @@ def _choice(line: int, column: str, text: str, choices: Mapping[str, T]) -> T:
         raise WhatIfError(line, column, f"{text!r} is not one of {', '.join(choices)}") from None
 
 
-def _start(line: int, column: str, text: str) -> Start:
+def _start(line: int, column: str, text: str, ranks: tuple[float, float]) -> Start:
     """A rank (``11k``, ``2d``, ``1.3d``) or a rating in the system's unit."""
     if _RANK_LIKE.search(text):
         try:
             rank = parse_rank(text)
         except RankError as error:
             raise WhatIfError(line, column, str(error)) from None
-        if not MIN_RANK <= rank <= MAX_RANK:
-            raise WhatIfError(line, column, f"{text!r} is outside 30k..9d")
+        low, high = ranks
+        if not low <= rank <= high:
+            raise WhatIfError(line, column, f"{text!r} is outside {format_rank(low)}..{format_rank(high)}")
         return Start(rank=rank)
     return Start(rating=_number(line, column, text))

@@ -8,6 +8,7 @@ Library "GoR" prints the table of a and of winning chances.
 
 from __future__ import annotations
 
+import math
 from datetime import date
 
 import pytest
@@ -95,10 +96,28 @@ def test_epsilon_lowers_both_expectations_by_half_of_it() -> None:
     assert OldEGF().epsilon == 0.016
 
 
-def test_expectation_is_never_negative_so_a_loss_never_gains() -> None:
-    assert old_expected(100, 2700, epsilon=0.016) == 0.0
-    white, _ = one_game(100, 2700, Winner.BLACK, epsilon=0.016)
+def test_expectation_may_be_negative_so_a_300_who_loses_to_a_1500_gains_0_65() -> None:
+    # issue 14: no source bounds Se at 0.  a(300) = 190, Se = 1/(e^(1200/190) + 1) - 0.008.
+    se = 1 / (math.exp(1200 / 190) + 1) - 0.008
+    assert old_expected(300, 1500, epsilon=0.016) == pytest.approx(se) and se < 0
+    white, _ = one_game(300, 1500, Winner.BLACK, epsilon=0.016)
+    assert white == pytest.approx(300 + 105 * (0 - se))
+    assert round(white - 300, 2) == 0.65
+
+
+def test_the_floor_is_20_kyu_so_a_150_who_loses_to_a_150_ends_at_100() -> None:
+    # con(150) = 113, Se = 0.492: 150 - 55.6 = 94.4, raised to the floor of 100.
+    white, black = one_game(150, 150, Winner.BLACK, epsilon=0.016)
     assert white == 100.0
+    assert black == pytest.approx(150 + 113 * (1 - 0.492))
+    assert OldEGF().floor == 100.0
+
+
+def test_a_newcomer_below_20_kyu_enters_at_20_kyu() -> None:
+    games: list[Event] = [Game(DAY, "a", "b", Winner.JIGO, kind=Kind.FREE)]
+    result = OldEGF().rate(games, starts={"a": Start(rank=-25), "b": Start(rating=-500.0)})
+    assert result.state["a"].rating == 100.0
+    assert result.state["b"].rating == 100.0
 
 
 # --- shared rules, as in the current system ------------------------------------------------
@@ -154,7 +173,7 @@ def test_property_floor_ranks_and_signs(history) -> None:  # type: ignore[no-unt
     starts, periods = history
     events = [g for p in periods for g in p]
     result = OldEGF().rate(events, starts=_starts(starts))
-    assert min(result.ledger.rating_after) >= -900.0
+    assert min(result.ledger.rating_after) >= 100.0
     assert all(MIN_RANK <= s.rank <= MAX_RANK for s in result.state.values())
     for i, g in enumerate(events):
         if g.winner is Winner.JIGO:
@@ -162,7 +181,8 @@ def test_property_floor_ranks_and_signs(history) -> None:  # type: ignore[no-unt
         winner_slot = 2 * i + (g.winner is Winner.BLACK)
         loser_slot = 2 * i + (g.winner is Winner.WHITE)
         assert result.ledger.change[winner_slot] >= 0.0
-        assert result.ledger.change[loser_slot] <= 0.0
+        # Se may go below 0 by at most epsilon/2 (no clamp): a loss gains at most con x 0.008.
+        assert result.ledger.change[loser_slot] <= 116 * 0.008
 
 
 @settings(max_examples=150, deadline=None)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ratings.systems import get_system
 from ratings.systems._ffg_common import handicap_stones
 from ratings.systems.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
-from ratings.systems.ffg import FFG, AdjustmentMode, epsilon, expected, k_factor, threshold
+from ratings.systems.ffg import FFG, epsilon, expected, k_factor, threshold
 
 DAY = date(2023, 3, 4)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
@@ -227,17 +227,14 @@ def test_a_counted_game_makes_a_player_known() -> None:
     assert result.state["a"].known and result.state["b"].known
 
 
-@pytest.mark.parametrize("adjustment", ["accelerated", "literal"])
-def test_unknown_winner_past_threshold_has_start_corrected_until_variation_is_threshold(
-    adjustment: AdjustmentMode,
-) -> None:
+def test_unknown_winner_past_threshold_has_start_corrected_until_variation_is_threshold() -> None:
     # Two new 10k (-950): the winner's raw gain K (1 - 0.5 + 0.025) = 42.25 is
     # past the unknown threshold (6200 + 3800) / 350 = 28.6: start levels move
     # until each variation is back at its threshold.
     starts = {"a": Start(rank=-10), "b": Start(rank=-10)}
     raw = FFG(adjust=False).rate([game("a", "b", W)], starts=starts)
     assert raw.ledger.change[0] == pytest.approx(65 * 0.525)
-    result = FFG(adjustment=adjustment).rate([game("a", "b", W)], starts=starts)
+    result = FFG().rate([game("a", "b", W)], starts=starts)
     ledger = result.ledger
     t = threshold(-950, False)
     assert ledger.rating_before[0] > -950 + 10  # the winner's start is raised
@@ -247,7 +244,7 @@ def test_unknown_winner_past_threshold_has_start_corrected_until_variation_is_th
     # loss smaller.  Either way no variation ends past its threshold.
     assert -t - 0.25 <= ledger.change[1] < 0
     # The known threshold is twice as large: an established pair is not adjusted.
-    known = FFG(adjustment=adjustment).rate([game("a", "b", W)], starts=established(a=-950, b=-950))
+    known = FFG().rate([game("a", "b", W)], starts=established(a=-950, b=-950))
     assert known.ledger.rating_before[0] == -950 and known.ledger.change[0] == pytest.approx(65 * 0.525)
 
 
@@ -398,8 +395,7 @@ def test_resuming_at_a_period_boundary_equals_full_replay(
     assert full.state == tail.state
 
 
-@pytest.mark.parametrize("adjustment", ["accelerated", "literal"])
-def test_adjusted_start_levels_are_independent_of_a_fantasy_entry_level(adjustment: AdjustmentMode) -> None:
+def test_adjusted_start_levels_are_independent_of_a_fantasy_entry_level() -> None:
     # seed 002: "Cet algorithme itératif permet d'ignorer les niveaux
     # d'inscription fantaisistes": a newcomer entered 7k or 12k who loses all
     # five games to known 10k players ends far below either entry, about the
@@ -407,25 +403,13 @@ def test_adjusted_start_levels_are_independent_of_a_fantasy_entry_level(adjustme
     def final(entry: float) -> float:
         starts = {"new": Start(rank=entry)} | established(**{f"o{i}": -950 for i in range(5)})
         games = [game(f"o{i}", "new", W) for i in range(5)]
-        return FFG(adjustment=adjustment).rate(games, starts=starts).state["new"].level
+        return FFG().rate(games, starts=starts).state["new"].level
 
     assert final(-7) < -650 - 800 and final(-12) < -1150 - 800
     assert abs(final(-7) - final(-12)) <= 150
 
 
-# --- the two ways of running the adjustment -----------------------------------
-
-
-def test_the_adjustment_setting_is_checked() -> None:
-    assert FFG().adjustment == "accelerated"
-    with pytest.raises(ValueError, match="adjustment"):
-        FFG(adjustment="fast")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("adjustment", ["accelerated", "literal"])
-def test_seed_002_the_5k_beaten_by_an_ex_7k_now_4k_loses_practically_nothing(
-    adjustment: AdjustmentMode,
-) -> None:
+def test_seed_002_the_5k_beaten_by_an_ex_7k_now_4k_loses_practically_nothing() -> None:
     # seed 002: "si un 5k se fait battre par un ex-7k qui a en fait progressé
     # jusqu'au niveau 4k depuis son dernier tournoi, alors le 5k ne perdra
     # pratiquement rien à l'échelle".  The ex-7k (-650, known) beats a 5k
@@ -434,114 +418,7 @@ def test_seed_002_the_5k_beaten_by_an_ex_7k_now_4k_loses_practically_nothing(
     starts = established(ex7k=-650, **{"5k": -450, "4k_a": -350, "4k_b": -350, "4k_c": -350})
     games = [game("ex7k", "5k", W)] + [game("ex7k", f"4k_{x}", W) for x in "abc"]
     bare = FFG(adjust=False).rate(games, starts=starts)
-    adjusted = FFG(adjustment=adjustment).rate(games, starts=starts)
+    adjusted = FFG().rate(games, starts=starts)
     assert adjusted.ledger.rating_before[0] > -650 + 100  # ex-7k corrected up by over a grade
     assert bare.ledger.change[1] < -25  # without the adjustment the 5k loses a lot
     assert bare.ledger.change[1] / 2 < adjusted.ledger.change[1] < 0  # with it, less than half (-11)
-
-
-def rate_by_periods(
-    system: FFG, events: list[Game], starts: dict[str, Start]
-) -> list[tuple[list[Game], dict[str, tuple[float, bool]], object]]:
-    """Rate period by period; for each: its games, the (level, known) before, the result."""
-    periods: list[list[Game]] = []
-    for g in events:
-        if periods and (g.event or (g.club, g.date)) == (
-            periods[-1][0].event or (periods[-1][0].club, periods[-1][0].date)
-        ):
-            periods[-1].append(g)
-        else:
-            periods.append([g])
-    out = []
-    state: dict[str, object] = {}
-    for period in periods:
-        before: dict[str, tuple[float, bool]] = {}
-        for g in period:
-            for p in (g.white, g.black):
-                if p in state:
-                    before[p] = (state[p].level, state[p].known)  # type: ignore[attr-defined]
-                else:
-                    s = starts[p]
-                    level = s.rating if s.rating is not None else 100 * s.rank + 50  # type: ignore[operator]
-                    before[p] = (min(850.0, max(-2950.0, level)), s.rating is not None)
-        result = system.rate(period, state=state, starts=starts)
-        out.append((period, before, result))
-        state = dict(result.state)
-    return out
-
-
-def first_levels_and_totals(period: list[Game], result: object) -> tuple[dict[str, float], dict[str, float]]:
-    ledger = result.ledger  # type: ignore[attr-defined]
-    first: dict[str, float] = {}
-    total: dict[str, float] = {}
-    for i, g in enumerate(period):
-        for slot, p in ((2 * i, g.white), (2 * i + 1, g.black)):
-            first.setdefault(p, ledger.rating_before[slot])
-            total[p] = total.get(p, 0.0) + ledger.change[slot]
-    return first, total
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(histories(forfeits=False))
-def test_accelerated_adjustment_reaches_the_literal_iterations_fixed_point(
-    history: tuple[list[Game], dict[str, Start]],
-) -> None:
-    # Each period rated from the same levels by the literal iteration run to
-    # convergence (tolerance 1e-7, cap 20,000) and by the accelerated one
-    # (cap 1,000).  Where the literal iteration converges -- no variation
-    # left past its threshold (seed 002: the iteration repeats "pour tous les
-    # joueurs dont la variation delta dépasse le seuil") -- neither does the
-    # accelerated one leave any (within the tolerance 0.1).  Where it ends at
-    # a fixed point -- every corrected player's variation at their threshold
-    # -- the levels agree within 0.1, and so do the corrected players'
-    # variations with their thresholds.  (Elsewhere its end point depends on
-    # its path: two corrected opponents, one of whom gets back inside first,
-    # or a variation that jumps over the threshold where ε or the coefficient
-    # below -2000 changes, where it may even cycle; see docs/rating-systems.md.)
-    events, starts = history
-    literal = FFG(adjustment="literal", tolerance=1e-7, max_iterations=20_000, round_levels=False)
-    accelerated = FFG(round_levels=False, max_iterations=1000)
-    for (period, before, slow), (_, _, fast) in zip(
-        rate_by_periods(literal, events, starts), rate_by_periods(accelerated, events, starts), strict=True
-    ):
-        # Rate the accelerated period from the literal's levels (both runs see the same start).
-        fast = accelerated.rate(
-            period,
-            state={
-                p: FFG().state_from_json({"level": level, "known": known})
-                for p, (level, known) in before.items()
-            },
-            starts=starts,
-        )
-        first, _ = first_levels_and_totals(period, slow)
-        fast_first, _ = first_levels_and_totals(period, fast)
-        converged = all(
-            abs(slow.state[p].level - first[p]) <= threshold(*before[p]) + 1e-6  # type: ignore[attr-defined]
-            for p in first
-        )
-        if not converged:
-            continue
-        for p in first:
-            variation = fast.state[p].level - fast_first[p]  # type: ignore[attr-defined]
-            assert abs(variation) <= threshold(*before[p]) + 0.1, (p, variation)
-        corrected = {p for p, level in first.items() if level != before[p][0]}
-        # A correction across a level where ε or the coefficient below -2000
-        # changes: where the literal step lands past the jump depends on the
-        # iterates before it (docs/rating-systems.md, case (b)).
-        if any(
-            min(before[p][0], first[p]) < jump <= max(before[p][0], first[p])
-            for p in corrected
-            for jump in (400.0, 0.0, -1000.0, -2000.0)
-        ):
-            continue
-        at_threshold = all(
-            abs(abs(slow.state[p].level - first[p]) - threshold(*before[p])) < 1e-3  # type: ignore[attr-defined]
-            for p in corrected
-        )
-        if not at_threshold:
-            continue
-        for p in first:
-            assert fast.state[p].level == pytest.approx(slow.state[p].level, abs=0.1), p  # type: ignore[attr-defined]
-            if fast_first[p] != before[p][0]:  # corrected: the variation is at the threshold
-                variation = fast.state[p].level - fast_first[p]  # type: ignore[attr-defined]
-                assert abs(abs(variation) - threshold(*before[p])) <= 0.1, (p, variation)

@@ -8,7 +8,9 @@ loop against a rule-by-rule reference built from the module's functions.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date, timedelta
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from ratings.systems import get_system
 from ratings.systems.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
 from ratings.systems.ranks import parse_rank
 from ratings.systems.sagc import (
+    PRODUCT_UNIT,
     SAGC,
     SAGCState,
     differential,
@@ -29,7 +32,7 @@ from ratings.systems.sagc import (
     loss_limit,
     opponent_factor,
     result_factor,
-    round_change,
+    rounded_change,
     settle,
     start_rank,
     status_factor,
@@ -121,8 +124,25 @@ def test_handicap_factor_minimum_is_a_tenth() -> None:
     assert handicap_factor(30) == 0.1
 
 
-def test_handicap_factor_of_a_negative_effective_handicap_is_that_of_its_size() -> None:
-    assert handicap_factor(-2) == handicap_factor(2) == 0.9
+def test_handicap_factor_of_a_negative_effective_handicap_is_above_one_as_in_the_seeds_code() -> None:
+    # issue 14: "$eff_handicap = int($handicap - ($komi-6)/10)" and "1 - 0.05*eff_handicap":
+    # 1 stone with komi 26.5 is int(1 - 2.05) = -1, a factor of 1.05 (not 0.95).
+    assert effective_handicap(1, 26.5) == -1
+    assert handicap_factor(-1) == 1.05
+    assert handicap_factor(-2) == 1.1
+
+
+def test_a_game_with_a_negative_effective_handicap_moves_the_index_by_105_percent() -> None:
+    # Two 5k, 1 stone and 26.5 komi (eff -1): Black, the winner, gets the +1
+    # differential's 1.5 (promotion zone) times LF(5k) = 121 + 16.5 + 55 + 11^5/30000
+    # times 1.05.  White's differential is -1, a defeat at -1.44.
+    state = {"W": SAGCState(rank("5k"), 0), "B": SAGCState(rank("5k"), 0)}
+    result = SAGC().rate([game("W", "B", Winner.BLACK, handicap=1, komi=26.5)], state=state)
+    lf = Fraction(121) + Fraction(33, 2) + 55 + Fraction(11**5, 30000)
+    assert result.ledger.change[1] == round(lf * Fraction(3, 2) * Fraction(105, 100))
+    assert result.ledger.change[1] == 312  # 282 with a factor of 0.95
+    assert result.ledger.change[0] == -299
+    assert result.ledger.change[0] == -round(lf * Fraction(144, 100) * Fraction(105, 100))
 
 
 def test_effective_handicap_formula_of_seed_001() -> None:
@@ -198,10 +218,29 @@ def test_table_rows_beyond_three_can_be_chosen() -> None:
 
 
 def test_changes_round_to_whole_points_halves_away_from_zero() -> None:
-    assert round_change(27.5) == 28
-    assert round_change(-27.5) == -28
-    assert round_change(266.36) == 266
-    assert round_change(-0.4) == 0
+    def units(value: str) -> int:
+        return int(Fraction(value) * PRODUCT_UNIT)
+
+    assert rounded_change(units("27.5")) == 28
+    assert rounded_change(units("-27.5")) == -28
+    assert rounded_change(units("266.36")) == 266
+    assert rounded_change(units("-0.4")) == 0
+    assert rounded_change(units("177.5") - 1) == 177  # just below the half
+
+
+def test_an_exact_half_of_177_5_rounds_away_from_zero() -> None:
+    # issue 14: a 14k (LF 591 2/3) in an internet game (GSF 0.5) ...
+    # ... who loses an even game in the demotion zone (GRF -0.6): -177.5 exactly,
+    # which a float product gives as -177.49999999999997 and rounds to -177.
+    state = {"W": SAGCState(rank("14k"), -100), "B": SAGCState(rank("14k"), 0)}
+    result = SAGC().rate([game("W", "B", Winner.BLACK, kind=Kind.INTERNET)], state=state)
+    assert result.ledger.change[0] == -178
+    # ... who wins with 8 stones against a 6k, differential 0 (GRF 1.0, HF 0.6): +177.5.
+    state = {"W": SAGCState(rank("6k"), 0), "B": SAGCState(rank("14k"), 0)}
+    result = SAGC().rate(
+        [game("W", "B", Winner.BLACK, handicap=8, komi=0.5, kind=Kind.INTERNET)], state=state
+    )
+    assert result.ledger.change[1] == 178
 
 
 # --- promotion, demotion and the restrictions --------------------------------------
@@ -549,6 +588,10 @@ def mirrored(event: Game) -> Game:
 def test_swapping_colours_with_the_handicap_mirrored_mirrors_the_result(
     state: dict[str, SAGCState], events: list[Game]
 ) -> None:
+    # Decision (issue 14): the Handicap Factor follows the seed's code, so it
+    # is above 1 for a negative effective handicap and colours are mirrored
+    # exactly only where the effective handicap is 0 both ways.
+    events = [replace(e, handicap=0, komi=min(15.5, max(-3.5, e.komi))) for e in events]
     plain = SAGC().rate(events, state=state)
     swapped = SAGC().rate([mirrored(e) for e in events], state=state)
     for i in range(len(events)):

@@ -279,3 +279,26 @@ def test_a_game_the_system_refuses_is_named_by_its_line_and_column() -> None:
 def test_an_unknown_system_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown rating system 'elo'"):
         rate_csv(HEADER, "elo")
+
+
+# --- West Surrey's end rungs (issue 14) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "after"), [("40k", "39k"), ("35k", "34k"), ("31k", "30k"), ("9.1d", "9.2d")]
+)
+def test_west_surrey_starts_on_the_ladders_end_rungs(start: str, after: str) -> None:
+    # seed 003 lists the rungs from 40k to 9.9d; a new player may declare any of them.
+    text = HEADER + f"2024-01-06,Low,Top,white,0,6.5,{start},9.9d\n"
+    rows = {row["player"]: row for row in rows_of(rate_csv(text, "west-surrey"))}
+    assert rows["Low"]["rank_before"] == start
+    assert rows["Low"]["rank_after"] == after
+    assert rows["Top"]["rank_before"] == "9.9d"
+    assert rows["Top"]["rank_after"] == "9.8d"
+
+
+def test_west_surrey_refuses_a_start_beyond_its_ladder_and_sagc_beyond_30k() -> None:
+    with pytest.raises(WhatIfError, match=r"outside 40k\.\.9\.9d"):
+        rate_csv(HEADER + "2024-01-06,Low,Top,white,0,6.5,41k,9d\n", "west-surrey")
+    with pytest.raises(WhatIfError, match=r"outside 30k\.\.9d"):
+        rate_csv(HEADER + "2024-01-06,Low,Top,white,0,6.5,35k,9d\n", "sagc")

@@ -2,7 +2,7 @@
 
 Both systems (:mod:`ratings.systems.egf`, :mod:`ratings.systems.egf_old`)
 rate a tournament as a whole, weight it by its EGF class, start new players
-at their grade and keep no GoR below -900.  Only the formulas for the
+at their grade and keep no GoR below the floor (-900, before 2021 100).  Only the formulas for the
 expected result and for ``con`` differ, so one replay loop serves both; the
 formulas sit inline in it because the loop must replay a million games in a
 few seconds (issue 2, "Speed").
@@ -64,6 +64,12 @@ CLASS_WEIGHTS: Mapping[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
 #: "If player's rating drops below -900, it is reset to GoR=-900 which is
 #: fixed as the bottom value" (EGD, "General info").
 FLOOR: Final = -900.0
+#: The floor before 2021: GoR 100, 20 kyu.  The EGF's Rating System
+#: Commission (eurogofed.org, "Rating System Commission") recommended that
+#: "the Rating System floor should be moved from 20 kyu to 30 kyu" and noted
+#: that an entrant below 20 kyu was shown at 20 kyu; the revised system of
+#: 2021 did both.
+OLD_FLOOR: Final = 100.0
 
 #: The revised formulas are defined below GoR 3300 only ("a perfect player
 #: would have about 3300 GoR", seed 004): con and beta take logarithms and
@@ -168,11 +174,11 @@ def old_expected(gor: float, opponent: float, epsilon: float = 0.0) -> float:
     Se(A) = 1 / (e^(D/a) + 1) - epsilon / 2, D = opponent - gor, and ``a``
     taken at the weaker player's rating (EGD old "System description";
     its Example 5 uses the handicap-raised rating of the weaker player).
-    Never below 0, so that a loss can never raise a rating.
+    With epsilon it may be below 0 (a 300 against a 1500): no source bounds
+    it, so a loss there gains a little (issue 14).
     """
     a = old_a(min(gor, opponent))
-    se = 1.0 / (math.exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
-    return se if se > 0.0 else 0.0
+    return 1.0 / (math.exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
 
 
 def handicap_points(handicap: int) -> float:
@@ -263,7 +269,8 @@ class EGFBase:
             raise UnknownPlayer(index, player)
         if not math.isfinite(rating) or (self._revised and rating > REVISED_CAP):
             raise InvalidEvent(index, "start", f"player {player!r}: GoR {rating!r} is outside the EGF scale")
-        # EGD: a GoR below -900 "is reset to GoR=-900".
+        # EGD: a GoR below -900 "is reset to GoR=-900"; before 2021 a
+        # newcomer below 20 kyu entered at 20 kyu (the floor, OLD_FLOOR).
         return rating if rating > self.floor else self.floor
 
     def rate(
@@ -271,7 +278,11 @@ class EGFBase:
         events: Sequence[Event],
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
+        *,
+        explain: bool = False,
     ) -> Result:
+        """Replay ``events``; with ``explain`` the result also explains every
+        row with the numbers the replay computed it from."""
         state = {} if state is None else state
         starts = {} if starts is None else starts
         n = len(events)
@@ -301,6 +312,12 @@ class EGFBase:
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         game_type = Game
+
+        # When explaining: (event, colour, weight, con, bonus, Sa, Se, own start
+        # rating, own and opponent's start ratings as they count in Se, before,
+        # after, change, sum of the period's changes so far) of every rated
+        # row; (event, -1, weight) of a game that is not rated.
+        sink: list[tuple[Any, ...]] | None = [] if explain else None
 
         # Per-player columns, indexed by a small int per player:
         ids: list[PlayerId] = []
@@ -385,6 +402,8 @@ class EGFBase:
                     change_col[slot] = 0.0
                     rank_after[slot] = rk
                     rating_after[slot] = r
+                if sink is not None:
+                    sink.append((k, -1, weight))
                 continue
 
             # The period: the event, else the club's day (base.period_key).
@@ -462,10 +481,6 @@ class EGFBase:
                 p = 1.0 / (exp((eb - rw) / (205.0 - lo / 20.0)) + 1.0)
                 se_w = p - half_eps
                 se_b = 1.0 - p - half_eps
-                if se_w < 0.0:
-                    se_w = 0.0
-                if se_b < 0.0:
-                    se_b = 0.0
 
             winner = g.winner
             sa_w = 1.0 if winner is white_wins else 0.0 if winner is black_wins else 0.5
@@ -488,6 +503,10 @@ class EGFBase:
             rk = (after - 2050.0) // 100.0
             rank_after[two] = rk if rk < top else top
             rating_after[two] = after
+            if sink is not None:
+                sink.append(
+                    (k, 0, weight, pcon[iw], pbonus[iw], sa_w, se_w, rw, rw, eb, before, after, c, cum_w)
+                )
 
             two += 1
             c = weight * (pcon[ib] * ((1.0 - sa_w) - se_b) + pbonus[ib])
@@ -506,6 +525,25 @@ class EGFBase:
             rk = (after - 2050.0) // 100.0
             rank_after[two] = rk if rk < top else top
             rating_after[two] = after
+            if sink is not None:
+                sink.append(
+                    (
+                        k,
+                        1,
+                        weight,
+                        pcon[ib],
+                        pbonus[ib],
+                        1.0 - sa_w,
+                        se_b,
+                        rb,
+                        eb,
+                        rw,
+                        before,
+                        after,
+                        c,
+                        cum_b,
+                    )
+                )
 
         # Let go of the columns, so that each is freed as it is handed over.
         del rank_before, rating_before, change_col, rank_after, rating_after
@@ -513,7 +551,12 @@ class EGFBase:
         for i, player in enumerate(ids):
             r = base[i] + cum[i]
             final[player] = EGFState(r if r > floor else floor)
-        return Result(ledger.ledger(), final)
+        explanations = None
+        if sink is not None:
+            from ratings.systems.explanations import explain_egf  # only when explaining
+
+            explanations = explain_egf(events, sink, self._revised, self.epsilon, floor, ledger)
+        return Result(ledger.ledger(), final, explanations)
 
     def _adjust(
         self,

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Final
 from ratings.systems.base import (
     Adjustment,
     Event,
+    Explanation,
     Game,
     InvalidEvent,
     Kind,
@@ -277,6 +278,7 @@ class LadderBase:
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
+        explanations: list[Explanation | None] | None = None,
     ) -> None:
         raise NotImplementedError
 
@@ -285,8 +287,14 @@ class LadderBase:
         events: Sequence[Event],
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
+        *,
+        explain: bool = False,
     ) -> Result:
-        return _Replay(self, events, {} if state is None else state, {} if starts is None else starts).run()
+        """Replay ``events``; with ``explain`` the result also explains every row."""
+        replay = _Replay(self, events, {} if state is None else state, {} if starts is None else starts)
+        if explain:
+            replay.explanations = [None] * (2 * len(events))
+        return replay.run()
 
     def _adjust_player(
         self,
@@ -327,6 +335,16 @@ class LadderBase:
         ledger.change[slot] = level - before
         ledger.rank_after[slot] = level // 100.0
         ledger.rating_after[slot] = level
+        if replay.explanations is not None:
+            replay.explanations[slot] = Explanation(
+                {
+                    "level": before,
+                    "adjusted_to": level,
+                    "change": level - before,
+                    "reason": "committee adjustment",
+                },
+                "change = adjusted_to − level",
+            )
 
 
 class _Replay:
@@ -358,6 +376,7 @@ class _Replay:
         self.open_by_key: dict[Hashable, Period] = {}  # the open periods by key
         self.open_of: list[Period | None] = []  # each player's open period
         self.local: list[int] = []  # each player's local number in their open period
+        self.explanations: list[Explanation | None] | None = None  # when explaining
 
     def add(self, player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
         """Number a player first seen at event ``at``: from the given state,
@@ -384,7 +403,7 @@ class _Replay:
         open_of = self.open_of
         for p in period.players:
             open_of[p] = None
-        self.system._rate_period(self.events, period, self.levels, self.known, self.ledger)
+        self.system._rate_period(self.events, period, self.levels, self.known, self.ledger, self.explanations)
 
     def run(self) -> Result:
         events = self.events
@@ -445,4 +464,4 @@ class _Replay:
         known = self.known
         for i, player in enumerate(self.ids):
             final[player] = LadderPlayer(levels[i], known[i])
-        return Result(self.ledger.ledger(), final)
+        return Result(self.ledger.ledger(), final, self.explanations)

@@ -173,7 +173,9 @@ class Ledger:
     def sized(cls, events: int) -> Ledger:
         """A ledger for ``events`` events, every slot NaN until written."""
         blank = array("d", [math.nan]) * (2 * events)
-        return cls(array("d", blank), array("d", blank), array("d", blank), array("d", blank), array("d", blank))
+        return cls(
+            array("d", blank), array("d", blank), array("d", blank), array("d", blank), array("d", blank)
+        )
 
     def __len__(self) -> int:
         return len(self.change) // 2
@@ -246,9 +248,44 @@ State: TypeAlias = Mapping[PlayerId, Any]
 
 
 @dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why one player's rating moved as it did in one event.
+
+    ``terms`` are the named terms of the system's rule, with the values the
+    replay computed the change from (and the change itself, under
+    ``"change"``); ``formula`` says in the system's own notation how they
+    combine.  Terms are numbers (``int``, ``float``, or ``Fraction`` where
+    the system computes exactly), text, booleans or None.
+    """
+
+    terms: Mapping[str, Any]
+    formula: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON: exact fractions become the nearest float."""
+        return {"terms": {name: _plain(value) for name, value in self.terms.items()}, "formula": self.formula}
+
+
+def _plain(value: Any) -> Any:
+    from fractions import Fraction  # only when explaining: a replay never needs it
+
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
+    """What a replay did.  ``explanations`` (only when asked for, ``explain=True``)
+    holds one :class:`Explanation` or None per ledger slot (two an event)."""
+
     ledger: Ledger
     state: Mapping[PlayerId, Any]
+    explanations: Sequence[Explanation | None] | None = None
 
 
 class RatingSystem(Protocol):
@@ -263,7 +300,11 @@ class RatingSystem(Protocol):
         events: Sequence[Event],
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
-    ) -> Result: ...
+        *,
+        explain: bool = False,
+    ) -> Result:
+        """Replay ``events``; with ``explain`` the result also explains every row."""
+        ...
 
     def state_from_json(self, data: Mapping[str, Any]) -> Any:
         """Rebuild one player's state from what its ``to_json`` returned."""

@@ -9,7 +9,9 @@ Rules (docs/rating-systems.md explains each with its source):
   100 points;
 * r' = r + con (Sa - Se), per game, times the tournament class weight;
 * handicap: Black's rating counts 100 (H - 0.5) higher in Se and in a;
-* periods, new players and the -900 floor as in the current system.
+* the floor is GoR 100 (20 kyu): no rating goes below it and a newcomer
+  declared below 20 kyu enters at 20 kyu (EGF Rating System Commission);
+* periods and new players as in the current system.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
-from ratings.systems._egf_common import FLOOR, EGFBase, EGFState
+from ratings.systems._egf_common import OLD_FLOOR, EGFBase, EGFState
 
 __all__ = ["EGFState", "OldEGF"]
 
@@ -41,7 +43,7 @@ class OldEGF(EGFBase):
         tournament_class: str = "A",
         club_class: str = "C",
         internet_class: str = "D",
-        floor: float = FLOOR,
+        floor: float = OLD_FLOOR,
         min_minutes: int = 25,
     ) -> None:
         super().__init__(

@@ -17,10 +17,9 @@ levels its players had when the period began:
 * then the start level of every player whose variation passes the
   threshold (:func:`threshold`) is corrected by delta - threshold, and the
   period is rated again, until the levels move less than 0.1 between two
-  iterations, or after 100 iterations ("Ajustements").  The same corrected
-  start levels are reached in far fewer iterations by secant steps (the
-  default, ``adjustment="accelerated"``); ``adjustment="literal"`` runs the
-  seed's iteration step by step.
+  iterations, or after 100 iterations ("Ajustements"), step by step as the
+  seed says.  (An accelerated iteration once reached a nearby end point in
+  fewer steps, but not the seed's: issue 14 removed it.)
 
 docs/rating-systems.md explains every rule and every decision to a committee.
 """
@@ -29,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
-from typing import ClassVar, Final, Literal
+from typing import ClassVar, Final
 
 from librt.vecs import vec
 
@@ -45,7 +44,7 @@ from ratings.systems._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
+from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
 #: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
@@ -120,14 +119,9 @@ def expected(level: float, opponent: float) -> float:
     return 1.0 / (math.exp((opponent - level) / ((1250.0 - weak) / 7.0)) + 1.0)
 
 
-#: The two ways of running seed 002's adjustment (see :meth:`FFG._settle`).
-AdjustmentMode = Literal["accelerated", "literal"]
-ADJUSTMENTS: tuple[AdjustmentMode, ...] = ("accelerated", "literal")
 #: The smallest threshold of seed 002's table (unknown player above 675): a
 #: variation within it never needs the table.
 SMALLEST_THRESHOLD: Final = 10.0
-#: The longest secant step of the accelerated adjustment, in levels.
-MAX_STEP: Final = 200.0
 
 
 class _Games:
@@ -161,6 +155,8 @@ class _Games:
         self.acc = vec[float]([0.0] * len(start))  # sum of each player's changes in the period
         self.cws = vec[float]([0.0] * n)  # each game's changes, White's and Black's
         self.cbs = vec[float]([0.0] * n)
+        #: When explaining: each game's terms, as its last rating computed them.
+        self.trace: dict[int, tuple[float, ...]] | None = None
 
     def replay(self, which: list[int]) -> None:
         """Rate the counted games ``which`` from the current start levels."""
@@ -175,6 +171,7 @@ class _Games:
         acc = self.acc
         cws = self.cws
         cbs = self.cbs
+        trace = self.trace
         beginner = BEGINNER
         for j in which:
             w = gw[j]
@@ -200,13 +197,19 @@ class _Games:
             else:
                 half = 0.075
             rw = grw[j]
+            rb = 1.0 - rw  # Black's result and expectation
+            pb = 1.0 - pw
             # K (R - P + ε/2), times the game's coefficient
-            cw = (gbeg[j] if lw < beginner else gcoef[j]) * kf[w] * (rw - pw + half)
-            cb = (1.0 if lb < beginner else gcoef[j]) * kf[b] * (pw - rw + half)
+            qw = gbeg[j] if lw < beginner else gcoef[j]
+            qb = 1.0 if lb < beginner else gcoef[j]
+            cw = qw * kf[w] * (rw - pw + half)
+            cb = qb * kf[b] * (rb - pb + half)
             acc[w] += cw - cws[j]
             acc[b] += cb - cbs[j]
             cws[j] = cw
             cbs[j] = cb
+            if trace is not None:
+                trace[j] = (lw, lb, fb, pw, pb, half, rw, rb, qw, qb, kf[w], kf[b], cw, cb)
 
 
 class FFG(LadderBase):
@@ -217,10 +220,8 @@ class FFG(LadderBase):
     and more than 9 stones not counted), which seed 002's note on players below
     -2000 presupposes; False rates every game with the bare formula.
     ``counted_kinds``: the kinds of game that count (free games never do by
-    default).  ``adjust``: run the adjustment of start levels.
-    ``adjustment``: "accelerated" (default) reaches the adjustment's fixed
-    point by secant steps, "literal" runs the seed's iteration as written
-    (see :meth:`_settle`).  ``round_levels``: publish whole levels at the end
+    default).  ``adjust``: run the adjustment of start levels (seed 002's
+    iteration as written, see :meth:`_settle`).  ``round_levels``: publish whole levels at the end
     of each period.  ``tolerance`` and ``max_iterations``: when the
     adjustment stops.
     """
@@ -235,7 +236,6 @@ class FFG(LadderBase):
         coefficients: bool = True,
         counted_kinds: Collection[Kind] = COUNTED_KINDS,
         adjust: bool = True,
-        adjustment: AdjustmentMode = "accelerated",
         round_levels: bool = True,
         tolerance: float = 0.1,
         max_iterations: int = 100,
@@ -248,10 +248,7 @@ class FFG(LadderBase):
         )
         if not tolerance > 0.0:
             raise ValueError(f"tolerance must be above 0, got {tolerance!r}")
-        if adjustment not in ADJUSTMENTS:
-            raise ValueError(f"adjustment must be one of {', '.join(ADJUSTMENTS)}, got {adjustment!r}")
         self.coefficients = coefficients
-        self.adjustment: AdjustmentMode = adjustment
         self.tolerance = float(tolerance)
 
     def _rate_period(
@@ -261,6 +258,7 @@ class FFG(LadderBase):
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
+        explanations: list[Explanation | None] | None = None,
     ) -> None:
         """Rate one period (seed 002), adjust its start levels, write its rows.
 
@@ -319,6 +317,11 @@ class FFG(LadderBase):
         start = vec[float](entry)  # start levels, corrected by the adjustment
         kf = vec[float]([k_factor(x) for x in entry])  # K at the (corrected) start level
         rated = _Games(gw, gb, gbonus, gcoef, gbeg, grw, start, kf)
+        trail: list[list[float]] | None = None
+        iterations = 1
+        if explanations is not None:
+            rated.trace = {}
+            trail = [[x] for x in entry]
         acc = rated.acc
         cws = rated.cws
         cbs = rated.cbs
@@ -334,7 +337,7 @@ class FFG(LadderBase):
                 x = final[p] - start[p]
                 if (x > smallest or x < -smallest) and abs(x) > threshold(start[p], known[player[p]]):
                     limit = [threshold(start[q], known[player[q]]) for q in range(m)]
-                    self._settle(start, kf, acc, final, limit, gw, gb, counted, rated)
+                    iterations = self._settle(start, kf, acc, final, limit, gw, gb, counted, rated, trail)
                     break
 
         # Ledger rows: a player's rows chain from the (corrected) start level
@@ -383,6 +386,22 @@ class FFG(LadderBase):
             change_col[slot] = c
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
+        if explanations is not None and rated.trace is not None and trail is not None:
+            from ratings.systems.explanations import FFG_FORMULA, explain_ladder_period, ffg_terms
+
+            explain_ladder_period(
+                events,
+                period,
+                [threshold(entry[q], known[player[q]]) for q in range(m)],
+                rated.trace,
+                trail,
+                iterations,
+                list(final),
+                list(settled),
+                explanations,
+                ffg_terms,
+                FFG_FORMULA,
+            )
         for p in range(m):
             levels[player[p]] = settled[p]
         for j in counted:
@@ -400,6 +419,7 @@ class FFG(LadderBase):
         gb: list[int],
         counted: list[int],
         period: _Games,
+        trail: list[list[float]] | None = None,
     ) -> int:
         """seed 002, "L'algorithme d'ajustement", on one period.
 
@@ -418,9 +438,7 @@ class FFG(LadderBase):
         for j in counted:
             games_of[gw[j]].append(j)
             games_of[gb[j]].append(j)
-        if self.adjustment == "literal":
-            return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, period)
-        return self._settle_accelerated(start, kf, acc, final, limit, gw, gb, games_of, period)
+        return self._settle_literal(start, kf, acc, final, limit, gw, gb, games_of, period, trail)
 
     def _rerate(
         self,
@@ -473,6 +491,7 @@ class FFG(LadderBase):
         gb: list[int],
         games_of: list[list[int]],
         period: _Games,
+        trail: list[list[float]] | None,
     ) -> int:
         """The seed's iteration as written: every player past the threshold
         moves by delta - seuil, then the period is rated again.
@@ -503,238 +522,12 @@ class FFG(LadderBase):
                 start[p] = s
                 kf[p] = k_factor(s)
                 corrected.append(p)
+                if trail is not None:
+                    trail[p].append(s)
             if not corrected:
                 break  # nothing moves: another iteration would repeat this one
             iterations += 1
             candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, period)
             if moved < tolerance:
-                break
-        return iterations
-
-    def _settle_accelerated(
-        self,
-        start: vec[float],
-        kf: vec[float],
-        acc: vec[float],
-        final: vec[float],
-        limit: list[float],
-        gw: list[int],
-        gb: list[int],
-        games_of: list[list[int]],
-        period: _Games,
-    ) -> int:
-        """The same corrections as :meth:`_settle_literal`, in few iterations.
-
-        The literal iteration of one player is the fixed-point iteration
-        s <- s + f(s) on f(s) = delta(s) - seuil (with the sign of the
-        correction); it converges to the start level where f = 0, the
-        variation exactly at the threshold, but only by a few percent a step
-        because f changes slowly with s.  Here each corrected player steps to
-        the root of the secant through their last two iterates, and falls
-        back on the literal step when the secant is unsafe:
-
-        * a player's first correction is the literal step (no secant yet);
-        * a player with an opponent who is being corrected too takes the
-          literal step: two such players pull each other's variations in,
-          and which of them gets back inside first, and so keeps only part
-          of their correction, depends on the literal iteration's path, so
-          that path is followed step by step (it is not unique otherwise);
-          the secant is used again once the opponents stop moving;
-        * a step is never shorter than the literal one (the secant's slope
-          must lie in (-1, 0), as f's does);
-        * a start level known to put the variation back inside the threshold
-          bounds the steps (regula falsi between that level and the current
-          one);
-        * a player whose variation is back inside after an overshoot returns
-          toward the threshold, but never behind the level the literal step
-          had reached: a player pushed inside by their opponents' corrections
-          keeps the correction, as in the literal iteration.
-
-        It stops on the seed's rule (computed levels moved less than
-        ``tolerance``) once start levels also moved less than that and no
-        literal step of the last iteration left more than half the tolerance
-        to go (a literal step of r leaves r / (1 - ratio) to go, ratio its
-        last shrinking factor, taken as 0.9 while unknown), or when nobody
-        moves, or after ``max_iterations``.
-        """
-        nan = math.nan
-        floor = FLOOR
-        ceiling = CEILING
-        tolerance = self.tolerance
-        small = tolerance / 2.0
-        m = len(start)
-        direction = [0] * m  # +1 / -1 once a player's start is corrected
-        committed = list(start)  # never step back behind this (literal) level
-        prev_s = [nan] * m  # the previous iterate and its residual
-        prev_r = [0.0] * m
-        out_s = [nan] * m  # last start level with the variation outside
-        out_r = [0.0] * m
-        in_s = [nan] * m  # last start level with the variation back inside
-        in_r = [0.0] * m
-        # The bracket end a regula falsi step kept the last time (+1 outside,
-        # -1 inside): kept twice, its residual is halved (Illinois), which
-        # stops the steps from creeping toward the fixed point from one side.
-        kept = [0] * m
-        opponents: list[list[int] | None] = [None] * m
-        moving: set[int] = set()  # corrected in the last iteration
-        literal = [False] * m  # the last step was the literal one
-        ratio = [0.0] * m  # residual / residual before that literal step
-        iterations = 1
-        candidates: Iterable[int] = range(m)
-        while iterations < self.max_iterations:
-            # Who passes the threshold now, with their residual r (0 at the
-            # threshold, of the correction's sign while outside).
-            outside: list[tuple[int, float]] = []
-            inside: list[tuple[int, float]] = []
-            for p in candidates:
-                s = start[p]
-                delta = final[p] - s
-                t = limit[p]
-                d = direction[p]
-                if d == 0:
-                    if delta > t:
-                        d = 1
-                    elif delta < -t:
-                        d = -1
-                    else:
-                        continue
-                    # Not while an opponent overshot the fixed point (back
-                    # inside, past the level the literal step had reached):
-                    # the literal iteration never puts them there, so it
-                    # would not have corrected this player either.
-                    coupled = opponents[p]
-                    if coupled is None:
-                        coupled = opponents[p] = [gb[j] if gw[j] == p else gw[j] for j in games_of[p]]
-                    for q in coupled:
-                        e = direction[q]
-                        if e != 0 and (start[q] - committed[q]) * e > 0.0:
-                            x = final[q] - start[q]
-                            if (x - limit[q] if e > 0 else x + limit[q]) * e < 0.0:
-                                break
-                    else:
-                        direction[p] = d
-                    if direction[p] == 0:
-                        continue
-                elif ((delta < -t) if d > 0 else (delta > t)) and (s - committed[p]) * d <= 0.0:
-                    # Past the threshold on the other side at a level the
-                    # literal step reached (the variation jumps where ε or the
-                    # coefficient below -2000 changes): the literal iteration
-                    # corrects back; start afresh.  (Reached by a secant step,
-                    # it is an overshoot: stepped back below.)
-                    d = direction[p] = -d
-                    committed[p] = s
-                    prev_s[p] = out_s[p] = in_s[p] = nan
-                    kept[p] = 0
-                r = delta - t if d > 0 else delta + t
-                if r * d > 0.0:
-                    outside.append((p, r))
-                elif r != 0.0:
-                    inside.append((p, r))
-            now = set()
-            for p, r in outside:
-                now.add(p)
-                pr = prev_r[p]
-                ratio[p] = r / pr if literal[p] and r * pr > 0.0 else -1.0
-            corrected = []
-            blind = False  # a literal step far from the fixed point was taken
-            stepped = 0.0  # the largest step of a start level
-            for p, r in outside:
-                s = start[p]
-                d = direction[p]
-                out_s[p] = s
-                out_r[p] = r
-                new = s + r  # the literal step
-                committed[p] = new
-                # A secant through the last two iterates is safe only when no
-                # opponent moved between them nor moves now: otherwise the
-                # literal iteration's path (which of two coupled players stops
-                # first) decides the end point, and it is followed step by step.
-                coupled = opponents[p]
-                if coupled is None:
-                    coupled = opponents[p] = [gb[j] if gw[j] == p else gw[j] for j in games_of[p]]
-                alone = True
-                for q in coupled:
-                    if q in now or q in moving:
-                        alone = False
-                        break
-                secant = False
-                ps = prev_s[p]
-                pr = prev_r[p]
-                if alone and ps == ps and ps != s and r != pr:
-                    slope = (r - pr) / (s - ps)
-                    if -1.0 < slope < 0.0:
-                        new = s - r / slope
-                        secant = True
-                        # A nearly flat secant is not trusted over two grades.
-                        if new - s > MAX_STEP:
-                            new = s + MAX_STEP
-                        elif new - s < -MAX_STEP:
-                            new = s - MAX_STEP
-                    bound = in_s[p]
-                    if bound == bound:
-                        if (bound - (s + r)) * d <= 0.0:
-                            in_s[p] = nan  # stale: the literal step passes it
-                        elif (bound - new) * d <= 0.0:
-                            if kept[p] < 0:
-                                in_r[p] *= 0.5
-                            new = s - r * (bound - s) / (in_r[p] - r)  # regula falsi
-                            secant = True
-                            kept[p] = -1
-                        else:
-                            kept[p] = 0
-                    if (new - s - r) * d < 0.0:
-                        new = s + r  # never short of the literal step
-                if not secant:
-                    # What the literal iteration still has to go: r / (1 - ratio).
-                    lam = ratio[p]
-                    if (r if r > 0.0 else -r) > small * (1.0 - lam if 0.0 < lam < 1.0 else 0.1):
-                        blind = True
-                literal[p] = new == s + r
-                # The fixed point lies within the bounds (past 850 - seuil a
-                # winner's computed level is cut at 850, and so is the
-                # variation); a flat secant must not throw a level beyond them.
-                new = floor if new < floor else ceiling if new > ceiling else new
-                if (new - s if new > s else s - new) > stepped:
-                    stepped = new - s if new > s else s - new
-                prev_s[p] = s
-                prev_r[p] = r
-                start[p] = new
-                kf[p] = k_factor(new)
-                corrected.append(p)
-            for p, r in inside:
-                # Back inside the threshold: after an overshoot of a secant
-                # step, return toward the threshold, never behind the level the
-                # literal step had reached; otherwise stay, as literally.
-                s = start[p]
-                d = direction[p]
-                in_s[p] = s
-                in_r[p] = r
-                c = committed[p]
-                if (s - c) * d <= 0.0:
-                    continue
-                o = out_s[p]
-                if o == o:
-                    if kept[p] > 0:
-                        out_r[p] *= 0.5
-                    new = s - r * (s - o) / (r - out_r[p])  # regula falsi
-                    kept[p] = 1
-                else:
-                    new = c
-                if (new - c) * d < 0.0:
-                    new = c
-                literal[p] = False
-                if (new - s if new > s else s - new) > stepped:
-                    stepped = new - s if new > s else s - new
-                prev_s[p] = s
-                prev_r[p] = r
-                start[p] = new
-                kf[p] = k_factor(new)
-                corrected.append(p)
-            if not corrected:
-                break
-            moving = set(corrected)
-            iterations += 1
-            candidates, moved = self._rerate(corrected, start, acc, final, gw, gb, games_of, period)
-            if moved < tolerance and stepped < tolerance and not blind:
                 break
         return iterations

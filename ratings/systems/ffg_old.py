@@ -39,7 +39,7 @@ from ratings.systems._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.systems.base import Event, Game, Kind, LedgerColumns, Winner
+from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
 #: seed 000, "Special Cases": "above 50 points in absolute terms" for players
 #: unknown to the ladder, "the threshold is fixed at 100" for known ones.
@@ -102,6 +102,8 @@ class _Plays:
         self.cbs = [0.0] * n
         self.bws = [0.0] * n  # the levels before each game, from the last run
         self.bbs = [0.0] * n
+        #: When explaining: each counted game's terms, as the last run computed them.
+        self.trace: dict[int, tuple[float, ...]] | None = None
 
     def run(self, start: list[float]) -> list[float]:
         """Rate the games in order from the ``start`` levels (stages 1-6);
@@ -119,6 +121,7 @@ class _Plays:
         cbs = self.cbs
         bws = self.bws
         bbs = self.bbs
+        trace = self.trace
         cur = list(start)
         for i in range(len(gw)):
             w = gw[i]
@@ -131,23 +134,27 @@ class _Plays:
                 continue
             # Stage 1 on the effective levels NFB = NB, NFN = NN + 100 (H - 0.5).
             if gwon[i]:
-                cw, cb = basic_change(lw, lb, lw, lb + gbonus[i])
+                bw, bb = basic_change(lw, lb, lw, lb + gbonus[i])
             else:
-                cb, cw = basic_change(lb, lw, lb + gbonus[i], lw)
+                bb, bw = basic_change(lb, lw, lb + gbonus[i], lw)
             # Stages 2-4; "For players whose level is less than -2000,
             # conversion rate is 1 with no regard to the handicap" (stage 2)
             # "... with no regard to the Goban size" (stage 3).
             coefficient = gcoef[i]
             timing = gtime[i]
-            cw *= timing if lw < beginner else coefficient
-            cb *= timing if lb < beginner else coefficient
+            qw = timing if lw < beginner else coefficient
+            qb = timing if lb < beginner else coefficient
             # Stage 5: weight 1 - N/1000 within 0.1..2.5.
             x = 1.0 - lw / 1000.0
-            cw *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+            ww = 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
             x = 1.0 - lb / 1000.0
-            cb *= 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+            wb = 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+            cw = bw * qw * ww
+            cb = bb * qb * wb
             cws[i] = cw
             cbs[i] = cb
+            if trace is not None:
+                trace[i] = (lw, lb, gbonus[i], bw, bb, qw, qb, ww, wb, cw, cb)
             # Stage 6: the barrier at -2950.
             lw += cw
             lb += cb
@@ -197,6 +204,7 @@ class OldFFG(LadderBase):
         levels: list[float],
         known: list[bool],
         ledger: LedgerColumns,
+        explanations: list[Explanation | None] | None = None,
     ) -> None:
         counted_kinds = self.counted_tuple
         white_wins = Winner.WHITE
@@ -232,14 +240,18 @@ class OldFFG(LadderBase):
             plays.white_won[i] = winner is white_wins
 
         m = len(start)
+        trail: list[list[float]] | None = None
+        if explanations is not None:
+            plays.trace = {}
+            trail = [[x] for x in start]
         final = plays.run(start)
+        # "for all the players in the change who exceed the threshold (50 or
+        # 100), the level is corrected by delta-threshold.  The algorithm is
+        # repeated until convergence where the change is less than 10."
+        limit = [KNOWN_THRESHOLD if known[q] else UNKNOWN_THRESHOLD for q in player]
+        iterations = 1
         if self.adjust:
-            # "for all the players in the change who exceed the threshold (50 or
-            # 100), the level is corrected by delta-threshold.  The algorithm is
-            # repeated until convergence where the change is less than 10."
-            limit = [KNOWN_THRESHOLD if known[q] else UNKNOWN_THRESHOLD for q in player]
             tolerance = self.tolerance
-            iterations = 1
             while iterations < self.max_iterations:
                 changed = False
                 for p in range(m):
@@ -253,6 +265,8 @@ class OldFFG(LadderBase):
                     else:
                         continue
                     changed = True
+                    if trail is not None:
+                        trail[p].append(start[p])
                 if not changed:
                     break
                 iterations += 1
@@ -319,6 +333,22 @@ class OldFFG(LadderBase):
             change_col[slot] = c
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
+        if explanations is not None and plays.trace is not None and trail is not None:
+            from ratings.systems.explanations import OLD_FFG_FORMULA, explain_ladder_period, old_ffg_terms
+
+            explain_ladder_period(
+                events,
+                period,
+                limit,
+                plays.trace,
+                trail,
+                iterations,
+                final,
+                settled,
+                explanations,
+                old_ffg_terms,
+                OLD_FFG_FORMULA,
+            )
         for p in range(m):
             levels[player[p]] = settled[p]
         counted = plays.counted

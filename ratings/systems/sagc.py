@@ -13,7 +13,11 @@ restrictions are in place with regards to demotions?").
 
 The small functions below state each rule once; :class:`SAGC` builds its
 lookup tables from them, and its replay loop only reads those tables (a
-million games in a few seconds).  Decisions where the seed is silent or
+million games in a few seconds).  Every factor is a whole number of its own
+unit (LF in 1/30000, GSF in halves, OF in tenths, GRF in hundredths, HF in
+twentieths), so the product is an exact fraction and an exact half rounds as
+a half (:func:`rounded_change`): in floating point 591.67 x 0.5 x 0.6 is
+177.49999999999997, not 177.5.  Decisions where the seed is silent or
 contradicts itself are marked "Decision:" and explained in
 docs/rating-systems.md.
 """
@@ -73,6 +77,23 @@ STATUS_FACTOR: Mapping[Kind, float] = {
     Kind.TOURNAMENT: 1.5,
 }
 
+# The factors as whole numbers of their units, so that their product is exact.
+LEVEL_UNIT: Final = 30000  # LF = (30000 x^2 + 45000 x + 1650000 + x^5) / 30000
+STATUS_UNIT: Final = 2  # GSF in halves
+OPPONENT_UNIT: Final = 10  # OF in tenths
+RESULT_UNIT: Final = 100  # GRF in hundredths (the table has two decimals)
+HANDICAP_UNIT: Final = 20  # HF in twentieths (1 - 0.05 h = (20 - h) / 20)
+#: The denominator of LF x GSF x OF x GRF x HF when each is a whole number of its unit.
+PRODUCT_UNIT: Final = LEVEL_UNIT * STATUS_UNIT * OPPONENT_UNIT * RESULT_UNIT * HANDICAP_UNIT
+STATUS_HALVES: Mapping[Kind, int] = {
+    kind: int(factor * STATUS_UNIT) for kind, factor in STATUS_FACTOR.items()
+}
+#: RESULT_TABLE in hundredths.
+RESULT_HUNDREDTHS: Mapping[int, tuple[int, int, int, int]] = {
+    diff: (round(a * 100), round(b * 100), round(c * 100), round(d * 100))
+    for diff, (a, b, c, d) in RESULT_TABLE.items()
+}
+
 # seed 001, demotion restrictions: "-800, -850, -900, -950 or -999 ... for each
 # of the categories above, respectively", then every 50-mark below it.
 DEMOTION_MARKS: Final[tuple[int, ...]] = (-800, -850, -900, -950, -999)
@@ -104,8 +125,18 @@ def level_factor(rank: int) -> float:
     x is the number of stones weaker than 7d (10k: 16, 1k: 7, 1d: 6); "If you
     are stronger than 7-dan, x in the level factor is set to 0."
     """
-    x = max(0, 6 - rank)  # 7d is 6 on the shared scale (1d = 0)
-    return x * x + 1.5 * x + 55 + x**5 / 30000
+    return level_units(rank) / LEVEL_UNIT
+
+
+def stones_weaker_than_7d(rank: int) -> int:
+    """x of the Level Factor: 10k 16, 1k 7, 1d 6; 0 from 7d up."""
+    return max(0, 6 - rank)  # 7d is 6 on the shared scale (1d = 0)
+
+
+def level_units(rank: int) -> int:
+    """The Level Factor in units of 1/30000: 30000 x^2 + 45000 x + 1650000 + x^5."""
+    x = stones_weaker_than_7d(rank)
+    return LEVEL_UNIT * x * x + 45000 * x + 55 * LEVEL_UNIT + x**5
 
 
 def status_factor(kind: Kind) -> float:
@@ -121,8 +152,13 @@ def opponent_factor(recent: Sequence[PlayerId], opponent: PlayerId) -> float:
     ``recent`` holds the opponents of the player's previous games (free games
     included, seed 001); only the last ten count.
     """
-    times = list(recent[-HISTORY:]).count(opponent)
-    return max(1, 10 - times) / 10  # (10 - n)/10: no float noise such as 0.7000000000000001
+    return opponent_tenths(list(recent[-HISTORY:]).count(opponent)) / OPPONENT_UNIT
+
+
+def opponent_tenths(times: int) -> int:
+    """The Opponent Factor in tenths after ``times`` games against the opponent
+    among the previous ten: 10 - times, at least 1."""
+    return max(1, OPPONENT_UNIT - times)
 
 
 def effective_handicap(handicap: int, komi: float) -> int:
@@ -137,12 +173,15 @@ def effective_handicap(handicap: int, komi: float) -> int:
 def handicap_factor(eff_handicap: int) -> float:
     """seed 001: "(1 - 0.05*eff_handicap), with a minimum of 0.1".
 
-    Decision: the factor uses the size of the effective handicap.  A negative
-    one (White took the advantage, e.g. 26 komi) is a handicap game as well,
-    and the rule must not depend on who took Black (the seed gives no factor
-    above 1).
+    As the seed's code has it: a negative effective handicap (a large komi
+    to White, e.g. 1 stone and 26.5 komi: -1) gives a factor above 1 (1.05).
     """
-    return max(2, 20 - abs(eff_handicap)) / 20  # (20 - h)/20 = 1 - 0.05h without float noise
+    return handicap_twentieths(eff_handicap) / HANDICAP_UNIT
+
+
+def handicap_twentieths(eff_handicap: int) -> int:
+    """The Handicap Factor in twentieths: 20 - eff_handicap, at least 2."""
+    return max(2, HANDICAP_UNIT - eff_handicap)
 
 
 def differential(own_rank: int, opponent_rank: int, eff_handicap: int, black: bool) -> int:
@@ -162,7 +201,7 @@ def differential(own_rank: int, opponent_rank: int, eff_handicap: int, black: bo
     return eff_handicap - (own_rank - opponent_rank)
 
 
-def result_factor(diff: int, index: int, won: bool, *, beyond_three_rows: bool = False) -> float:
+def result_factor(diff: int, index: float, won: bool, *, beyond_three_rows: bool = False) -> float:
     """seed 001, the Game Result Factor table.
 
     Promotion zone: index >= 0 ("a positive or zero index"); demotion zone:
@@ -171,19 +210,37 @@ def result_factor(diff: int, index: int, won: bool, *, beyond_three_rows: bool =
     The table also prints ">+3" and "<-3" rows that differ slightly; with
     ``beyond_three_rows`` those rows are read instead (decision, see docs).
     """
+    return result_hundredths(diff, index, won, beyond_three_rows=beyond_three_rows) / RESULT_UNIT
+
+
+def result_hundredths(diff: int, index: float, won: bool, *, beyond_three_rows: bool = False) -> int:
+    """The Game Result Factor in hundredths (see :func:`result_factor`)."""
     bound = 4 if beyond_three_rows else 3
     diff = max(-bound, min(bound, diff))
     column = (0 if won else 1) + (0 if index >= 0 else 2)
-    return RESULT_TABLE[diff][column]
+    return RESULT_HUNDREDTHS[diff][column]
 
 
-def round_change(value: float) -> int:
-    """Decision: the index is a whole number; a change is rounded to the
+def rounded_change(units: float) -> float:
+    """The change ``units / PRODUCT_UNIT`` rounded to a whole point.
+
+    Decision: the index is a whole number; a change is rounded to the
     nearest point, halves away from zero, so that a win and a loss of the
-    same size round alike."""
-    if value >= 0:
-        return int(value + 0.5)
-    return -int(0.5 - value)
+    same size round alike.
+
+    ``units`` is a whole number (the product of the factors in their units,
+    at most about 10^14) held in a double, which holds every whole number
+    below 2^53 exactly; the remainder (fmod) and the division of a multiple
+    are exact too, so an exact half stays a half.  (Python ints would do
+    the same, but compiled they leave the machine-word fast path for
+    products this large.)
+    """
+    size = units if units >= 0.0 else -units
+    rest = size % PRODUCT_UNIT
+    whole = (size - rest) / PRODUCT_UNIT
+    if rest + rest >= PRODUCT_UNIT:
+        whole += 1.0
+    return whole if units >= 0.0 else -whole
 
 
 def demotion_floor_of(rank: int) -> int:
@@ -229,9 +286,20 @@ def loss_limit(rank: int, index: int) -> int | None:
     return None  # below -999 cannot happen; a loss from there demotes
 
 
-def settle(rank: int, index: int, change: int) -> tuple[int, int, int]:
+def settle(rank: int, index: float, change: float) -> tuple[int, float, float]:
     """Apply a rounded change: restrictions, then promotion or demotion.
 
+    Returns (new rank, new index, change as reported); see :func:`settle_within`.
+    """
+    limit = loss_limit(rank, int(index))
+    return settle_within(rank, index, change, NO_LIMIT if limit is None else limit)
+
+
+def settle_within(rank: int, index: float, change: float, limit: float) -> tuple[int, float, float]:
+    """Apply a rounded change whose loss may go down to ``limit``
+    (:func:`loss_limit`, NO_LIMIT when a loss may demote).
+
+    Indexes and changes are whole numbers (held in doubles in the replay).
     Returns (new rank, new index, change as reported).  The reported change
     is the one applied before a promotion or demotion resets the index
     (record sheet column 8, "Change in index"): it is the computed change
@@ -242,23 +310,21 @@ def settle(rank: int, index: int, change: int) -> tuple[int, int, int]:
     the index is reset and the player demoted by one rank."
     Decision: 9d is the top rank; a 9d's index stops at +999.
     """
-    if change < 0:
-        limit = loss_limit(rank, index)
-        if limit is not None and index + change < limit:
-            change = limit - index
+    if change < 0 and index + change < limit:
+        change = limit - index
     new = index + change
     if new > INDEX_MAX:
         if rank >= MAX_RANK:
             return rank, INDEX_MAX, INDEX_MAX - index
-        return rank + 1, 0, change
+        return rank + 1, 0.0, change
     if new < INDEX_MIN:  # only reachable when a demotion is allowed
-        return rank - 1, 0, change
+        return rank - 1, 0.0, change
     return rank, new, change
 
 
 def index_change(
     rank: int,
-    index: int,
+    index: float,
     opponent_rank: int,
     recent: Sequence[PlayerId],
     opponent: PlayerId,
@@ -272,15 +338,20 @@ def index_change(
 ) -> int:
     """One player's rounded index change for one decisive game, before the
     demotion restrictions (seed 001, "How do I calculate my index
-    adjustment?"): the five factors multiplied in the seed's order."""
+    adjustment?"): the five factors multiplied exactly."""
     eff = effective_handicap(handicap, komi)
     diff = differential(rank, opponent_rank, eff, black)
-    return round_change(
-        level_factor(rank)
-        * status_factor(kind)
-        * opponent_factor(recent, opponent)
-        * result_factor(diff, index, won, beyond_three_rows=beyond_three_rows)
-        * handicap_factor(eff)
+    times = list(recent[-HISTORY:]).count(opponent)
+    return int(
+        rounded_change(
+            float(
+                level_units(rank)
+                * STATUS_HALVES[kind]
+                * opponent_tenths(times)
+                * result_hundredths(diff, index, won, beyond_three_rows=beyond_three_rows)
+                * handicap_twentieths(eff)
+            )
+        )
     )
 
 
@@ -317,13 +388,14 @@ class SAGC:
         # Tables are indexed with Python's negative indexes so that the loop
         # reads them by rank (-30..8) and by differential (-4..4) directly:
         # _by_rank(f)[r] == f(r); the result rows likewise by differential.
-        # Level Factor x Game Status Factor x Opponent Factor by [rank][games
-        # against the opponent], one table per kind, multiplied in the seed's
-        # order, so the products are the floats index_change() computes.
+        # LF x GSF x OF in units (level_units x STATUS_HALVES x opponent_tenths)
+        # by [rank][games against the opponent], one table per kind: whole
+        # numbers held in doubles (exact below 2^53, see rounded_change).
         self._level_status_opponent = {
             kind: _by_rank(
                 lambda r, kind=kind: [  # type: ignore[misc]
-                    level_factor(r) * STATUS_FACTOR[kind] * (max(1, 10 - n) / 10) for n in range(HISTORY + 1)
+                    float(level_units(r) * STATUS_HALVES[kind] * opponent_tenths(n))
+                    for n in range(HISTORY + 1)
                 ]
             )
             for kind in Kind
@@ -333,16 +405,15 @@ class SAGC:
         # where a loss may demote.
         self._first_limit = _by_rank(lambda r: _limit_or_none(r, 0))
         self._negative_limit = _by_rank(lambda r: [_limit_or_none(r, -k) for k in range(1000)])
-        # Game Result Factor by differential, for won/lost and promotion/demotion zone.
-        rows = [RESULT_TABLE[max(-bound, min(bound, d))] for d in range(0, 5)] + [
-            RESULT_TABLE[max(-bound, min(bound, d))] for d in range(-4, 0)
+        # Game Result Factor in hundredths by differential, for won/lost and
+        # promotion/demotion zone.
+        rows = [RESULT_HUNDREDTHS[max(-bound, min(bound, d))] for d in range(0, 5)] + [
+            RESULT_HUNDREDTHS[max(-bound, min(bound, d))] for d in range(-4, 0)
         ]
-        self._win_promo = [row[0] for row in rows]
-        self._loss_promo = [row[1] for row in rows]
-        self._win_demo = [row[2] for row in rows]
-        self._loss_demo = [row[3] for row in rows]
-        # Handicap Factor by |effective handicap|, long enough for any valid game.
-        self._handicap = [handicap_factor(h) for h in range(2 * MAX_HANDICAP + 200)]
+        self._win_promo = [float(row[0]) for row in rows]
+        self._loss_promo = [float(row[1]) for row in rows]
+        self._win_demo = [float(row[2]) for row in rows]
+        self._loss_demo = [float(row[3]) for row in rows]
 
     # -- state ----------------------------------------------------------------
 
@@ -369,8 +440,14 @@ class SAGC:
         events: Sequence[Event],
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
+        *,
+        explain: bool = False,
     ) -> Result:
-        """Replay ``events`` in order from ``state`` (never mutated)."""
+        """Replay ``events`` in order from ``state`` (never mutated).
+
+        With ``explain``, the result also holds an :class:`Explanation` of
+        every row, made of the very numbers the replay computed it from.
+        """
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
         ledger = LedgerColumns(len(events))
@@ -380,7 +457,7 @@ class SAGC:
         def enter(i: int, player: PlayerId, field: str) -> list[Any]:
             known = given.get(player)
             if known is not None:
-                entry = [known.rank, known.index, deque(known.recent, HISTORY)]
+                entry = [known.rank, float(known.index), deque(known.recent, HISTORY)]
             else:
                 start = start_of.get(player)
                 if start is None:
@@ -389,15 +466,21 @@ class SAGC:
                     raise InvalidEvent(
                         i, field, f"player {player!r}: SAGC needs a starting rank such as '11k', not an index"
                     )
-                entry = [start_rank(start.rank), 0, deque(maxlen=HISTORY)]  # a new player starts at index 0
+                entry = [start_rank(start.rank), 0.0, deque(maxlen=HISTORY)]  # a new player starts at index 0
             players[player] = entry
             return entry
 
-        self._replay(events, ledger, players, enter)
+        sink: list[tuple[Any, ...]] | None = [] if explain else None
+        self._replay(events, ledger, players, enter, sink)
         final: dict[PlayerId, Any] = dict(given)
         for player, (rank, index, recent) in players.items():
             final[player] = SAGCState(rank, int(index), tuple(recent))
-        return Result(ledger.ledger(), final)
+        explanations = None
+        if sink is not None:
+            from ratings.systems.explanations import explain_sagc  # only when explaining
+
+            explanations = explain_sagc(len(events), sink, self._bound)
+        return Result(ledger.ledger(), final, explanations)
 
     def _replay(
         self,
@@ -405,11 +488,14 @@ class SAGC:
         ledger: LedgerColumns,
         players: dict[PlayerId, list[Any]],
         enter: Any,
+        sink: list[tuple[Any, ...]] | None,
     ) -> None:
         """The hot loop: tables and arrays in locals, no per-game objects.
 
-        It computes exactly what :func:`index_change` and :func:`settle`
-        state rule by rule (tests/test_sagc.py checks the two agree).
+        Each player's change is :func:`rounded_change` of the product of the
+        factors in units and :func:`settle_within` (the rules written once).
+        With a ``sink``, every rated player's terms go into it as they are
+        computed (:func:`explanations.explain_sagc` names them).
         """
         # Declared types: compiled by mypyc (setup.py), the arithmetic below
         # runs on machine numbers; interpreted, the annotations cost nothing.
@@ -418,7 +504,6 @@ class SAGC:
         loss_promo: list[float] = self._loss_promo
         win_demo: list[float] = self._win_demo
         loss_demo: list[float] = self._loss_demo
-        handicap_table: list[float] = self._handicap
         first_limit: list[int] = self._first_limit
         negative_limit: list[list[int]] = self._negative_limit
         bound: int = self._bound
@@ -434,12 +519,11 @@ class SAGC:
         level_tournament = level_status[tournament]
         level_internet = level_status[internet]
         white_won, black_won, jigo = Winner.WHITE, Winner.BLACK, Winner.JIGO
-        index_max, index_min = float(INDEX_MAX), float(INDEX_MIN)
-        max_rank, max_handicap = MAX_RANK, MAX_HANDICAP
+        max_handicap = MAX_HANDICAP
         max_komi, min_komi = MAX_KOMI, -MAX_KOMI
 
         rw: int  # rank, index and last ten opponents of White and Black
-        iw: float
+        iw: float  # indexes are whole numbers held as doubles; rate() returns ints
         hw: deque[PlayerId]
         rb: int
         ib: float
@@ -501,71 +585,38 @@ class SAGC:
                     # counted among the previous ten games).
                     cw = cb = 0.0
                     nrw, niw, nrb, nib = rw, iw, rb, ib
+                    if sink is not None:
+                        sink.append((i, -1, rw, iw, rb, ib, event))
                 else:
                     eff: int = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
-                    factor: float = handicap_table[eff if eff >= 0 else -eff]
+                    hf: float = float(HANDICAP_UNIT - eff)  # handicap_twentieths
+                    if hf < 2.0:
+                        hf = 2.0
                     diff: int = rw - rb - eff  # Black's differential; White's is -diff
-                    xw: float
-                    xb: float
-                    limit: int
                     if diff > bound:
                         diff = bound
                     elif diff < -bound:
                         diff = -bound
+                    nw: int = hw.count(black)
+                    nb: int = hb.count(white)
                     if white_wins:
-                        xw = level[rw][hw.count(black)] * (win_promo if iw >= 0 else win_demo)[-diff] * factor
-                        xb = (
-                            level[rb][hb.count(white)] * (loss_promo if ib >= 0 else loss_demo)[diff] * factor
-                        )
+                        gw = (win_promo if iw >= 0 else win_demo)[-diff]
+                        gb = (loss_promo if ib >= 0 else loss_demo)[diff]
                     else:
-                        xw = (
-                            level[rw][hw.count(black)]
-                            * (loss_promo if iw >= 0 else loss_demo)[-diff]
-                            * factor
-                        )
-                        xb = level[rb][hb.count(white)] * (win_promo if ib >= 0 else win_demo)[diff] * factor
-                    # round_change(): halves away from zero.
-                    # Indexes are whole numbers held as floats in the loop
-                    # (floor division needs no call); rate() returns ints.
-                    cw = (xw + 0.5) // 1 if xw >= 0 else -((0.5 - xw) // 1)
-                    cb = (xb + 0.5) // 1 if xb >= 0 else -((0.5 - xb) // 1)
-                    # settle(): demotion restrictions, then promotion/demotion.
-                    nrw = rw
-                    if cw < 0:
-                        limit = first_limit[rw] if iw >= 0 else negative_limit[rw][int(-iw)]
-                        if iw + cw < limit:
-                            cw = limit - iw
-                        niw = iw + cw
-                        if niw < index_min:
-                            nrw = rw - 1
-                            niw = 0.0
-                    else:
-                        niw = iw + cw
-                        if niw > index_max:
-                            if rw >= max_rank:
-                                niw = index_max
-                                cw = index_max - iw
-                            else:
-                                nrw = rw + 1
-                                niw = 0.0
-                    nrb = rb
-                    if cb < 0:
-                        limit = first_limit[rb] if ib >= 0 else negative_limit[rb][int(-ib)]
-                        if ib + cb < limit:
-                            cb = limit - ib
-                        nib = ib + cb
-                        if nib < index_min:
-                            nrb = rb - 1
-                            nib = 0.0
-                    else:
-                        nib = ib + cb
-                        if nib > index_max:
-                            if rb >= max_rank:
-                                nib = index_max
-                                cb = index_max - ib
-                            else:
-                                nrb = rb + 1
-                                nib = 0.0
+                        gw = (loss_promo if iw >= 0 else loss_demo)[-diff]
+                        gb = (win_promo if ib >= 0 else win_demo)[diff]
+                    # Whole numbers below 2^53: the products are exact.
+                    xw: float = level[rw][nw] * gw * hf
+                    xb: float = level[rb][nb] * gb * hf
+                    cw = rounded_change(xw)
+                    cb = rounded_change(xb)
+                    lw = first_limit[rw] if iw >= 0 else negative_limit[rw][int(-iw)]
+                    lb = first_limit[rb] if ib >= 0 else negative_limit[rb][int(-ib)]
+                    if sink is not None:
+                        sink.append((i, 0, rw, iw, nw, gw, hf, xw, cw, lw, eff, -diff, kind, event))
+                        sink.append((i, 1, rb, ib, nb, gb, hf, xb, cb, lb, eff, diff, kind, event))
+                    nrw, niw, cw = settle_within(rw, iw, cw, lw)
+                    nrb, nib, cb = settle_within(rb, ib, cb, lb)
                     pw[0] = nrw
                     pw[1] = niw
                     pb[0] = nrb
@@ -619,14 +670,14 @@ class SAGC:
                 entry = enter(i, event.player, "player")
             except UnknownPlayer:
                 # Decision: an adjustment may introduce a player; it is their start.
-                entry = [int(rank), int(index), deque(maxlen=HISTORY)]
+                entry = [int(rank), float(int(index)), deque(maxlen=HISTORY)]
                 players[event.player] = entry
         slot = 2 * i
         ledger.rank_before[slot] = entry[0]
         ledger.rating_before[slot] = entry[1]
         ledger.change[slot] = int(index) - entry[1]
         entry[0] = int(rank)
-        entry[1] = int(index)
+        entry[1] = float(int(index))
         ledger.rank_after[slot] = entry[0]
         ledger.rating_after[slot] = entry[1]
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, NamedTuple
 from ratings.systems.base import (
     Adjustment,
     Event,
+    Explanation,
     Game,
     InvalidEvent,
     Kind,
@@ -36,6 +37,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
+from ratings.systems.ranks import format_rank
 
 # seed 003, "The rungs": 40k..20k one kyu apart, 19.5k..10k half a kyu apart,
 # 9.8k..0.2k a fifth apart ("9.2" in the seed's list is 9.2k), then "the jump
@@ -173,6 +175,9 @@ class WestSurrey:
 
     name: ClassVar[str] = "west-surrey"
     unit: ClassVar[str] = "strength"
+    #: The ranks a new player may declare: the ladder's end rungs (seed 003
+    #: lists 40k .. 9.9d), beyond the shared scale's 30k .. 9d.
+    start_ranks: ClassVar[tuple[float, float]] = (BOTTOM, TOP)
 
     def __init__(self, *, lightning_below: int = 10) -> None:
         self.lightning_below = lightning_below
@@ -188,8 +193,11 @@ class WestSurrey:
         events: Sequence[Event],
         state: State | None = None,
         starts: Mapping[PlayerId, Start] | None = None,
+        *,
+        explain: bool = False,
     ) -> Result:
-        """Replay ``events`` in order from ``state`` (never mutated)."""
+        """Replay ``events`` in order from ``state`` (never mutated); with
+        ``explain`` the result also explains every row."""
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
         ledger = LedgerColumns(len(events))
@@ -221,6 +229,8 @@ class WestSurrey:
         rank_after, rating_after, change = ledger.rank_after, ledger.rating_after, ledger.change
         get = positions.get
         game_type = Game
+        # When explaining: (event, White's and Black's rungs before and after, a ladder game).
+        sink: list[tuple[int, int, int, int, int, bool]] | None = [] if explain else None
         club = Kind.CLUB
         white_won, black_won, jigo = Winner.WHITE, Winner.BLACK, Winner.JIGO
         for i, event in enumerate(events):
@@ -282,9 +292,13 @@ class WestSurrey:
                     nb = pb + 1 if pb < top else pb
                 positions[white] = nw
                 positions[black] = nb
+                if sink is not None:
+                    sink.append((i, pw, pb, nw, nb, True))
             else:
                 cw = cb = 0.0
                 nw, nb = pw, pb
+                if sink is not None:
+                    sink.append((i, pw, pb, nw, nb, False))
             rank_before[slot] = rating_before[slot] = rungs[pw]
             rank_after[slot] = rating_after[slot] = rungs[nw]
             change[slot] = cw
@@ -297,7 +311,8 @@ class WestSurrey:
         final: dict[PlayerId, Any] = dict(given)
         for player, position in positions.items():
             final[player] = WestSurreyState(RUNGS[position])
-        return Result(ledger.ledger(), final)
+        explanations = None if sink is None else explain_west_surrey(events, sink, ledger)
+        return Result(ledger.ledger(), final, explanations)
 
     def _adjust(
         self,
@@ -346,3 +361,57 @@ def _check_game(i: int, game: Game) -> None:
         raise InvalidEvent(i, "komi", f"expected a number of points, got {game.komi!r}")
     if game.board not in (9, 13, 19):
         raise InvalidEvent(i, "board", f"expected 9, 13 or 19, got {game.board!r}")
+
+
+def explain_west_surrey(
+    events: Sequence[Event], sink: Sequence[tuple[int, int, int, int, int, bool]], ledger: LedgerColumns
+) -> list[Explanation | None]:
+    """Name what the replay recorded: each player's rung before and after,
+    the move, and the handicap the two rungs give (seed 003)."""
+    out: list[Explanation | None] = [None] * (2 * len(events))
+    for k, event in enumerate(events):
+        if not isinstance(event, Game):
+            slot = 2 * k
+            before, after = ledger.rating_before[slot], ledger.rating_after[slot]
+            out[slot] = Explanation(
+                {
+                    "rung": format_rank(before),
+                    "adjusted_to": format_rank(after),
+                    "change": ledger.change[slot],
+                    "reason": "strength set after a tournament (committee adjustment)",
+                },
+                "change = adjusted_to − rung",
+            )
+    for k, pw, pb, nw, nb, counted in sink:
+        game = events[k]
+        assert isinstance(game, Game)
+        levels = ladder_handicap(RUNGS[pw], RUNGS[pb])
+        options = [option.label for option in handicap_options(levels)]
+        for colour, (before, after) in enumerate(((pw, nw), (pb, nb))):
+            won = (game.winner is Winner.WHITE) == (colour == 0)
+            if game.winner is Winner.JIGO:
+                move, reason = "stays (a draw leaves the rungs unaltered)", None
+            elif not counted:
+                move, reason = "stays", "only normal 19x19 club games count on the ladder"
+            elif after == before:
+                move, reason = "stays (end of the ladder)", None
+            else:
+                move, reason = ("up one rung" if won else "down one rung"), None
+            out[2 * k + colour] = Explanation(
+                {
+                    "rung": format_rank(RUNGS[before]),
+                    "strength": RUNGS[before],
+                    "opponent_rung": format_rank(RUNGS[pb if colour == 0 else pw]),
+                    "handicap_levels": levels,
+                    "handicap_options": options,
+                    "result": "draw" if game.winner is Winner.JIGO else "win" if won else "loss",
+                    "move": move,
+                    "reason": reason,
+                    "rung_after": format_rank(RUNGS[after]),
+                    "strength_after": RUNGS[after],
+                    "change": round(RUNGS[after] - RUNGS[before], 6),
+                },
+                "change = strength_after − strength; the winner climbs one rung, the loser goes down one;"
+                " handicap = the difference of the strengths, fractions dropped (1 stone = 10 komi)",
+            )
+    return out

@@ -1,4 +1,4 @@
-"""``manage.py rate GAMES.csv --system NAME [--out FILE]``: a what-if run.
+"""``manage.py rate GAMES.csv --system NAME [--out FILE] [--explain]``: a what-if run.
 
 Runs a rating system on a CSV of games and writes one row per player per
 game (see :mod:`ratings.whatif` for the columns).  Never touches the
@@ -30,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("games", help="CSV of games: date,white,black,winner,handicap,komi[,...]")
         parser.add_argument("--system", required=True, choices=SYSTEM_NAMES, help="the rating system")
         parser.add_argument("--out", help="write the result here instead of to standard output")
+        parser.add_argument(
+            "--explain",
+            action="store_true",
+            help='add a column "explanation": the named terms each change was computed from, as JSON',
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["games"])
@@ -40,7 +45,7 @@ class Command(BaseCommand):
         except UnicodeDecodeError as error:
             raise CommandError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
         try:
-            output = rate_csv(text, options["system"])
+            output = rate_csv(text, options["system"], explain=options["explain"])
         except WhatIfError as error:
             raise CommandError(f"{path}: {error}") from None
         out = options["out"]
