@@ -147,7 +147,11 @@ def enter_game(page: Any, white: tuple[str, str | None], black: tuple[str, str |
         else:
             page.wait_for_selector(f"#id_{field}-status .known")
     page.check(f"#id_row-0-winner_{winner}")
-    page.click("button.save")
+    with page.expect_navigation():
+        page.click("button.save")
+    if page.locator("#improbable").count():  # the list's entry check (issue 17): confirm as the paper says
+        page.check("#improbable input[type=checkbox]")
+        page.click("button.save")
     page.wait_for_url(re.compile(r"/sheets/\d+/$"))
 
 

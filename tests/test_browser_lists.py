@@ -101,6 +101,10 @@ def enter_sheet(page: Any, base: str, club: str, day: date, rows: list[Row]) -> 
         page.check(f"#id_row-{n}-winner_{0 if winner == 'white' else 1}")
     with page.expect_navigation():
         page.click("button.save")
+    if page.locator("#improbable").count():  # the list's entry check (issue 17): confirm as the paper says
+        page.check("#improbable input[type=checkbox]")
+        with page.expect_navigation():
+            page.click("button.save")
     if not re.search(r"/sheets/\d+/$", page.url):
         pytest.fail(f"the sheet was not saved: {page.locator('.error-summary').all_inner_texts()}")
     assert f"Saved {len(rows)} game" in page.inner_text("body")
