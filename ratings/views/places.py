@@ -16,7 +16,7 @@ RECENT_SHEETS = 20
 
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     found = get_object_or_404(RatingList, slug=slug)
-    clubs = found.clubs.annotate(members=Count("members")).order_by("name")
+    clubs = found.clubs.annotate(member_count=Count("members")).order_by("name")
     context = {
         "rating_list": found,
         "clubs": clubs,
