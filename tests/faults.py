@@ -102,6 +102,18 @@ def stop(process: subprocess.Popen[Any] | None, timeout: float = 20) -> None:
         process.wait(10)
 
 
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU seconds (user + system) used so far by the live processes of a
+    process group (Linux /proc), to compare runs on a busy machine."""
+    ticks = 0
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:  # fields from the state on: pgrp, then utime and stime at 11, 12
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _spawn(args: Sequence[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
@@ -251,7 +263,9 @@ def site_env(database_url: str, broker_url: str, queue: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def celery_worker(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+def celery_worker(
+    env: dict[str, str], log: Path, cpu: dict[str, float] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (solo pool: the recompute runs in this very
     process, so SIGKILL of it kills the recompute), ready when yielded."""
     before = log.stat().st_size if log.exists() else 0
@@ -272,13 +286,18 @@ def celery_worker(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[b
         wait_for(ready, 120, f"the Celery worker to start\n{tail(log)}", every=0.1)
         yield process
     finally:
+        if cpu is not None:
+            cpu["worker"] = group_cpu_seconds(process.pid)
         stop(process, timeout=30)
 
 
 @contextlib.contextmanager
-def web_server(env: dict[str, str], log: Path, threads: int = 8) -> Iterator[tuple[str, int]]:
+def web_server(
+    env: dict[str, str], log: Path, threads: int = 8, cpu: dict[str, float] | None = None
+) -> Iterator[tuple[str, int]]:
     """gunicorn serving the site on 127.0.0.1 (two processes, ``threads``
-    threads each); yields (host, port)."""
+    threads each); yields (host, port). ``cpu`` receives the CPU seconds
+    its processes used."""
     port = free_port()
     process = _spawn(
         [sys.executable, "-m", "gunicorn", "clubrating.wsgi:application", "--bind", f"127.0.0.1:{port}",
@@ -295,6 +314,8 @@ def web_server(env: dict[str, str], log: Path, threads: int = 8) -> Iterator[tup
         wait_for(answers, 90, "the web server to answer", every=0.1)
         yield ("127.0.0.1", port)
     finally:
+        if cpu is not None:
+            cpu["web server"] = group_cpu_seconds(process.pid)
         stop(process)
 
 

@@ -48,7 +48,11 @@ def test_twenty_volunteers_saving_fifty_sheets_each_at_once_lose_and_double_noth
     tally = Tally()
     with private_redis(tmp_path) as redis:
         env = site_env(site_database_url(), redis.url, "fault-load")
-        with celery_worker(env, tmp_path / "worker.log"), web_server(env, tmp_path / "web.log", 10) as server:
+        cpu: dict[str, float] = {}
+        with (
+            celery_worker(env, tmp_path / "worker.log", cpu),
+            web_server(env, tmp_path / "web.log", 10, cpu) as server,
+        ):
             start = threading.Barrier(CLIENTS)
 
             def client(number: int) -> None:
@@ -74,6 +78,7 @@ def test_twenty_volunteers_saving_fifty_sheets_each_at_once_lose_and_double_noth
         requests=len(tally.outcomes), statuses=tally.statuses(), failures=len(tally.failures()),
         saving_s=saving, sheets_per_s=len(tally.outcomes) / saving, median_latency_s=statistics.median(latencies),
         slowest_s=max(latencies), ratings_caught_up_after_last_save_s=caught_up,
+        web_server_cpu_s=cpu["web server"], worker_cpu_s=cpu["worker"],
     )  # fmt: skip
     assert tally.statuses() == {302: CLIENTS * SHEETS_EACH}, "every save answered with the saved sheet"
     with connection.cursor() as cursor:
