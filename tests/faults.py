@@ -232,7 +232,10 @@ class PrivateCluster:
     def close(self) -> None:
         try:
             if self.started:
-                self._ctl("stop")
+                try:
+                    self._ctl("stop")
+                except Exception:  # never leave a server running on a removed directory
+                    self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-t", "30", "stop")
         finally:
             shutil.rmtree(self.directory, ignore_errors=True)
 
