@@ -452,6 +452,7 @@ def _write_sheet(
                     entered_at=now,
                 )
             )
+        _lock_players(player.pk for game in games for player in (game.white, game.black))
         Game.objects.bulk_create(games)
         entries = LogEntry.objects.bulk_create(
             LogEntry(
@@ -490,8 +491,8 @@ def _set_last_updated_from_sheet(games: Sequence[Game]) -> None:
     an ``entered_at`` later than now (a clock set wrong) does not count as
     added later than this sheet.
 
-    One UPDATE for all the players (it locks their rows in one statement,
-    so two sheets saved at once queue instead of deadlocking)."""
+    One UPDATE for all the players, whose rows _write_sheet has locked
+    already (_lock_players)."""
     latest: dict[int, tuple[Player, date]] = {}
     for game in games:  # row order: a later row was added later
         latest[game.white.pk] = (game.white, game.date)
@@ -501,6 +502,22 @@ def _set_last_updated_from_sheet(games: Sequence[Game]) -> None:
     )
     for player, day in latest.values():
         player.last_updated = day
+
+
+def _lock_players(pks: Iterable[int]) -> None:
+    """Lock the sheet's players in primary-key order before anything else
+    touches them (the games' foreign-key checks, the last-updated UPDATE).
+    Two sheets saved at once, or a sheet and the recompute (which locks in
+    the same order, recompute._update_players), then queue instead of
+    deadlocking: one UPDATE over several rows locks them in the order of
+    its scan, not in key order, and twenty clients saving at once got
+    "deadlock detected" (500) from it (tests/test_fault_load.py)."""
+    list(
+        Player.objects.select_for_update(no_key=True)
+        .filter(pk__in=sorted(set(pks)))
+        .order_by("pk")
+        .values_list("pk")
+    )
 
 
 def _user(actor: Actor) -> Any:
