@@ -118,6 +118,15 @@ def _entry_json(entry: exchange.RankEntry) -> dict[str, Any]:
     }
 
 
+def _rejected_json(rejected: exchange.Rejected) -> dict[str, Any]:
+    return {
+        "line": rejected.line,
+        "reason": rejected.reason,
+        "text": rejected.text,
+        "column": rejected.column,
+    }
+
+
 def match_players(
     players: Sequence[Player], entries: Sequence[exchange.RankEntry], id_field: str
 ) -> list[tuple[Player, str, list[exchange.RankEntry]]]:
@@ -168,9 +177,9 @@ def preview_rank_sync(
 
     Raises :class:`exchange.ExchangeError` (naming the line) on a list broken
     as a whole; nothing is written then.  The lines of the list that do not
-    read are not imported; they come back on the sync as ``rejected_lines``
-    (a tuple of :class:`exchange.Rejected`, each with its line and reason,
-    for the preview; not stored).
+    read are not imported; they are stored on the sync (``rejected``: line,
+    reason, text and column of each, shown in the preview) and also come back
+    as ``rejected_lines`` (the tuple of :class:`exchange.Rejected`).
     """
     ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
     id_field = ID_FIELD[ranks.format]
@@ -191,6 +200,7 @@ def preview_rank_sync(
             encoding=ranks.encoding[:20],
             as_of=ranks.as_of,
             read=len(ranks.entries),
+            rejected=[_rejected_json(r) for r in ranks.rejected],
         )
         lines = []
         for player, how, found in matches:

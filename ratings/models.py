@@ -638,6 +638,9 @@ class RankSync(models.Model):
     ambiguous = models.PositiveIntegerField(default=0)
     unmatched = models.PositiveIntegerField(default=0)
     changes = models.PositiveIntegerField(default=0)
+    #: The list's lines that did not read, not imported (issue 15): each
+    #: {"line", "reason", "text", "column"}, shown in the preview.
+    rejected = models.JSONField(default=list, blank=True)
     applied = models.PositiveIntegerField(default=0)
     effective = models.DateField(null=True, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)

@@ -26,6 +26,8 @@ from ratings.models import Club, RankSync, RatingList
 from ratings.tables import rating_label
 
 SYNCS_PER_PAGE = 30
+#: Rejected lines of a rank list shown on its preview page (all are stored).
+REJECTED_SHOWN = 500
 
 
 def _managed_lists(request: HttpRequest) -> QuerySet[RatingList]:
@@ -115,6 +117,8 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "sync": sync,
         "lines": lines,
+        "rejected": sync.rejected[:REJECTED_SHOWN],
+        "rejected_more": max(0, len(sync.rejected) - REJECTED_SHOWN),
         "form": form,
         # The club rating column is named after the primary system's unit.
         "unit": rating_label([sync.rating_list.primary_system]),
