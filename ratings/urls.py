@@ -36,5 +36,6 @@ urlpatterns = [
     path("committee/export/", committee.export, name="export"),
     path("committee/export/token/", committee.export_token, name="export_token"),
     path("committee/import/", committee.tournament_import, name="tournament_import"),
+    path("committee/import/<int:pk>/", committee.tournament_import_preview, name="tournament_import_preview"),
     path("api/games/", api.games, name="api_games"),
 ]
