@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from accounts.roles import is_committee_of, may_enter_at, places_of
-from ratings.models import Club, Game, Player, RankSync, RatingList, RecordSheet
+from ratings.models import Club, Game, ImportPreview, Player, RankSync, RatingList, RecordSheet
 
 
 def lists_managed_by(user: Any) -> QuerySet[RatingList]:
@@ -85,6 +85,16 @@ def rank_sync_for_committee(user: Any, pk: int) -> RankSync:
     if not is_committee_of(user, sync.rating_list_id):
         raise PermissionDenied(f"only the committee of {sync.rating_list} may do this")
     return sync
+
+
+def import_preview_for_committee(user: Any, pk: int) -> ImportPreview:
+    """A previewed tournament upload: for the committee of its club's list."""
+    preview = get_object_or_404(
+        ImportPreview.objects.select_related("club__rating_list", "created_by"), pk=pk
+    )
+    if not is_committee_of(user, preview.club.rating_list_id):
+        raise PermissionDenied(f"only the committee of {preview.club.rating_list} may do this")
+    return preview
 
 
 def refuse_choice_outside(allowed: QuerySet[Any], raw: object) -> None:

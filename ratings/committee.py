@@ -118,6 +118,15 @@ def _entry_json(entry: exchange.RankEntry) -> dict[str, Any]:
     }
 
 
+def _rejected_json(rejected: exchange.Rejected) -> dict[str, Any]:
+    return {
+        "line": rejected.line,
+        "reason": rejected.reason,
+        "text": rejected.text,
+        "column": rejected.column,
+    }
+
+
 def match_players(
     players: Sequence[Player], entries: Sequence[exchange.RankEntry], id_field: str
 ) -> list[tuple[Player, str, list[exchange.RankEntry]]]:
@@ -168,9 +177,9 @@ def preview_rank_sync(
 
     Raises :class:`exchange.ExchangeError` (naming the line) on a list broken
     as a whole; nothing is written then.  The lines of the list that do not
-    read are not imported; they come back on the sync as ``rejected_lines``
-    (a tuple of :class:`exchange.Rejected`, each with its line and reason,
-    for the preview; not stored).
+    read are not imported; they are stored on the sync (``rejected``: line,
+    reason, text and column of each, shown in the preview) and also come back
+    as ``rejected_lines`` (the tuple of :class:`exchange.Rejected`).
     """
     ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
     id_field = ID_FIELD[ranks.format]
@@ -191,6 +200,7 @@ def preview_rank_sync(
             encoding=ranks.encoding[:20],
             as_of=ranks.as_of,
             read=len(ranks.entries),
+            rejected=[_rejected_json(r) for r in ranks.rejected],
         )
         lines = []
         for player, how, found in matches:
@@ -464,8 +474,22 @@ def list_for_token(token: str) -> RatingList | None:
 # --- 3. Tournament imports ----------------------------------------------------
 
 
+#: How a player of the file was matched, by the Player field that matched.
+ID_LABELS = {"egd_pin": "EGD PIN", "ffg_licence": "FFG licence", "aga_id": "AGA id"}
+#: Games of a file shown (and kept) in a preview; the others are counted.
+GAMES_PREVIEWED = 20
+
+
 @dataclass
 class ImportReport:
+    """What an import did (or, with ``dry_run``, would do).
+
+    ``matched``, ``created`` and ``skipped`` are one line of text each (the
+    command prints them); ``players``, ``new_players`` and ``first_games``
+    are the same facts as fields, for the browser's preview
+    (ratings/import_preview.py), JSON-ready.
+    """
+
     sheet: RecordSheet | None
     games: int
     fmt: str = ""
@@ -473,6 +497,30 @@ class ImportReport:
     created: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     dry_run: bool = False
+    #: {"line", "name" (as in the file), "player" (ours), "player_id", "how"}
+    players: list[dict[str, Any]] = field(default_factory=list)
+    #: {"line", "name", "rank" (label), "ids" (the file's national ids)}
+    new_players: list[dict[str, Any]] = field(default_factory=list)
+    #: The first GAMES_PREVIEWED games: {"lines", "round", "date", "white", "black", ...}
+    first_games: list[dict[str, Any]] = field(default_factory=list)
+    date: str = ""
+    event: str = ""
+    forfeits: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """Everything a preview shows, as JSON: two imports of one file whose
+        summaries are equal save the same games with the same players."""
+        return {
+            "format": self.fmt,
+            "date": self.date,
+            "event": self.event,
+            "games": self.games,
+            "forfeits": self.forfeits,
+            "players": self.players,
+            "new_players": self.new_players,
+            "first_games": self.first_games,
+            "skipped": self.skipped,
+        }
 
 
 def _where(lines: Sequence[int | None]) -> str:
@@ -496,12 +544,13 @@ class _ListPlayers:
                 if getattr(player, attr):
                     self.by_id.setdefault((attr, getattr(player, attr)), []).append(player)
 
-    def find(self, person: exchange.Player) -> Player | None:
+    def find(self, person: exchange.Player) -> tuple[Player, str] | None:
+        """The player and how they matched ("EGD PIN", ..., or "name")."""
         for attr in self.IDS:
             value = getattr(person, attr)
             hits = self.by_id.get((attr, value), []) if value else []
             if len(hits) == 1:
-                return hits[0]
+                return hits[0], ID_LABELS[attr]
         hits = self.names.lookup(person.name)
         if len(hits) > 1:
             names = " and ".join(sorted(self.players[int(h)].name for h in hits))
@@ -509,7 +558,7 @@ class _ListPlayers:
                 f"line {person.line}: {person.name} matches several club players ({names}); "
                 "give them their national id or rename one first"
             )
-        return self.players[int(hits[0])] if hits else None
+        return (self.players[int(hits[0])], "name") if hits else None
 
 
 def _check_games(tournament: exchange.Tournament) -> None:
@@ -547,7 +596,8 @@ def _resolve_players(
             name = exchange.clean_name(person.name)
         except ValueError as error:
             raise CommitteeError(f"line {person.line}: {person.name!r}: {error}") from None
-        player = known.find(person)
+        found = known.find(person)
+        player = found[0] if found is not None else None
         slot: Any = player.pk if player is not None else exchange.name_key(name)
         if slot in seen:
             other = seen[slot]
@@ -556,9 +606,19 @@ def _resolve_players(
                 "player; a tournament lists each player once"
             )
         seen[slot] = person
-        if player is not None:
+        if found is not None:
+            player, how = found
             refs[person.key] = player
             report.matched.append(f"{person.name} → {player}" if str(player) != name else name)
+            report.players.append(
+                {
+                    "line": person.line,
+                    "name": person.name,
+                    "player": str(player),
+                    "player_id": player.pk,
+                    "how": how,
+                }
+            )
             continue
         if person.rank is None:
             raise CommitteeError(
@@ -572,6 +632,14 @@ def _resolve_players(
         # (a CSV export of a West Surrey club) starts at its grade band.
         refs[person.key] = NewPlayer(name=name, rank=grade(person.rank))
         report.created.append(f"{name} ({format_rank(grade(person.rank))})")
+        report.new_players.append(
+            {
+                "line": person.line,
+                "name": name,
+                "rank": format_rank(grade(person.rank)),
+                "ids": {ID_LABELS[a]: getattr(person, a) for a in _ListPlayers.IDS if getattr(person, a)},
+            }
+        )
     return refs
 
 
@@ -643,8 +711,11 @@ def import_tournament(
     # read_tournament refuses a file without a date unless every game has one.
     day = tournament.start or min(g.date for g in tournament.games if g.date)
     event = tournament.name[:200]
+    report.date, report.event = day.isoformat(), event
+    report.forfeits = sum(1 for g in tournament.games if g.forfeit)
     with transaction.atomic():
         refs = _resolve_players(club, tournament, report)
+        report.first_games = [_game_json(g, refs, day) for g in tournament.games[:GAMES_PREVIEWED]]
         duplicate = _already_imported(club, tournament, day, refs)
         if duplicate is not None:
             raise CommitteeError(
@@ -690,6 +761,28 @@ def import_tournament(
         if dry_run:
             transaction.set_rollback(True)
     return report
+
+
+def _game_json(
+    game: exchange.TournamentGame, refs: dict[str, Player | NewPlayer], day: date
+) -> dict[str, Any]:
+    """One game as the preview shows it, players by their name on the site."""
+
+    def name(key: str) -> str:
+        ref = refs[key]
+        return ref.display_name if isinstance(ref, NewPlayer) else str(ref)
+
+    return {
+        "lines": [n for n in game.lines if n is not None],
+        "round": game.round,
+        "date": (game.date or day).isoformat(),
+        "white": name(game.white),
+        "black": name(game.black),
+        "handicap": game.handicap,
+        "komi": float(game.komi),
+        "winner": game.winner.value,
+        "forfeit": game.forfeit,
+    }
 
 
 def _sheet_comments(filename: str, tournament: exchange.Tournament) -> str:

@@ -98,16 +98,13 @@ class TournamentImportForm(_UploadForm):
         empty_label=None,
         help_text="Where it was played (its list's players are matched)",
     )
-    field_order = ["club", "file", "format", "dry_run"]
+    field_order = ["club", "file", "format"]
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choose_among(self.fields["club"], clubs)
 
     format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, required=False)
-    dry_run = forms.BooleanField(
-        required=False, label="Check only", help_text="Read and check everything, save nothing."
-    )
 
 
 class ExportForm(forms.Form):

@@ -11,7 +11,7 @@ players of the club's list.  Ranks are numbers on the engine's scale
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -650,6 +650,9 @@ class RankSync(models.Model):
     ambiguous = models.PositiveIntegerField(default=0)
     unmatched = models.PositiveIntegerField(default=0)
     changes = models.PositiveIntegerField(default=0)
+    #: The list's lines that did not read, not imported (issue 15): each
+    #: {"line", "reason", "text", "column"}, shown in the preview.
+    rejected = models.JSONField(default=list, blank=True)
     applied = models.PositiveIntegerField(default=0)
     effective = models.DateField(null=True, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
@@ -731,3 +734,47 @@ class ListEvaluation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rating_list}: {self.games} games predicted"
+
+
+class ImportPreviewQuerySet(models.QuerySet["ImportPreview"]):
+    def expired(self) -> ImportPreviewQuerySet:
+        return self.filter(created_at__lt=timezone.now() - ImportPreview.LIFETIME)
+
+
+class ImportPreview(models.Model):
+    """A tournament file uploaded in the browser, read and previewed, waiting
+    for the committee's "Save" (issue 15; ratings/import_preview.py).
+
+    The bytes are kept so that saving re-reads the very file that was
+    previewed; ``report`` is what the preview showed (ImportReport.summary),
+    compared with the import made at saving.  Deleted when saved, or once
+    older than LIFETIME.
+    """
+
+    LIFETIME = timedelta(days=1)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    filename = models.CharField(max_length=200, blank=True)
+    #: The format the file was read as (detected, or as the uploader forced it).
+    format = models.CharField(max_length=4)
+    data = models.BinaryField()
+    report = models.JSONField(default=dict)
+
+    objects = ImportPreviewQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"preview of {self.filename or 'a tournament file'} for {self.club_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_import_preview", args=[self.pk])
+
+    @property
+    def expired(self) -> bool:
+        return self.created_at < timezone.now() - self.LIFETIME

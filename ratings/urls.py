@@ -37,6 +37,7 @@ urlpatterns = [
     path("committee/export/", committee.export, name="export"),
     path("committee/export/token/", committee.export_token, name="export_token"),
     path("committee/import/", committee.tournament_import, name="tournament_import"),
+    path("committee/import/<int:pk>/", committee.tournament_import_preview, name="tournament_import_preview"),
     path("api/games/", api.games, name="api_games"),
     # --- which system predicts best, handicap advice (ratings/views/predictions.py) ---
     path("lists/<slug:slug>/predictions/", prediction_views.list_predictions, name="list_predictions"),

@@ -23,10 +23,11 @@ from django.urls import reverse
 
 from accounts import invitations
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volunteer
-from ratings import services
+from ratings import import_preview, services
 from ratings.models import (
     Club,
     Game,
+    ImportPreview,
     ListEvaluation,
     LogEntry,
     Player,
@@ -81,6 +82,8 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         "volunteer_seat": Volunteer.objects.get(user=personas["volunteer"]),
         "invitation": invitation,
         "link_request": link_request,
+        # A tournament file uploaded and previewed, waiting for "Save".
+        "preview": import_preview.preview_import(club, TOURNAMENT_CSV, filename="games.csv"),
     }
 
 
@@ -100,6 +103,7 @@ def snapshot() -> tuple[Any, ...]:
         RankAdjustment.objects.count(),
         sorted(Player.objects.values_list("id", "name", "rank", "user_id")),
         RankSync.objects.count(),
+        ImportPreview.objects.count(),
         LogEntry.objects.count(),
         sorted(
             RatingList.objects.values_list(
@@ -265,7 +269,19 @@ ACTIONS = [
         changes=False,
     ),
     Action("upload a rank list", COMMITTEE, _rank_sync),
-    Action("import a tournament", COMMITTEE, _import),
+    Action("upload a tournament for its preview", COMMITTEE, _import),
+    Action(
+        "read a tournament's preview",
+        COMMITTEE,
+        lambda c, w: c.get(reverse("tournament_import_preview", args=[w["preview"].pk])),
+        ok=(200,),
+        changes=False,
+    ),
+    Action(
+        "save a previewed tournament",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("tournament_import_preview", args=[w["preview"].pk])),
+    ),
     Action("make an API token", COMMITTEE, lambda c, w: c.post(reverse("export_token"), {"list": "sagc"})),
     Action(
         "export the list's games",

@@ -132,7 +132,8 @@ def test_a_bad_list_is_refused_naming_the_line_and_nothing_is_stored(club, make_
 def test_one_bad_row_is_listed_and_the_others_are_proposed(club, make_player) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
-        club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"), ("Cy Dee", "S-3", "2d"))
+        club.rating_list,
+        ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"), ("Cy Dee", "S-3", "2d")),
     )
     assert (sync.read, sync.changes) == (2, 1)
     assert [(r.line, r.text) for r in sync.rejected_lines] == [(3, '"Ann Bee",S-2,banana')]
@@ -475,7 +476,7 @@ def test_the_list_of_syncs_shows_who_when_file_and_counts(client_for, club, make
     page = client_for("committee").get(reverse("rank_syncs")).content.decode()
     assert "saga-2024.csv" in page and "committee" in page and "1 from 2024-06-01" in page
     assert (
-        '<td class="num">2</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td>'
+        '<td class="num">2</td><td class="num">0</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td>'
         in page
     )  # "Player One" is missing
 

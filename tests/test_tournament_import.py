@@ -298,23 +298,32 @@ def _import_or_clear_error(club: Club, data: bytes) -> None:
 
 
 def _post(client, data: bytes, club: Club, name: str = "juvisy-2019.h9", **extra):  # type: ignore[no-untyped-def]
+    """Upload the file: the answer is the preview (a redirect) or the refusal."""
     return client.post(
         reverse("tournament_import"),
         {"file": SimpleUploadedFile(name, data), "club": club.pk, "format": "", **extra},
     )
 
 
+def _import(client, data: bytes, club: Club, name: str = "juvisy-2019.h9"):  # type: ignore[no-untyped-def]
+    """Upload, then "Save these N games" on the preview; the answer to the save."""
+    preview = _post(client, data, club, name)
+    assert preview.status_code == 302, preview.content.decode()[:2000]
+    return client.post(preview["Location"])
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_only_the_committee_imports_a_tournament(role, client_for, club) -> None:
     data = juvisy("h9")
     before = state()
-    response = _post(client_for(role), data, club)
     if role == "committee":
-        assert response.status_code == 200
+        response = _import(client_for(role), data, club)
+        assert response.status_code == 302
         assert RecordSheet.objects.get(club=club).games.count() == 36
-    else:
-        assert response.status_code == (302 if role == "anonymous" else 403)
-        assert state() == before
+        return
+    response = _post(client_for(role), data, club)
+    assert response.status_code == (302 if role == "anonymous" else 403)
+    assert state() == before
 
 
 @pytest.mark.parametrize("who", ["volunteer_b", "committee_2"])
@@ -330,8 +339,8 @@ def test_no_one_outside_the_lists_committee_imports_into_its_clubs(who, outsider
 
 
 def test_the_committee_imports_at_any_club_of_its_list(client_for, other_club) -> None:
-    response = _post(client_for("committee"), juvisy("h9"), other_club)
-    assert response.status_code == 200
+    response = _import(client_for("committee"), juvisy("h9"), other_club)
+    assert response.status_code == 302
     assert RecordSheet.objects.get(club=other_club).games.count() == 36
 
 
@@ -341,12 +350,15 @@ def test_only_the_committee_sees_the_import_page(role, client_for) -> None:
     assert response.status_code == {"anonymous": 302, "player": 403, "volunteer": 403, "committee": 200}[role]
 
 
-def test_the_page_reports_created_matched_and_skipped_with_lines(client_for, club) -> None:
-    page = _post(client_for("committee"), juvisy("h9"), club).content.decode()
-    sheet = RecordSheet.objects.get(club=club)
-    assert f'href="{sheet.get_absolute_url()}">the record sheet of 2019-10-26 ({sheet.event})</a>' in page
-    assert "New players (" in page and "Minieri Davide (3d)" in page
+def test_the_preview_reports_created_matched_and_skipped_with_lines(client_for, club) -> None:
+    client = client_for("committee")
+    page = client.get(_post(client, juvisy("h9"), club)["Location"]).content.decode()
+    assert "New players (19)" in page and "<td>Minieri Davide</td><td>3d</td>" in page
     assert "line 13, round 2: no game this round" in page
+    response = client.post(_post(client, juvisy("h9"), club)["Location"], follow=True)
+    sheet = RecordSheet.objects.get(club=club)
+    assert response.redirect_chain[-1][0] == sheet.get_absolute_url()
+    assert "36 games saved; ratings will update shortly." in response.content.decode()
 
 
 def test_the_page_asks_for_a_file_when_none_was_chosen(client_for, club) -> None:
@@ -363,10 +375,11 @@ def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for, club) -> 
     assert state()[0] == 0
 
 
-def test_check_only_on_the_page_saves_nothing(client_for, club) -> None:
-    response = _post(client_for("committee"), juvisy("h9"), club, dry_run="on")
-    assert response.status_code == 200 and "Check only: nothing was saved" in response.content.decode()
-    assert not RecordSheet.objects.exists()
+def test_the_upload_alone_saves_nothing(client_for, club) -> None:
+    # The preview replaced the "Check only" box (tests/test_tournament_preview.py).
+    before = state()
+    response = _post(client_for("committee"), juvisy("h9"), club)
+    assert response.status_code == 302 and state() == before
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

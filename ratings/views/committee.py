@@ -10,6 +10,9 @@ into form errors.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -19,13 +22,15 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ratings import access, committee, exports
+from ratings import access, committee, exports, import_preview
 from ratings.exchange import ExchangeError
 from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
 from ratings.models import Club, RankSync, RatingList
 from ratings.tables import rating_label
 
 SYNCS_PER_PAGE = 30
+#: Rejected lines of a rank list shown on its preview page (all are stored).
+REJECTED_SHOWN = 500
 
 
 def _managed_lists(request: HttpRequest) -> QuerySet[RatingList]:
@@ -33,6 +38,30 @@ def _managed_lists(request: HttpRequest) -> QuerySet[RatingList]:
     if not lists.exists():
         raise PermissionDenied("only a list's committee may do this")
     return lists
+
+
+def _upload_page(
+    request: HttpRequest,
+    form: RankUploadForm | TournamentImportForm,
+    preview: Callable[..., Any],
+    place: str,
+    template: str,
+) -> HttpResponse:
+    """An upload form; submitted and valid, the file is read into its preview
+    (a rank sync, an import preview) and the answer goes there.  A refusal
+    (naming the line) goes on the file field; nothing is kept then."""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            made = preview(
+                data[place], data["file"], filename=form.filename, format=data["format"], user=request.user
+            )
+        except (ExchangeError, committee.CommitteeError) as error:
+            form.add_error("file", f"{form.filename}: {error}")
+        else:
+            return redirect(made)
+    status = 400 if form.is_bound else 200
+    return render(request, f"ratings/committee/{template}.html", {"form": form}, status=status)
 
 
 @login_required
@@ -51,22 +80,7 @@ def rank_sync_new(request: HttpRequest) -> HttpResponse:
     lists = _managed_lists(request)
     access.refuse_choice_outside(lists, request.POST.get("rating_list"))
     form = RankUploadForm(request.POST or None, request.FILES or None, rating_lists=lists)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            sync = committee.preview_rank_sync(
-                data["rating_list"],
-                data["file"],
-                filename=form.filename,
-                format=data["format"],
-                user=request.user,
-            )
-        except (ExchangeError, committee.CommitteeError) as error:
-            form.add_error("file", f"{form.filename}: {error}")
-        else:
-            return redirect("rank_sync", pk=sync.pk)
-    status = 400 if form.is_bound else 200
-    return render(request, "ratings/committee/rank_sync_new.html", {"form": form}, status=status)
+    return _upload_page(request, form, committee.preview_rank_sync, "rating_list", "rank_sync_new")
 
 
 @login_required
@@ -115,6 +129,8 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "sync": sync,
         "lines": lines,
+        "rejected": sync.rejected[:REJECTED_SHOWN],
+        "rejected_more": max(0, len(sync.rejected) - REJECTED_SHOWN),
         "form": form,
         # The club rating column is named after the primary system's unit.
         "unit": rating_label([sync.rating_list.primary_system]),
@@ -169,26 +185,41 @@ def export_token(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_import(request: HttpRequest) -> HttpResponse:
+    """The upload: read and check the file, keep it, show the preview.
+    Nothing is saved until the preview's "Save" (issue 15)."""
     clubs = Club.objects.filter(rating_list__in=_managed_lists(request)).select_related("rating_list")
     access.refuse_choice_outside(clubs, request.POST.get("club"))
     form = TournamentImportForm(request.POST or None, request.FILES or None, clubs=clubs.order_by("name"))
-    report = None
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
+    return _upload_page(request, form, import_preview.preview_import, "club", "tournament_import")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_import_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the upload would save; "Save" imports it, exactly as shown."""
+    preview = access.import_preview_for_committee(request.user, pk)
+    error, status = "", 200
+    if preview.expired:
+        preview.delete()
+        messages.error(
+            request, "That preview was more than a day old and was discarded; upload the file again."
+        )
+        return redirect("tournament_import")
+    if request.method == "POST":
         try:
-            report = committee.import_tournament(
-                data["club"],
-                data["file"],
-                filename=form.filename,
-                format=data["format"],
-                user=request.user,
-                dry_run=data["dry_run"],
-            )
-        except (ExchangeError, committee.CommitteeError) as error:
-            form.add_error("file", f"{form.filename}: {error}")
+            report = import_preview.save_import(preview, user=request.user)
+        except import_preview.PreviewGone as gone:
+            messages.error(request, f"Nothing was saved: {gone}.")
+            return redirect("tournament_import")
+        except import_preview.PreviewChanged as changed:
+            import_preview.refresh(preview, changed.summary)
+            error, status = str(changed), 409
+        except (ExchangeError, committee.CommitteeError) as refused:
+            error, status = str(refused), 400
         else:
-            if report.sheet is not None and not report.dry_run:
-                messages.success(request, f"{report.games} games saved; ratings will update shortly.")
-    status = 400 if form.is_bound and form.errors else 200
-    context = {"form": form, "report": report}
-    return render(request, "ratings/committee/tournament_import.html", context, status=status)
+            messages.success(request, f"{report.games} games saved; ratings will update shortly.")
+            return redirect(report.sheet)
+    report = preview.report
+    more_games = report["games"] - len(report["first_games"])
+    context = {"preview": preview, "report": report, "more_games": more_games, "error": error}
+    return render(request, "ratings/committee/tournament_import_preview.html", context, status=status)
