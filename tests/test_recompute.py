@@ -1,4 +1,4 @@
-"""The recompute pipeline: marking dirty, replaying, notices (ratings/recompute.py)."""
+"""The recompute pipeline: marking dirty, replaying, notices (ratings/recompute/)."""
 
 from __future__ import annotations
 

@@ -141,8 +141,8 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
     other.execute("SET lock_timeout = '3s'")
     reads: list[int] = []
 
-    def write_and_read_meanwhile(rows, table):  # type: ignore[no-untyped-def]
-        written = recompute.write_history(rows, table)
+    def write_and_read_meanwhile(rows, target):  # type: ignore[no-untyped-def]
+        written = recompute.write_history(rows, target)
         # Another session reads while this transaction is still writing.
         reads.append(other.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         return written
