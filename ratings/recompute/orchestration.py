@@ -7,7 +7,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 
@@ -24,7 +25,7 @@ from ratings.recompute.indexes import (
     drop_secondary_indexes,
 )
 from ratings.recompute.locking import list_lock
-from ratings.recompute.measure import gc_paused, time_write
+from ratings.recompute.measure import gc_paused, time_write, timings
 from ratings.recompute.postgresql import StagedHistory
 from ratings.recompute.replay import (
     CHECKPOINT_EVERY,
@@ -36,7 +37,7 @@ from ratings.recompute.replay import (
 )
 from ratings.recompute.runs import abandon_running, mark_clean, recorded
 from ratings.recompute.sqlite import tune_connection
-from ratings.recompute.timeline import period_start
+from ratings.recompute.timeline import load_timeline, period_start
 from ratings.recompute.writing import WriteHistory, empty_history, rewrite_list, write_history
 
 log = logging.getLogger(__name__)
@@ -243,38 +244,82 @@ def recompute_all(
             )
         with recorded(runs):
             with gc_paused():
-                rewrites = [
-                    replay(
-                        rating_list,
-                        list_systems(rating_list, options.system),
-                        None,
-                        None,
-                        run,
-                        progress,
-                        options.checkpoint_every,
-                    )
-                    for rating_list, run in zip(rating_lists, runs, strict=True)
-                ]
-                _write_all(rewrites, runs, options)
+                if transaction.get_connection().vendor == "postgresql":
+                    _replay_beside_the_write(rating_lists, runs, progress, options)
+                else:
+                    rewrites = [
+                        replay(
+                            rating_list,
+                            list_systems(rating_list, options.system),
+                            None,
+                            None,
+                            run,
+                            progress,
+                            options.checkpoint_every,
+                        )
+                        for rating_list, run in zip(rating_lists, runs, strict=True)
+                    ]
+                    _write_all(rewrites, sum(rewrite.expected for rewrite in rewrites), runs, options)
             for run in runs:
                 mark_clean(run.rating_list_id, run.generation)
     return runs
 
 
-def _write_all(rewrites: list[Rewrite], runs: list[m.RecomputeRun], options: Options) -> None:
-    """recompute_all's write: every list's history from scratch, in one
-    transaction with one index build.
+def _replay_beside_the_write(
+    rating_lists: list[m.RatingList], runs: list[m.RecomputeRun], progress: Progress, options: Options
+) -> None:
+    """recompute_all on PostgreSQL: every list's timeline is read first;
+    then a replay thread replays one list after the other while this
+    thread, in the write transaction, COPYs each list as soon as it is
+    replayed.  The server ingests the rows (another process, another core)
+    while Python runs the engine; this thread waits on the socket without
+    the GIL.  The replay thread makes no query (a full replay of a timeline
+    already read), so it has no connection: none is shared across threads.
+    (SQLite's work runs in this process and binding its rows holds the GIL:
+    overlapping did not pay there, measured, docs/recompute.md.)"""
+    clock = time.perf_counter
+    began = clock()
+    timelines = [load_timeline(rating_list) for rating_list in rating_lists]
+    timings["load"] += clock() - began
+    systems = [list_systems(rating_list, options.system) for rating_list in rating_lists]
+    expected = sum(
+        2 * len(each) * len(timeline.events) for each, timeline in zip(systems, timelines, strict=True)
+    )
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="recompute-replay") as replayer:
+        futures = [
+            replayer.submit(
+                replay, rating_list, each, None, None, run, progress, options.checkpoint_every, timeline, True
+            )
+            for rating_list, each, run, timeline in zip(rating_lists, systems, runs, timelines, strict=True)
+        ]
+        del timelines  # each is freed once replayed
+
+        def replayed() -> Iterator[Rewrite]:
+            # In order; each rewrite is freed once written.
+            while futures:
+                yield futures.pop(0).result()
+
+        try:
+            _write_all(replayed(), expected, runs, options)
+        finally:
+            for future in futures:  # a failed write or replay: no more replays
+                future.cancel()
+
+
+def _write_all(
+    rewrites: Iterable[Rewrite], expected: int, runs: list[m.RecomputeRun], options: Options
+) -> None:
+    """recompute_all's write: every list's history from scratch (about
+    ``expected`` rows), in one transaction with one index build.
 
     SQLite: the history is emptied, its secondary indexes dropped and built
     again at the end (its readers keep their snapshot until the commit).
     PostgreSQL: a large federation is written into a staging table that
     replaces the history at the end (postgresql.StagedHistory), so readers
-    wait only for that swap.  (Writing one list from a thread while the
-    next is replayed would need the thread to share this transaction's
-    connection; it is not done.)"""
+    wait only for that swap."""
     clock = time.perf_counter
     began = clock()
-    large = sum(rewrite.expected for rewrite in rewrites) >= options.rebuild_min_rows
+    large = expected >= options.rebuild_min_rows
     locked_from: float | None = None
     with transaction.atomic():
         if transaction.get_connection().vendor == "postgresql":

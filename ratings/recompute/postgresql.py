@@ -135,7 +135,7 @@ class StagedHistory:
     looks a waiting statement's table up again by name) and creates the
     staging table with the history's columns, defaults, checks and
     identity but no index, not even the primary key.  The caller COPYs the rows into it
-    (write_history) and builds the indexes (the statements in
+    (write_history into ``target``) and builds the indexes (the statements in
     ``create``); swap() drops the old table and gives the staging table, its
     indexes, constraints and identity sequence the old names.  Readers
     wait only for swap() and the commit, not for the whole write, as

@@ -91,15 +91,22 @@ def replay(
     run: m.RecomputeRun,
     progress: Callable[[int], None] | None,
     checkpoint_every: int = CHECKPOINT_EVERY,
+    timeline: Timeline | None = None,
+    binary: bool | None = None,
 ) -> Rewrite:
     """Replay from ``resume`` (a checkpoint date, or the beginning) outside
     any transaction (it only reads); the rows from ``start`` on are built
     when the returned rewrite is written.  A checkpoint is stored about
-    every ``checkpoint_every`` events."""
+    every ``checkpoint_every`` events.  ``timeline`` (already read) and
+    ``binary`` (rows for PostgreSQL's binary COPY) given, a full replay
+    makes no query at all: it may run in a thread without a connection."""
     clock = time.perf_counter
-    began = clock()
-    timeline = load_timeline(rating_list, resume)
-    timings["load"] += clock() - began
+    if timeline is None:
+        began = clock()
+        timeline = load_timeline(rating_list, resume)
+        timings["load"] += clock() - began
+    if binary is None:
+        binary = transaction.get_connection().vendor == "postgresql"
     events = timeline.events
     write_from = 0 if start is None else bisect_left(timeline.days, start)
     cuts = _boundaries(timeline, write_from, checkpoint_every)
@@ -146,7 +153,7 @@ def replay(
             final_state = state or {}
     run.games_replayed = timeline.games()
 
-    columns = Columns.of(timeline, binary=transaction.get_connection().vendor == "postgresql")
+    columns = Columns.of(timeline, binary=binary)
 
     def rows() -> Iterator[tuple[Any, ...]]:
         # chain, not a generator with ``yield from``: no Python frame per
