@@ -23,6 +23,7 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import date
 
+from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
@@ -35,6 +36,9 @@ from ratings.systems import get_system
 from ratings.systems.base import WHITE, Game, Start, Winner
 
 log = logging.getLogger(__name__)
+
+#: The Celery task that runs :func:`compute` (ratings/tasks.py).
+EVALUATE_TASK = "ratings.tasks.evaluate_list_task"
 
 #: Bands of the calibration chart: tenths of P(White wins).
 CALIBRATION_BINS = 10
@@ -82,9 +86,9 @@ def schedule(rating_list_id: int) -> None:
     """Recompute the figures after a recompute: by a worker when there is a
     broker, else now (a failure is logged; the ratings are saved already)."""
     if settings.CELERY_BROKER_URL:
-        from ratings.tasks import evaluate_list_task
-
-        evaluate_list_task.delay(rating_list_id)
+        # By name from the Celery app's registry, as the recompute enqueues
+        # its own task (no import of ratings.tasks, which imports this module).
+        current_app.tasks[EVALUATE_TASK].delay(rating_list_id)
         return
     try:
         compute(rating_list_id)

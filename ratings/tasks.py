@@ -1,7 +1,10 @@
-"""Celery tasks of the ratings app: thin wrappers around ratings/recompute.py.
+"""Celery tasks of the ratings app: thin wrappers around ratings/recompute/.
 
 They take ids, never model instances; the work (load, lock, record a run,
-replay, write, record the outcome) is in :mod:`ratings.recompute`.
+replay, write, record the outcome) is in :mod:`ratings.recompute`.  The
+dependency goes one way: this module imports the recompute, which enqueues
+these tasks by name (ratings/recompute/scheduling.py) and never imports
+this module; ratings/apps.py imports it so that every process has them.
 
 The recompute's work is also recorded in the database (the list's dirty
 flag), so a message the broker cannot take is not lost work: the save that

@@ -1,4 +1,4 @@
-"""The recompute pipeline: marking dirty, replaying, notices (ratings/recompute.py)."""
+"""The recompute pipeline: marking dirty, replaying, notices (ratings/recompute/)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import pytest
 from django.db import transaction
 
 from ratings import recompute
-from ratings.models import Club, Game, HistoryEntry, Player, RatingList, RecomputeRun, RecordSheet
+from ratings.models import (
+    Club,
+    Game,
+    HistoryEntry,
+    Player,
+    RatingCheckpoint,
+    RatingList,
+    RecomputeRun,
+    RecordSheet,
+)
 from ratings.systems import get_system
 from ratings.systems.base import Game as EngineGame
 from ratings.systems.base import Kind, Start, Winner
@@ -93,8 +102,8 @@ def history(club: Club) -> list[tuple[object, ...]]:
     )
 
 
-def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club, make_player, monkeypatch):
-    monkeypatch.setattr(recompute, "CHECKPOINT_EVERY", 5)
+def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club, make_player):
+    options = recompute.Options(checkpoint_every=5)
     players = [make_player(f"P{i}", rank=-15 + i) for i in range(6)]
     for n in range(60):
         day = date(2025, 1, 1 + n // 3)
@@ -106,11 +115,11 @@ def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club, make_playe
             "white" if n % 3 else "black",
             handicap=n % 3,
         )
-    recompute.recompute_list(club.rating_list_id, full=True)
-    assert recompute.m.RatingCheckpoint.objects.filter(rating_list=club.rating_list).count() > 3
+    recompute.recompute_list(club.rating_list_id, full=True, options=options)
+    assert RatingCheckpoint.objects.filter(rating_list=club.rating_list).count() > 3
     add_game(club, date(2025, 1, 15), players[0], players[3], "black")
     recompute.mark_dirty(club.rating_list, date(2025, 1, 15))
-    run = recompute.recompute_list(club.rating_list_id)
+    run = recompute.recompute_list(club.rating_list_id, options=options)
     incremental = history(club)
     assert run is not None and run.from_date == date(2025, 1, 15) and not run.full
     recompute.recompute_list(club.rating_list_id, full=True)

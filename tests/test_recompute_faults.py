@@ -31,7 +31,7 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.django_db
-def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, make_player, monkeypatch):
+def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, make_player):
     players = [make_player(f"P{i}", rank=-12 + i) for i in range(4)]
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 5, 1))
     for n in range(12):
@@ -47,22 +47,20 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, m
     )
     recompute.mark_dirty(club.rating_list, date(2025, 5, 3))
 
-    real_write = recompute.write_history
-
-    def write_half_then_fail(rows):  # type: ignore[no-untyped-def]
-        real_write(list(rows)[:3])  # some rows are in the table...
+    def write_half_then_fail(rows, table):  # type: ignore[no-untyped-def]
+        recompute.write_history(list(rows)[:3], table)  # some rows are in the table...
         raise RuntimeError("disk full")  # ...when the write fails
 
-    monkeypatch.setattr(recompute, "write_history", write_half_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
-        recompute.recompute_list(club.rating_list_id)
+        recompute.recompute_list(
+            club.rating_list_id, options=recompute.Options(write_history=write_half_then_fail)
+        )
     assert history(club) == before
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from == date(2025, 5, 3), "the club stays dirty"
     failed = RecomputeRun.objects.get(status="failed")
     assert "disk full" in failed.error
 
-    monkeypatch.setattr(recompute, "write_history", real_write)
     assert recompute.recompute_list(club.rating_list_id) is not None  # the sweeper's or a retry's run
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None
@@ -73,7 +71,7 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, m
 
 
 @pytest.mark.django_db
-def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_player, monkeypatch):
+def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_player):
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 5, 1))
     game = Game.objects.create(
@@ -86,12 +84,13 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
         def rate(self, events, state=None, starts=None):  # type: ignore[no-untyped-def]
             raise InvalidEvent(len(events) - 1, "handicap", "out of range")
 
-    monkeypatch.setattr(recompute, "_system", lambda name: Refusing())
     recompute.mark_dirty(club.rating_list, game.date)
     with pytest.raises(
         recompute.RecomputeError, match=f"game {game.pk} of 2025-05-01: handicap: out of range"
     ):
-        recompute.recompute_list(club.rating_list_id)
+        recompute.recompute_list(
+            club.rating_list_id, options=recompute.Options(system=lambda name: Refusing())
+        )
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from == date(2025, 5, 1)
 
@@ -102,27 +101,25 @@ HANG_IN_WRITE = """
 import time, pathlib
 from datetime import date
 from django.db import connection, transaction
-from ratings import recompute, services
-from ratings.systems.base import InvalidEvent
+from ratings import recompute
 from ratings.models import Club, Game, Player
-real = recompute.write_history
-def hang(rows):
-    n = real(rows)
+def hang(rows, table):
+    n = recompute.write_history(rows, table)
     with connection.cursor() as cursor:  # the indexes as this transaction sees them
         cursor.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
                        "AND tbl_name = 'ratings_historyentry'")
         indexes = cursor.fetchone()[0]
     pathlib.Path({flag!r}).write_text(f"{{n}} {{indexes}}")
     time.sleep(120)
-recompute.write_history = hang
-if {rebuild}:  # a small history counts as a large rewrite: the indexes are dropped
-    recompute.REBUILD_MIN_ROWS = 0
+# {rebuild}: a small history counts as a large rewrite, the indexes are dropped
+options = recompute.Options(write_history=hang, rebuild_min_rows=0 if {rebuild} else recompute.Options.rebuild_min_rows)
 club = Club.objects.get()
 white, black = Player.objects.filter(rating_list=club.rating_list).order_by("id")[:2]
 first = Game.objects.filter(club=club).order_by("date").first()
 with transaction.atomic():
     Game.objects.create(club=club, sheet=first.sheet, date=first.date, white=black, black=white, winner="black")
-    recompute.mark_dirty(club.rating_list, first.date)
+    recompute.mark_dirty(club.rating_list, first.date)  # enqueued for a worker (the broker: memory)
+recompute.recompute_list(club.rating_list_id, trigger="commit", options=options)  # the worker's run
 """
 
 
@@ -161,7 +158,7 @@ def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(t
     games_before = sqlite3.connect(db).execute("SELECT count(*) FROM ratings_game").fetchone()[0]
 
     flag = tmp_path / "in-the-write"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "CELERY_BROKER_URL": ""}
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "CELERY_BROKER_URL": "memory://"}
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "shell", "-c", HANG_IN_WRITE.format(flag=str(flag), rebuild=rebuild)],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
@@ -187,7 +184,9 @@ def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(t
         assert conn.execute("SELECT count(*) FROM ratings_game").fetchone()[0] == games_before + 1, (
             "no game lost"
         )
-        assert conn.execute("SELECT dirty_from FROM ratings_ratinglist").fetchone()[0] is not None, "still dirty"
+        assert conn.execute("SELECT dirty_from FROM ratings_ratinglist").fetchone()[0] is not None, (
+            "still dirty"
+        )
         assert (
             conn.execute("SELECT status FROM ratings_recomputerun ORDER BY id DESC").fetchone()[0]
             == "running"

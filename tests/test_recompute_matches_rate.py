@@ -67,7 +67,9 @@ def _rate(tmp: Path, club, players) -> list[list[str]]:  # type: ignore[no-untyp
 
 def _site(club) -> list[list[str]]:  # type: ignore[no-untyped-def]
     out = []
-    for h in HistoryEntry.objects.filter(rating_list=club.rating_list, system="sagc").order_by("seq", "-colour"):
+    for h in HistoryEntry.objects.filter(rating_list=club.rating_list, system="sagc").order_by(
+        "seq", "-colour"
+    ):
         out.append(
             [
                 h.date.isoformat(),
@@ -91,22 +93,19 @@ def test_the_history_equals_manage_py_rate_on_the_same_games(
     club.rating_list.compared_systems = []
     club.save()
     players = [make_player(f"P{i}", rank=-16 + 4 * i, since=DAY0) for i in range(5)]
-    saved, recompute.CHECKPOINT_EVERY = recompute.CHECKPOINT_EVERY, every
-    try:
-        for n, (day, white, step, winner, handicap, tournament) in enumerate(entries):
-            sheet = RecordSheet.objects.create(
-                club=club, date=DAY0 + timedelta(days=day), kind="tournament" if tournament else "club",
-                event="Open" if tournament else "",
-            )  # fmt: skip
-            Game.objects.create(
-                club=club, sheet=sheet, date=sheet.date, white=players[white], black=players[(white + step) % 5],
-                winner=winner, handicap=handicap, komi=6.5 if handicap == 0 else 0.5, kind=sheet.kind,
-                entered_at=ENTERED + timedelta(minutes=n),
-            )  # fmt: skip
-            recompute.mark_dirty(club.rating_list, sheet.date)
-            if data.draw(st.booleans(), label="recompute now"):
-                recompute.recompute_list(club.rating_list_id)
-        recompute.recompute_list(club.rating_list_id)
-    finally:
-        recompute.CHECKPOINT_EVERY = saved
+    options = recompute.Options(checkpoint_every=every)
+    for n, (day, white, step, winner, handicap, tournament) in enumerate(entries):
+        sheet = RecordSheet.objects.create(
+            club=club, date=DAY0 + timedelta(days=day), kind="tournament" if tournament else "club",
+            event="Open" if tournament else "",
+        )  # fmt: skip
+        Game.objects.create(
+            club=club, sheet=sheet, date=sheet.date, white=players[white], black=players[(white + step) % 5],
+            winner=winner, handicap=handicap, komi=6.5 if handicap == 0 else 0.5, kind=sheet.kind,
+            entered_at=ENTERED + timedelta(minutes=n),
+        )  # fmt: skip
+        recompute.mark_dirty(club.rating_list, sheet.date)
+        if data.draw(st.booleans(), label="recompute now"):
+            recompute.recompute_list(club.rating_list_id, options=options)
+    recompute.recompute_list(club.rating_list_id, options=options)
     assert _site(club) == _rate(tmp_path, club, players)

@@ -55,7 +55,9 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 def cached(club: Club) -> list[tuple[object, ...]]:
     return list(
-        Player.objects.filter(rating_list=club.rating_list).order_by("id").values_list("id", "rank", "rating", "games_count")
+        Player.objects.filter(rating_list=club.rating_list)
+        .order_by("id")
+        .values_list("id", "rank", "rating", "games_count")
     )
 
 
@@ -86,19 +88,21 @@ steps = st.lists(st.tuples(entry, st.booleans()), min_size=1, max_size=25)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=steps, every=st.integers(1, 6))
 def test_it_ends_in_the_full_replay_whatever_the_entry_order(club, make_player, steps, every):
-    recompute.CHECKPOINT_EVERY, saved = every, recompute.CHECKPOINT_EVERY
-    try:
-        _scenario(club, make_player, steps)
-    finally:
-        recompute.CHECKPOINT_EVERY = saved
+    _scenario(club, make_player, steps, recompute.Options(checkpoint_every=every))
 
 
-def _scenario(club, make_player, steps):  # type: ignore[no-untyped-def]
+def _scenario(club, make_player, steps, options):  # type: ignore[no-untyped-def]
     for model in (HistoryEntry, RatingCheckpoint, Game, RankAdjustment, RecordSheet):
         model.objects.all().delete()
     Player.objects.all().delete()
-    club.rating_list.compared_systems = _available(["egf", "ffg"])  # period-based systems: tournaments must not split
-    club.rating_list.dirty_from, club.rating_list.dirty_generation, club.rating_list.clean_generation = None, 0, 0
+    club.rating_list.compared_systems = _available(
+        ["egf", "ffg"]
+    )  # period-based systems: tournaments must not split
+    club.rating_list.dirty_from, club.rating_list.dirty_generation, club.rating_list.clean_generation = (
+        None,
+        0,
+        0,
+    )
     club.save()
     players = [make_player(f"P{i}", rank=-18 + 3 * i, since=DAY0) for i in range(6)]
     for n, (item, recompute_now) in enumerate(steps):
@@ -123,8 +127,8 @@ def _scenario(club, make_player, steps):  # type: ignore[no-untyped-def]
             )  # fmt: skip
         recompute.mark_dirty(club.rating_list, day)
         if recompute_now:
-            recompute.recompute_list(club.rating_list_id)
-    recompute.recompute_list(club.rating_list_id)
+            recompute.recompute_list(club.rating_list_id, options=options)
+    recompute.recompute_list(club.rating_list_id, options=options)
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None
     incremental, incremental_players = history(club), cached(club)

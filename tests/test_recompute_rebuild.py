@@ -7,15 +7,17 @@ the indexes."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
+from ratings.recompute.indexes import create_indexes
 from tests.conftest import make_pool
 
 COLUMNS = (
@@ -26,7 +28,9 @@ COLUMNS = (
 
 def history(club: Club) -> list[tuple[object, ...]]:
     return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list).order_by("system", "seq", "colour").values_list(*COLUMNS)
+        HistoryEntry.objects.filter(rating_list=club.rating_list)
+        .order_by("system", "seq", "colour")
+        .values_list(*COLUMNS)
     )
 
 
@@ -52,46 +56,45 @@ def fill(club: Club, make_player: Any, games: int = 30) -> list[Any]:
     return players
 
 
+class Rebuilds(list[list[str]]):
+    """The statements each rebuild of the indexes ran, and the options that
+    count every rewrite as large and record its rebuild."""
+
+    def options(self, **more: Any) -> recompute.Options:
+        def spy(statements: Sequence[str]) -> None:
+            self.append(list(statements))
+            create_indexes(statements)
+
+        return recompute.Options(rebuild_min_rows=0, create_indexes=spy, **more)
+
+
 @pytest.fixture
-def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """Every rewrite counts as large; records the statements each rebuild ran."""
-    monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)
-    seen: list[list[str]] = []
-    real = recompute._create_indexes
-
-    def spy(statements: list[str]) -> None:
-        seen.append(list(statements))
-        real(statements)
-
-    monkeypatch.setattr(recompute, "_create_indexes", spy)
-    return seen
+def rebuilds() -> Rebuilds:
+    return Rebuilds()
 
 
 @pytest.mark.django_db
-def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
-    club, make_player, monkeypatch
-):
+def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(club, make_player, rebuilds):
     fill(club, make_player)
     recompute.recompute_list(club.rating_list_id, full=True)
     plain, before = history(club), indexes()
     assert plain, "the first run wrote a history"
+    assert not rebuilds
 
-    seen: list[list[str]] = []
-    real = recompute._create_indexes
-    monkeypatch.setattr(recompute, "REBUILD_MIN_ROWS", 0)
-    monkeypatch.setattr(recompute, "_create_indexes", lambda s: (seen.append(list(s)), real(s)))
-    recompute.recompute_list(club.rating_list_id, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True, options=rebuilds.options())
 
-    assert len(seen) == 1 and len(seen[0]) >= 2, "the secondary indexes were dropped and created again"
+    assert len(rebuilds) == 1 and len(rebuilds[0]) >= 2, (
+        "the secondary indexes were dropped and created again"
+    )
     assert history(club) == plain
     assert indexes() == before, "every index and constraint is back, with the same columns"
 
 
 @pytest.mark.django_db
-def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, monkeypatch, rebuilds):
-    monkeypatch.setattr(recompute, "CHECKPOINT_EVERY", 10)  # so that a late game resumes near the end
+def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, rebuilds):
+    options = rebuilds.options(checkpoint_every=10)  # so that a late game resumes near the end
     players = fill(club, make_player, games=60)
-    recompute.recompute_list(club.rating_list_id, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True, options=options)
     assert len(rebuilds) == 1, "the first, full run rebuilt"
     sheet = RecordSheet.objects.get(club=club)
     last = Game.objects.filter(club=club).order_by("-date").first()
@@ -99,17 +102,15 @@ def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, monkeypatch, r
         club=club, sheet=sheet, date=last.date, white=players[0], black=players[3], winner="black"
     )
     recompute.mark_dirty(club.rating_list, last.date)
-    run = recompute.recompute_list(club.rating_list_id)
+    run = recompute.recompute_list(club.rating_list_id, options=options)
     assert run is not None and run.from_date == last.date and run.rows_written < 20
     assert len(rebuilds) == 1, "a tail of a few rows is written into the indexes as they are"
 
 
 @pytest.mark.django_db
-def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
-    club, make_player, monkeypatch, rebuilds
-):
+def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(club, make_player, rebuilds):
     players = fill(club, make_player)
-    recompute.recompute_list(club.rating_list_id, full=True)
+    recompute.recompute_list(club.rating_list_id, full=True, options=rebuilds.options())
     before_rows, before_indexes = history(club), indexes()
     first = Game.objects.filter(club=club).order_by("date").first()
     Game.objects.create(
@@ -117,20 +118,18 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
     )
     recompute.mark_dirty(club.rating_list, first.date)
 
-    real_write = recompute.write_history
-
-    def write_some_then_fail(rows):  # type: ignore[no-untyped-def]
-        real_write(list(rows)[:5])
+    def write_some_then_fail(rows, table):  # type: ignore[no-untyped-def]
+        recompute.write_history(list(rows)[:5], table)
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(recompute, "write_history", write_some_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
-        recompute.recompute_list(club.rating_list_id)
+        recompute.recompute_list(
+            club.rating_list_id, options=rebuilds.options(write_history=write_some_then_fail)
+        )
     assert history(club) == before_rows
     assert indexes() == before_indexes, "the dropped indexes came back with the rollback"
 
-    monkeypatch.setattr(recompute, "write_history", real_write)
-    recompute.recompute_list(club.rating_list_id)
+    recompute.recompute_list(club.rating_list_id, options=rebuilds.options())
     assert len(rebuilds) == 2, "the run from the first date rebuilt the indexes"
     assert history(club) != before_rows
     assert indexes() == before_indexes
@@ -150,13 +149,13 @@ def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_indexes_once(two_clubs, rebuilds):
     for each in two_clubs:
-        recompute.recompute_list(each.rating_list_id, full=True)
+        recompute.recompute_list(each.rating_list_id, full=True, options=rebuilds.options())
     each_alone = [history(each) for each in two_clubs]
     assert all(each_alone), "both clubs have a history"
     rebuilds.clear()
     before = indexes()
 
-    runs = recompute.recompute_all(trigger="command")
+    runs = recompute.recompute_all(trigger="command", options=rebuilds.options())
 
     assert [history(each) for each in two_clubs] == each_alone
     assert len(rebuilds) == 1, "one drop and one rebuild for the whole federation"
@@ -169,51 +168,70 @@ def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_index
 
 
 @pytest.mark.django_db
-def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_was(
-    two_clubs, monkeypatch, rebuilds
-):
+def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_was(two_clubs, rebuilds):
     for each in two_clubs:
-        recompute.recompute_list(each.rating_list_id, full=True)
-    RatingList.objects.filter(pk=two_clubs[0].rating_list_id).update(dirty_from=date(2025, 1, 1), dirty_generation=5)
+        recompute.recompute_list(each.rating_list_id, full=True, options=rebuilds.options())
+    RatingList.objects.filter(pk=two_clubs[0].rating_list_id).update(
+        dirty_from=date(2025, 1, 1), dirty_generation=5
+    )
     before_rows, before_indexes = [history(each) for each in two_clubs], indexes()
-    real_write = recompute.write_history
     calls: list[int] = []
 
-    def fail_on_the_second_club(rows):  # type: ignore[no-untyped-def]
+    def fail_on_the_second_club(rows, table):  # type: ignore[no-untyped-def]
         calls.append(1)
-        written = real_write(rows)
+        written = recompute.write_history(rows, table)
         if len(calls) == 2:
             raise RuntimeError("disk full")
         return written
 
-    monkeypatch.setattr(recompute, "write_history", fail_on_the_second_club)
     with pytest.raises(RuntimeError, match="disk full"):
-        recompute.recompute_all(trigger="command")
+        recompute.recompute_all(
+            trigger="command", options=rebuilds.options(write_history=fail_on_the_second_club)
+        )
     assert [history(each) for each in two_clubs] == before_rows, (
         "the first club's rewrite was rolled back too"
     )
     assert indexes() == before_indexes
     assert set(RecomputeRun.objects.filter(trigger="command").values_list("status", flat=True)) == {"failed"}
-    assert RatingList.objects.get(pk=two_clubs[0].rating_list_id).dirty_from == date(2025, 1, 1), "the dirty club stays dirty"
+    assert RatingList.objects.get(pk=two_clubs[0].rating_list_id).dirty_from == date(2025, 1, 1), (
+        "the dirty club stays dirty"
+    )
 
 
 @pytest.mark.django_db
-def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs, monkeypatch, rebuilds):
-    real_lock = recompute.list_lock
+def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs):
     busy = two_clubs[1].rating_list_id
-
-    @contextlib.contextmanager
-    def lock(club_id: int) -> Iterator[bool]:
-        if club_id == busy:  # another process is recomputing this club
-            yield False
-        else:
-            with real_lock(club_id) as taken:
-                yield taken
-
-    monkeypatch.setattr(recompute, "list_lock", lock)
-    runs = recompute.recompute_all()
+    with held_elsewhere(busy):  # another process is recomputing this club
+        runs = recompute.recompute_all()
     assert [run.rating_list_id for run in runs] == [two_clubs[0].rating_list_id], (
         "the busy club is left to the run holding its lock"
     )
     assert history(two_clubs[0])
     assert not history(two_clubs[1])
+
+
+@contextlib.contextmanager
+def held_elsewhere(rating_list_id: int) -> Iterator[None]:
+    """The list's recompute lock, held by another thread on its own
+    database connection (another session, as another process would be)."""
+    taken, release = threading.Event(), threading.Event()
+    outcome: list[bool] = []
+
+    def hold() -> None:
+        try:
+            with recompute.list_lock(rating_list_id) as got:
+                outcome.append(got)
+                taken.set()
+                release.wait(30)
+        finally:
+            taken.set()
+            connections.close_all()  # this thread's connections
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert taken.wait(30) and outcome == [True], "the other session took the lock"
+        yield
+    finally:
+        release.set()
+        thread.join()

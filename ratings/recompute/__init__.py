@@ -1,0 +1,43 @@
+"""The ratings update: mark a list dirty, recompute its history, tell the
+pages.  The process, step by step, and the module of each step:
+README.md in this package.
+
+This package is the public API; callers import from here."""
+
+from ratings.recompute.errors import RecomputeBusy, RecomputeError
+from ratings.recompute.locking import list_lock
+from ratings.recompute.measure import timings
+from ratings.recompute.orchestration import Options, recompute_all, recompute_list
+from ratings.recompute.replay import CHECKPOINT_EVERY
+from ratings.recompute.scheduling import (
+    enqueue,
+    first_event_date,
+    mark_dirty,
+    pending_notices,
+    schedule,
+    sweep,
+)
+from ratings.recompute.timeline import Timeline, load_timeline, period_start
+from ratings.recompute.writing import copy_rows, write_history
+
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "Options",
+    "RecomputeBusy",
+    "RecomputeError",
+    "Timeline",
+    "copy_rows",
+    "enqueue",
+    "first_event_date",
+    "list_lock",
+    "load_timeline",
+    "mark_dirty",
+    "pending_notices",
+    "period_start",
+    "recompute_all",
+    "recompute_list",
+    "schedule",
+    "sweep",
+    "timings",
+    "write_history",
+]

@@ -1,0 +1,58 @@
+"""The timeline as the columns that every system's history rows share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from itertools import repeat
+from operator import is_not
+from typing import Any
+
+from ratings.recompute.timeline import Cache, Timeline
+
+#: The history's columns, in the order of PostgreSQL's binary COPY rows.
+HISTORY_COLUMNS = (
+    "rating_list_id", "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",
+    "rank_before", "rating_before", "change", "rank_after", "rating_after",
+)  # fmt: skip
+#: The history's float columns, before and after each event.
+FLOAT_COLUMNS = ("rank_before", "rating_before", "change", "rank_after", "rating_after")
+#: PostgreSQL's binary date: days since 2000-01-01.
+PG_EPOCH = date(2000, 1, 1).toordinal()
+
+
+@dataclass
+class Columns:
+    """The timeline as columns, shared by every system's rows: per event its
+    date (ISO text for SQLite, days since 2000 for PostgreSQL's binary
+    COPY), the first slot's player (White, or the adjusted player), the
+    second slot's (Black, None for an adjustment), game id, adjustment id,
+    and whether it is a game."""
+
+    days: list[Any]
+    first: list[Any]
+    second: list[Any]
+    game: list[int | None]
+    adjustment: list[int | None]
+    is_game: list[bool]
+    #: Rows as PostgreSQL binary COPY tuples (bytes) rather than tuples.
+    binary: bool = False
+
+    @classmethod
+    def of(cls, timeline: Timeline, binary: bool = False) -> Columns:
+        """``binary``: rows for PostgreSQL's binary COPY; else tuples with
+        dates as ISO text (SQLite)."""
+        if binary:
+            days = list(map(Cache(lambda d: d.toordinal() - PG_EPOCH).__getitem__, timeline.days))
+        else:
+            days = list(map(Cache(date.isoformat).__getitem__, timeline.days))
+        is_game = list(map(is_not, timeline.game_ids, repeat(None)))
+        return cls(
+            days,
+            timeline.first,
+            timeline.second,
+            timeline.game_ids,
+            timeline.adjustment_ids,
+            is_game,
+            binary,
+        )

@@ -1,0 +1,57 @@
+"""The players' cached rank, rating and games count after a recompute."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from ratings import models as m
+
+
+def update_players(rating_list: m.RatingList, state: Mapping[Any, Any], games: Mapping[int, int]) -> None:
+    """Cache rank, rating and games count from the primary system, writing
+    only the players whose values changed."""
+    changed = []
+    for player in m.Player.objects.filter(rating_list=rating_list).only(
+        "id", "start_rank", "rank", "rating", "games_count"
+    ):
+        own = state.get(player.pk)
+        rank = float(own.rank) if own is not None else float(player.start_rank)
+        rating = float(own.rating) if own is not None else 0.0
+        count = games.get(player.pk, 0)
+        if (player.rank, player.rating, player.games_count) != (rank, rating, count):
+            player.rank, player.rating, player.games_count = rank, rating, count
+            changed.append(player)
+    if changed:
+        # Lock the rows in primary-key order first, so this never deadlocks
+        # with a sheet being saved that updates the same players; then one
+        # executemany (bulk_update's CASE expressions cost seconds to build
+        # for thousands of players).
+        pks = [p.pk for p in changed]
+        list(m.Player.objects.select_for_update().filter(pk__in=pks).order_by("pk").values_list("pk"))
+        conn = transaction.get_connection()
+        quote = conn.ops.quote_name
+        table = quote(m.Player._meta.db_table)
+        with conn.cursor() as cursor:
+            if conn.vendor == "postgresql":
+                # One statement over arrays: an executemany sends one UPDATE
+                # per player (5,000 at a federation's full recompute).
+                cursor.execute(
+                    f"UPDATE {table} SET {quote('rank')} = v.rank, {quote('rating')} = v.rating, "
+                    f"{quote('games_count')} = v.games FROM unnest(%s::bigint[], %s::float8[], "
+                    f"%s::float8[], %s::integer[]) AS v(id, rank, rating, games) WHERE {table}.{quote('id')} = v.id",
+                    [
+                        pks,
+                        [p.rank for p in changed],
+                        [p.rating for p in changed],
+                        [p.games_count for p in changed],
+                    ],
+                )
+                return
+            cursor.executemany(
+                f"UPDATE {table} SET {quote('rank')} = %s, {quote('rating')} = %s, "
+                f"{quote('games_count')} = %s WHERE {quote('id')} = %s",
+                [(p.rank, p.rating, p.games_count, p.pk) for p in changed],
+            )

@@ -1,0 +1,285 @@
+"""The list's timeline: its games and adjustments in rating order, read
+from the database as columns (and where a recompute may start)."""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from itertools import compress, repeat
+from operator import not_
+from typing import Any
+
+from django.db import DatabaseError, transaction
+from django.db.models import Min
+
+from ratings import models as m
+from ratings.systems import base
+
+
+@dataclass
+class Timeline:
+    """The list's events in timeline order, and the same events as columns
+    (what the checkpoints and the history rows need, without reading every
+    event's attributes back: a million events)."""
+
+    events: list[base.Event] = field(default_factory=list)
+    #: Per event: the game's id (None for an adjustment) ...
+    game_ids: list[int | None] = field(default_factory=list)
+    #: ... and the adjustment's id (None for a game).
+    adjustment_ids: list[int | None] = field(default_factory=list)
+    #: Per event: its date; the first slot's player (White, or the adjusted
+    #: player) and the second's (Black; None for an adjustment).
+    days: list[date] = field(default_factory=list)
+    first: list[Any] = field(default_factory=list)
+    second: list[Any] = field(default_factory=list)
+    #: Per event: a game that counts in the players' games (not forfeited).
+    counted: list[bool] = field(default_factory=list)
+    #: Per event: the game's rating period when it is a tournament's
+    #: (base.Game.event), else None.
+    periods: list[str | None] = field(default_factory=list)
+    starts: dict[Any, base.Start] = field(default_factory=dict)
+
+    def games(self) -> int:
+        return len(self.game_ids) - self.game_ids.count(None)
+
+    def extend(self, other: Timeline) -> None:
+        for name in ("events", "game_ids", "adjustment_ids", "days", "first", "second", "counted", "periods"):
+            getattr(self, name).extend(getattr(other, name))
+
+    def add_adjustment(self, pk: int, adjustment: base.Adjustment) -> None:
+        self.events.append(adjustment)
+        self.game_ids.append(None)
+        self.adjustment_ids.append(pk)
+        self.days.append(adjustment.date)
+        self.first.append(adjustment.player)
+        self.second.append(None)
+        self.counted.append(False)
+        self.periods.append(None)
+
+
+def load_timeline(rating_list: m.RatingList, from_date: date | None = None) -> Timeline:
+    """Games and adjustments of ``list`` dated ``from_date`` or later, in
+    timeline order: date, then entry order (entered_at, id); a game and an
+    adjustment entered at the same instant: the game first.
+
+    Raw SQL in the order of the game_timeline index: the ORM's per-value
+    converters cost more than the rating engine itself at a million games.
+    """
+    conn = transaction.get_connection()
+    quote = conn.ops.quote_name
+    game_table = quote(m.Game._meta.db_table)
+    after = "" if from_date is None else "AND g.date >= %s"
+    params: list[Any] = [rating_list.pk] if from_date is None else [rating_list.pk, from_date.isoformat()]
+    adjustments = m.RankAdjustment.objects.filter(rating_list=rating_list)
+    if from_date is not None:
+        adjustments = adjustments.filter(date__gte=from_date)
+    adjustment_rows = list(
+        adjustments.order_by("date", "entered_at", "id").values_list(
+            "date", "entered_at", "id", "player_id", "rank", "rating"
+        )
+    )
+    # Dates as ISO text (parsed once per distinct date in _games); the entry
+    # time only when adjustments must be merged in (parsing a million
+    # timestamps costs seconds).
+    entered = "g.entered_at" if adjustment_rows else "NULL"
+    games_sql = (
+        f"SELECT CAST(g.date AS TEXT), {entered}, g.id, g.white_id, g.black_id, g.winner, g.handicap, "
+        "CAST(g.komi AS DOUBLE PRECISION), g.kind, g.board, g.minutes, g.forfeit, g.sheet_id, g.club_id "
+        f"FROM {game_table} g WHERE g.rating_list_id = %s {after} ORDER BY g.date, g.entered_at, g.id"
+    )
+    # A game's club (by slug) makes its day a rating period of its own: two
+    # clubs of a list playing on one day are two club nights.
+    slug = dict(m.Club.objects.filter(rating_list=rating_list).values_list("id", "slug"))
+    with conn.cursor() as cursor, _index_order(cursor, conn.vendor):
+        cursor.execute(games_sql, params)
+        game_rows = cursor.fetchall()
+    # The sheets' events as a dict rather than a join in the query (cheaper
+    # on both backends, measured: 0.2-0.3 s a list of 200,000 games).
+    events_of = _sheet_events(m.RecordSheet.objects.filter(club__rating_list=rating_list))
+    if not adjustment_rows:
+        # The common case: games only, column by column (no merge layer).
+        timeline = _games(game_rows, slug, events_of)
+    else:
+        # Few adjustments: merge them into the games by timeline key, on
+        # one footing (the backends give dates and datetimes differently).
+        timeline = Timeline()
+        merged: Iterable[tuple[Any, ...]] = heapq.merge(
+            ((_as_date(r[0]), _as_utc(r[1]), 0, r[2], r) for r in game_rows),
+            ((_as_date(r[0]), _as_utc(r[1]), 1, r[2], r) for r in adjustment_rows),
+            key=lambda item: item[:4],
+        )
+        run: list[tuple[Any, ...]] = []
+        for _day, _at, tag, _pk, row in merged:
+            if tag == 0:
+                run.append(row)
+                continue
+            if run:
+                timeline.extend(_games(run, slug, events_of))
+                run = []
+            day, _, pk, player, rank, rating = row
+            timeline.add_adjustment(pk, base.Adjustment(day, player, rank, rating))
+        if run:
+            timeline.extend(_games(run, slug, events_of))
+    for pk, start_rank in m.Player.objects.filter(rating_list=rating_list).values_list("id", "start_rank"):
+        timeline.starts[pk] = base.Start(rank=start_rank)
+    return timeline
+
+
+@contextlib.contextmanager
+def _index_order(cursor: Any, vendor: str) -> Iterator[None]:
+    """PostgreSQL: read in the order of the game_timeline index rather than
+    sort (the planner sorts a whole list's games, 0.6 s a list of 200,000
+    with work_mem spilling to disk, against 0.25 s by the index, measured).
+    The setting is restored afterwards."""
+    if vendor != "postgresql":
+        yield
+        return
+    cursor.execute("SELECT current_setting('enable_sort'), set_config('enable_sort', 'off', false)")
+    previous = cursor.fetchone()[0]
+    try:
+        yield
+    finally:
+        # Not over the query's own error (in a failed transaction the
+        # setting is rolled back with it anyway).
+        with contextlib.suppress(DatabaseError):
+            cursor.execute("SELECT set_config('enable_sort', %s, false)", [previous])
+
+
+def _sheet_events(sheets: Any) -> dict[int, str | None]:
+    """Sheet id -> the event that makes its games one rating period, None
+    for every other sheet.  The period of a game (base.period_key) is a
+    tournament sheet's event, one period per year so that next year's
+    edition is another period (_games adds the year); every other game
+    belongs to its club's day."""
+    tournament = m.Kind.TOURNAMENT.value
+    return {
+        pk: event if event and kind == tournament else None
+        for pk, event, kind in sheets.values_list("id", "event", "kind")
+    }
+
+
+class Cache(dict[Any, Any]):
+    """A dict that computes a missing value once: ``map(cache.__getitem__,
+    column)`` converts a column in C, calling Python once per distinct
+    value only."""
+
+    def __init__(self, convert: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.convert(key)
+        return value
+
+
+def _as_date(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+def _games(
+    rows: Sequence[tuple[Any, ...]], slug: Mapping[int, str], events_of: Mapping[int, str | None]
+) -> Timeline:
+    """The timeline of the rows of the timeline query (games only).
+
+    The hot path of the read (a million rows): the rows are turned into
+    columns and every conversion is a ``map`` over a column (each distinct
+    date or value converted once), so no Python code runs per game but
+    base.Game's own constructor (measured, docs/recompute.md)."""
+    if not rows:
+        return Timeline()
+    (
+        days_raw,
+        _,
+        ids,
+        whites,
+        blacks,
+        winners,
+        handicaps,
+        komis,
+        kinds,
+        boards,
+        minutes,
+        forfeits,
+        sheets,
+        clubs,
+    ) = zip(*rows, strict=True)
+    days = list(map(Cache(_as_date).__getitem__, days_raw))
+    # The period (see _sheet_events): a tournament sheet's event and year.
+    periods: list[str | None] = list(map(events_of.__getitem__, sheets))
+    for i in compress(range(len(periods)), periods):
+        periods[i] = f"{periods[i]} ({days[i].year})"
+    forfeited = list(map(bool, forfeits))  # 0/1 on SQLite
+    winner_of = {w.value: w for w in base.Winner}
+    kind_of = {k.value: k for k in base.Kind}
+    events: list[base.Event] = list(
+        map(
+            base.Game,
+            days,
+            whites,
+            blacks,
+            map(winner_of.__getitem__, winners),
+            handicaps,
+            komis,  # a float already: CAST(... AS DOUBLE PRECISION)
+            map(kind_of.__getitem__, kinds),
+            boards,
+            minutes,
+            periods,
+            repeat(None),
+            map(slug.__getitem__, clubs),
+            forfeited,
+        )
+    )
+    return Timeline(
+        events=events,
+        game_ids=list(ids),
+        adjustment_ids=[None] * len(events),
+        days=days,
+        first=list(whites),
+        second=list(blacks),
+        counted=list(map(not_, forfeited)),
+        periods=periods,
+    )
+
+
+def _as_utc(value: Any) -> datetime:
+    """A naive UTC datetime from an aware one, a naive UTC one (SQLite) or text."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return value  # type: ignore[no-any-return]
+
+
+def period_start(rating_list: m.RatingList, day: date) -> date:
+    """``day`` moved back to the first date of any multi-day rating period
+    (a tournament) that it would split: EGF and FFG rate a period at once
+    (seed 004; seed 002 "Chaque itération se fait sur l'ensemble des rondes
+    du tournoi"), so a recompute may only start on a period boundary."""
+    pairs = (
+        m.Game.objects.filter(rating_list=rating_list, sheet__kind=m.Kind.TOURNAMENT, date__lt=day)
+        .filter(date__gte=date(day.year, 1, 1))
+        .exclude(sheet__event="")
+        .values_list("sheet__event")
+        .annotate(first=Min("date"))
+        .order_by()
+    )
+    firsts = dict(pairs)
+    if not firsts:
+        return day
+    later = set(
+        m.Game.objects.filter(
+            rating_list=rating_list,
+            sheet__kind=m.Kind.TOURNAMENT,
+            date__gte=day,
+            sheet__event__in=list(firsts),
+        )
+        .filter(date__lte=date(day.year, 12, 31))
+        .values_list("sheet__event", flat=True)
+        .distinct()
+        .order_by()
+    )
+    split = [first for event, first in firsts.items() if event in later]
+    return min(split, default=day)
