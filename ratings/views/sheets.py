@@ -24,10 +24,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
 from ratings import access, services
-from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
+from ratings.exchange.names import identity_key
+from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
 from ratings.systems import SYSTEM_LABELS, get_system
+from ratings.systems.ranks import format_rank
 
 ROW_KEY = re.compile(r"^row-(\d+)-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
@@ -88,7 +90,12 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
         club, date = header.cleaned_data["club"], header.cleaned_data["date"]
     elif "club" in header.cleaned_data:
         club = header.cleaned_data["club"]
-    rows = [_row_form(n, request.POST, club=club, sheet_date=date) for n in _posted_rows(request.POST)]
+    numbers = _posted_rows(request.POST)
+    earlier_new = sheet_new_players(request.POST, [f"row-{n}" for n in numbers])
+    rows = [
+        _row_form(n, request.POST, club=club, sheet_date=date, earlier_new=earlier_new, position=position)
+        for position, n in enumerate(numbers, start=1)
+    ]
     filled = [form for form in rows if not form.is_blank()]
     rows_valid = all(
         [form.is_valid() for form in filled]
@@ -180,8 +187,10 @@ def sheet_players(request: HttpRequest) -> HttpResponse:
 def sheet_player_check(request: HttpRequest) -> HttpResponse:
     """Is the name typed in a row's White/Black field a player of the club's list?
 
-    Answers with the player's rank, or with the starting-rank field that
-    adds a new player (htmx swaps it in beside the name).
+    Answers with the player's rank, with the rank a new player was given on
+    an earlier row of the sheet (the whole form comes with the request), or
+    with the starting-rank field that adds a new player (htmx swaps it in
+    beside the name).
     """
     field = request.GET.get("field", "")
     match = re.fullmatch(r"row-(\d+)-(white|black)", field)
@@ -190,11 +199,21 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
     name = request.GET.get(field, "").strip()
     club = _club_of(request)
     player = Player.objects.named(club.rating_list_id, name).first() if name and club else None
+    numbers = _posted_rows(request.GET)
+    row = int(match.group(1))
+    new = sheet_new_players(request.GET, [f"row-{n}" for n in numbers if n < row]).get(identity_key(name))
+    earlier = (format_rank(new[0]), new[1]) if new and player is None else None
     # The rank typed so far comes back in the field, which keeps its id: htmx
     # then keeps the focus in it when this answer replaces it.
     colour = match.group(2)
     form = _row_form(int(match.group(1)), initial={f"{colour}_rank": request.GET.get(f"{field}_rank", "")})
-    context = {"name": name, "player": player, "rank_field": form[f"{colour}_rank"], "club": club}
+    context = {
+        "name": name,
+        "player": player,
+        "earlier": earlier,
+        "rank_field": form[f"{colour}_rank"],
+        "club": club,
+    }
     return render(request, "ratings/partials/player_status.html", context)
 
 

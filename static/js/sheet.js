@@ -37,3 +37,80 @@ document.addEventListener("htmx:afterSwap", (event) => {
     }
   }
 });
+
+/* Keyboard: Enter in a field of the sheet never submits it.  In a game row it
+   moves to the next row's first name (adding a row at the end); in the
+   header, to the first row.  Buttons, <summary> and textareas keep Enter. */
+function firstField(row) {
+  return row.querySelector('input[type=text]');
+}
+
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (event.key !== "Enter" || event.isComposing || !(input instanceof HTMLElement)) return;
+  if (!input.closest(".sheet-form") || !(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) return;
+  if (input.type === "submit" || input.type === "button") return;
+  event.preventDefault();
+  const rows = Array.from(document.querySelectorAll("#rows .game-row"));
+  const here = input.closest(".game-row");
+  const next = here ? rows[rows.indexOf(here) + 1] : rows[0];
+  if (next) {
+    firstField(next).focus();
+  } else {
+    document.querySelector("button.add-row").click(); /* the new row takes the focus */
+  }
+});
+
+/* Tab out of a name the list does not know: the rank field appears after the
+   check answers, and takes the focus (the keyboard order is name, rank). */
+let rankFor = null;
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (event.key === "Tab" && !event.shiftKey && input instanceof HTMLInputElement && input.getAttribute("list") === "players-list") {
+    rankFor = { id: input.id, next: nextAfter(input.id) };
+  }
+});
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  const target = event.detail.target;
+  if (!target || !target.classList || !target.classList.contains("player-status")) return;
+  const rank = target.querySelector(".rank-input input");
+  if (rankFor && target.id === `${rankFor.id}-status`) {
+    const active = document.activeElement;
+    /* only if the focus has not gone somewhere chosen by a click meanwhile */
+    if (rank && (active === document.body || active === null || active === rankFor.next)) rank.focus();
+    rankFor = null;
+  }
+});
+
+function nextAfter(id) {
+  const fields = Array.from(document.querySelectorAll(".sheet-form input, .sheet-form select, .sheet-form button, .sheet-form summary"));
+  const at = fields.findIndex((f) => f.id === id);
+  for (let i = at + 1; i < fields.length; i += 1) {
+    if (fields[i].tabIndex >= 0 && !fields[i].disabled && fields[i].offsetParent !== null) return fields[i];
+  }
+  return null;
+}
+
+/* A starting rank typed or changed: later rows naming the same new player
+   ask the server again, which now answers "new, <rank> (game n)". */
+function sameName(a, b) {
+  return a.normalize("NFC").toLocaleLowerCase().replace(/\s+/g, " ").trim() ===
+    b.normalize("NFC").toLocaleLowerCase().replace(/\s+/g, " ").trim();
+}
+
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || !/^row-\d+-(white|black)_rank$/.test(input.name)) return;
+  const nameField = document.getElementsByName(input.name.replace(/_rank$/, ""))[0];
+  const here = input.closest(".game-row");
+  if (!nameField || !nameField.value.trim() || !here) return;
+  let after = false;
+  document.querySelectorAll("#rows .game-row").forEach((row) => {
+    if (row === here) { after = true; return; }
+    if (!after) return;
+    row.querySelectorAll('input[list="players-list"]').forEach((other) => {
+      if (sameName(other.value, nameField.value)) htmx.trigger(other, "change");
+    });
+  });
+});

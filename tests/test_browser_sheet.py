@@ -1,0 +1,102 @@
+"""Sheet entry with the keyboard in a real browser (issue 16, part 1).
+
+Playwright drives Debian's Chromium (launch options and fixtures of
+tests/test_browser.py): a new player typed on game 1 is known on game 2
+without a second rank; Tab goes from a new name to its rank; Enter in a row
+moves to the next row (adding one at the end) and never submits; the kind
+is chosen per game.  Screenshots go to $ARTIFACTS_DIR (default artifacts/).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+from tests.conftest import PASSWORD
+from tests.test_browser import DESKTOP, artifacts, browser, history, shoot  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def focused_name(page: Any) -> str:
+    return str(page.evaluate("document.activeElement && document.activeElement.name"))
+
+
+def log_in(page: Any, url: str) -> None:
+    page.goto(f"{url}/sheets/new/")
+    page.fill('input[name="username"]', "volunteer")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(r"/sheets/new/$"))
+
+
+def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
+    live_server,
+    history,  # noqa: F811
+    browser,  # noqa: F811
+    artifacts,  # noqa: F811
+) -> None:
+    from ratings.models import Player, RecordSheet
+
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url)
+    page.fill('input[name="date"]', (date.today() - timedelta(days=1)).isoformat())
+    page.fill('input[name="event"]', "Keyboard night")
+
+    # Game 1: Tab from a new name lands in its starting rank.
+    page.click('input[name="row-0-white"]')
+    page.keyboard.type("Alice Mokoena")
+    page.keyboard.press("Tab")
+    page.wait_for_selector("#id_row-0-white-status .known")
+    page.click('input[name="row-0-black"]')
+    page.keyboard.type("Dora Newcomer")
+    page.keyboard.press("Tab")
+    page.wait_for_selector('input[name="row-0-black_rank"]')
+    page.wait_for_function("document.activeElement && document.activeElement.name === 'row-0-black_rank'")
+    page.keyboard.type("15k")
+    page.check("#id_row-0-winner_1")  # Black
+    shoot(page, artifacts, "16-01-new-player-rank")
+
+    # Enter in a row: the next row (added), never a submit.
+    page.click('input[name="row-0-handicap"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('input[name="row-1-white"]')
+    page.wait_for_function("document.activeElement && document.activeElement.name === 'row-1-white'")
+    assert RecordSheet.objects.count() == 1  # only the one of the fixture
+    assert page.url.endswith("/sheets/new/")
+
+    # Game 2 names the new player again: known, no second rank asked.
+    page.keyboard.type("dora newcomer")
+    page.keyboard.press("Tab")
+    page.wait_for_selector("#id_row-1-white-status .new-player")
+    assert "new, 15k (game 1)" in page.inner_text("#id_row-1-white-status")
+    assert page.locator('input[name="row-1-white_rank"]').count() == 0
+    assert focused_name(page) == "row-1-black"
+    page.keyboard.type("Bob Smit")
+    page.keyboard.press("Tab")
+    page.wait_for_selector("#id_row-1-black-status .known")
+    page.select_option('select[name="row-1-kind"]', "free")
+    page.check("#id_row-1-winner_0")  # White
+
+    # Enter in the last row's name field adds game 3; it is left empty.
+    page.click('input[name="row-1-black"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('input[name="row-2-white"]')
+    assert focused_name(page) == "row-2-white"
+    shoot(page, artifacts, "16-02-keyboard-sheet")
+
+    page.click("button.save")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    sheet = RecordSheet.objects.get(event="Keyboard night")
+    dora = Player.objects.get(name="Dora Newcomer")
+    games = list(sheet.games.order_by("id"))
+    assert [(g.white.name, g.black.name, g.kind) for g in games] == [
+        ("Alice Mokoena", "Dora Newcomer", "club"),
+        ("Dora Newcomer", "Bob Smit", "free"),
+    ]
+    assert dora.start_rank == -15
+    shoot(page, artifacts, "16-03-keyboard-sheet-saved")
