@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from accounts.roles import is_committee_of, may_enter_at, places_of
-from ratings.models import Club, Game, Player, RankSync, RatingList, RecordSheet
+from ratings.models import Club, Game, LogEntry, Player, RankSync, RatingList, RecordSheet
 
 
 def lists_managed_by(user: Any) -> QuerySet[RatingList]:
@@ -61,6 +61,16 @@ def sheet_for_editing(user: Any, pk: int) -> RecordSheet:
     sheet = get_object_or_404(RecordSheet.objects.select_related("club"), pk=pk)
     club_for_entry(user, sheet.club)
     return sheet
+
+
+def deleted_sheet_for_restoring(user: Any, pk: int) -> LogEntry:
+    """The log entry of a deleted record sheet, for whoever may enter sheets at its club."""
+    entry = get_object_or_404(
+        LogEntry.objects.select_related("club"), pk=pk, club__isnull=False, changes__has_key="deleted_sheet"
+    )
+    assert entry.club is not None
+    club_for_entry(user, entry.club)
+    return entry
 
 
 def game_for_editing(user: Any, pk: int) -> Game:

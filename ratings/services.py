@@ -271,8 +271,10 @@ def save_sheet(
     kind: str = Kind.CLUB,
     comments: str = "",
     today: date | None = None,
+    into: RecordSheet | None = None,
 ) -> RecordSheet:
-    """Save a record sheet entered at ``club`` and its games, all or nothing.
+    """Save a record sheet entered at ``club`` and its games, all or nothing
+    (``into``: add the games to that saved sheet instead of a new one).
 
     The games may be between any two players of the club's list.  New players
     (:class:`NewPlayer`) are created once per name in the list, with ``club``
@@ -335,7 +337,7 @@ def save_sheet(
         raise SheetError(problems)
 
     try:
-        return _write_sheet(club, date, rows, actor, event, kind, comments, first_date)
+        return _write_sheet(club, date, rows, actor, event, kind, comments, first_date, into)
     except _DuplicatePlayer as duplicate:
         number, colour = first_row[duplicate.key]
         raise SheetError(
@@ -357,11 +359,12 @@ def _write_sheet(
     kind: str,
     comments: str,
     first_date: Mapping[str, date],
+    into: RecordSheet | None = None,
 ) -> RecordSheet:
     rating_list = club.rating_list
     with transaction.atomic():
         now = timezone.now()
-        sheet = RecordSheet.objects.create(
+        sheet = into or RecordSheet.objects.create(
             club=club,
             event=event,
             date=date,

@@ -4,6 +4,7 @@ from django.urls import path
 
 from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
 from ratings.views import recompute as recompute_views  # recompute area
+from ratings.views import sheet_changes as sheet_change_views  # changes to a saved sheet
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -18,6 +19,9 @@ urlpatterns = [
     path("sheets/new/players/", sheets.sheet_players, name="sheet_players"),
     path("sheets/new/player-check/", sheets.sheet_player_check, name="sheet_player_check"),
     path("sheets/<int:pk>/", sheets.sheet_detail, name="sheet"),
+    path("sheets/<int:pk>/add/", sheet_change_views.sheet_add_game, name="sheet_add_game"),
+    path("sheets/<int:pk>/delete/", sheet_change_views.sheet_delete, name="sheet_delete"),
+    path("log/<int:pk>/restore/", sheet_change_views.sheet_restore, name="sheet_restore"),
     path("games/<int:pk>/edit/", sheets.game_edit, name="game_edit"),
     path("games/<int:pk>/delete/", sheets.game_delete, name="game_delete"),
     path("adjustments/", adjustments.adjustment_list, name="adjustments"),

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import CommitteeMember, Volunteer
-from ratings import services
+from ratings import services, sheet_changes
 from ratings.models import Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
@@ -37,6 +37,12 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         date=date.today() - timedelta(days=3),
         rows=[services.GameRow(white=alice, black=bob, winner="white")],
     )
+    gone = services.save_sheet(
+        club=club,
+        date=date.today() - timedelta(days=5),
+        rows=[services.GameRow(white=bob, black=alice, winner="black")],
+    )
+    deleted = sheet_changes.delete_sheet(gone)  # for "restore a deleted sheet"
     users = {
         "anonymous": None,
         "player": personas["player"],
@@ -52,6 +58,7 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         "bob": bob,
         "sheet": sheet,
         "game": sheet.games.get(),
+        "deleted": deleted,
         "users": users,
     }
 
@@ -116,6 +123,13 @@ def _edit(client: Client, w: dict[str, Any]) -> Any:
     )  # fmt: skip
 
 
+def _add_game(client: Client, w: dict[str, Any]) -> Any:
+    row = {"white": "Bob Smit", "black": "Alice Mokoena", "handicap": "0", "komi": "", "winner": "white"}
+    return client.post(
+        reverse("sheet_add_game", args=[w["sheet"].pk]), {f"row-0-{k}": v for k, v in row.items()}
+    )
+
+
 def _adjust(client: Client, w: dict[str, Any]) -> Any:
     data = {
         "player": w["alice"].pk,
@@ -150,6 +164,15 @@ ACTIONS = [
     Action("correct a game of club A", ENTRY, _edit),
     Action(
         "delete a game of club A", ENTRY, lambda c, w: c.post(reverse("game_delete", args=[w["game"].pk]))
+    ),
+    Action("add a game to a sheet of club A", ENTRY, _add_game),
+    Action(
+        "delete a sheet of club A", ENTRY, lambda c, w: c.post(reverse("sheet_delete", args=[w["sheet"].pk]))
+    ),
+    Action(
+        "restore a deleted sheet of club A",
+        ENTRY,
+        lambda c, w: c.post(reverse("sheet_restore", args=[w["deleted"].pk])),
     ),
     Action("set a rank adjustment", COMMITTEE, _adjust),
     Action(

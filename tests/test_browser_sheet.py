@@ -100,3 +100,82 @@ def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
     ]
     assert dora.start_rank == -15
     shoot(page, artifacts, "16-03-keyboard-sheet-saved")
+
+
+def enter_game(page: Any, n: int, white: str, black: str, winner: int) -> None:
+    for colour, name in (("white", white), ("black", black)):
+        page.fill(f'input[name="row-{n}-{colour}"]', name)
+        page.press(f'input[name="row-{n}-{colour}"]', "Tab")
+        page.wait_for_selector(f"#id_row-{n}-{colour}-status .known")
+    page.check(f"#id_row-{n}-winner_{winner}")
+
+
+def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_game_added(
+    live_server,
+    history,  # noqa: F811
+    browser,  # noqa: F811
+    artifacts,  # noqa: F811
+) -> None:
+    from ratings.models import LogEntry, RecordSheet
+
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url)
+    night = (date.today() - timedelta(days=1)).isoformat()
+
+    def enter_sheet() -> None:
+        page.goto(f"{live_server.url}/sheets/new/")
+        page.fill('input[name="date"]', night)
+        page.fill('input[name="event"]', "Twice")
+        enter_game(page, 0, "Alice Mokoena", "Bob Smit", 0)
+        page.click("button.add-row")
+        page.wait_for_selector('input[name="row-1-white"]')
+        enter_game(page, 1, "Chen Wei", "Alice Mokoena", 1)
+        page.click("button.save")
+
+    enter_sheet()
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    first = RecordSheet.objects.get(event="Twice")
+
+    # The same sheet again: a warning, nothing saved; "Save anyway" saves it.
+    enter_sheet()
+    page.wait_for_selector(".repeats")
+    assert "Game 1:" in page.inner_text(".repeats") and "Game 2:" in page.inner_text(".repeats")
+    assert RecordSheet.objects.filter(event="Twice").count() == 1
+    assert f'href="/sheets/{first.pk}/"' in page.inner_html(".recent-sheets")  # who, when, how many games
+    shoot(page, artifacts, "16-04-repeat-warning")
+    page.click("button.save-anyway")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    second = RecordSheet.objects.filter(event="Twice").exclude(pk=first.pk).get()
+
+    # Delete the second, whole.
+    page.click("text=Delete the sheet")
+    page.fill('input[name="reason"]', "entered twice")
+    shoot(page, artifacts, "16-05-delete-sheet")
+    page.click("button.danger")
+    page.wait_for_url(re.compile(r"/clubs/stellenbosch/$"))
+    assert not RecordSheet.objects.filter(pk=second.pk).exists()
+    assert page.locator(".recent-sheets tbody tr").count() == 2  # the fixture's sheet and the first
+    shoot(page, artifacts, "16-06-club-after-delete")
+
+    # Restore it from the log, then delete it again.
+    page.goto(f"{live_server.url}/log/")
+    page.click("text=Restore the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    restored = RecordSheet.objects.filter(event="Twice").exclude(pk=first.pk).get()
+    assert restored.games.count() == 2
+    assert LogEntry.objects.get(action="delete").changes["restored_as"] == restored.pk
+    page.click("text=Delete the sheet")
+    page.click("button.danger")
+    page.wait_for_url(re.compile(r"/clubs/stellenbosch/$"))
+
+    # The next day: a forgotten game added to the first sheet.
+    page.goto(f"{live_server.url}/sheets/{first.pk}/")
+    page.click("text=Add a game")
+    enter_game(page, 0, "Bob Smit", "Chen Wei", 0)
+    shoot(page, artifacts, "16-07-add-game")
+    page.click("button.save")
+    page.wait_for_url(re.compile(rf"/sheets/{first.pk}/$"))
+    assert first.games.count() == 3
+    assert page.locator("table.sheet-games tbody tr").count() == 3
+    shoot(page, artifacts, "16-08-sheet-with-added-game")

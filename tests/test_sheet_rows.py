@@ -6,14 +6,9 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Player, RecordSheet
-from tests.test_sheet_entry import URL, sheet_data
+from tests.test_sheet_entry import URL, _fast_passwords, sheet_data  # noqa: F401  (autouse fixture)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from ratings.exchange.names import identity_key
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
+from ratings.sheet_changes import repeated_games
 from ratings.systems import SYSTEM_LABELS, get_system
 from ratings.systems.ranks import format_rank
 
@@ -105,6 +106,10 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     if not (header.is_valid() and rows_valid and filled):
         return _render_sheet_form(request, header, rows, status=400)
     assert club is not None and date is not None
+    game_rows = [form.to_row() for form in filled]
+    if not request.POST.get("save_anyway") and (repeats := repeated_games(club, date, game_rows)):
+        # Issue 16: a sheet entered twice is caught before it is saved twice.
+        return _render_sheet_form(request, header, rows, repeats=repeats)
     try:
         sheet = services.save_sheet(
             club=club,
@@ -112,7 +117,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
             event=header.cleaned_data["event"],
             kind=header.cleaned_data["kind"],
             comments=header.cleaned_data["comments"],
-            rows=[form.to_row() for form in filled],
+            rows=game_rows,
             actor=request.user,  # type: ignore[arg-type]
         )
     except SheetError as error:
@@ -127,7 +132,11 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
 
 
 def _render_sheet_form(
-    request: HttpRequest, header: SheetHeaderForm, rows: list[GameRowForm], status: int = 200
+    request: HttpRequest,
+    header: SheetHeaderForm,
+    rows: list[GameRowForm],
+    status: int = 200,
+    repeats: list[tuple[int, Any]] | None = None,
 ) -> HttpResponse:
     club = header.cleaned_data.get("club") if header.is_bound else None
     if club is None:
@@ -151,6 +160,8 @@ def _render_sheet_form(
         "club": club,
         "players": _player_options(club),
         "problems": problems,
+        "repeats": repeats,
+        "sheets": RecordSheet.objects.recent_at(club, 5) if club else [],
     }
     return render(request, "ratings/sheet_new.html", context, status=status)
 
