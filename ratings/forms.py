@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 from django.urls import reverse_lazy
 from django.utils import timezone
 
+from ratings import player_match
 from ratings.exchange.names import identity_key
 from ratings.models import Club, Game, Kind, Player, RatingList, Winner
 from ratings.services import GameRow, NewPlayer, PlayerRef, default_komi, game_problems
@@ -117,6 +118,9 @@ class GameRowForm(forms.Form):
     white_rank = forms.CharField(max_length=8, required=False, label="White's starting rank")
     black = forms.CharField(max_length=100, required=False)
     black_rank = forms.CharField(max_length=8, required=False, label="Black's starting rank")
+    #: "A different person": a new name alike an existing player's (did you mean) is meant.
+    white_new = forms.BooleanField(required=False, label="White is a different person")
+    black_new = forms.BooleanField(required=False, label="Black is a different person")
     handicap = forms.IntegerField(initial=0, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     komi = forms.DecimalField(
         max_digits=4,
@@ -155,6 +159,8 @@ class GameRowForm(forms.Form):
         self.new_player: dict[str, bool] = {"white": False, "black": False}
         #: The list's players the names were found to be (shown with their rank).
         self.known: dict[str, Player] = {}
+        #: Existing players alike a new name (did you mean), by colour.
+        self.similar: dict[str, list[Player]] = {}
         #: New players whose rank an earlier row gave: (rank, that row's position).
         self.earlier: dict[str, tuple[str, int]] = {}
 
@@ -182,6 +188,16 @@ class GameRowForm(forms.Form):
             self.earlier[colour] = (format_rank(earlier[0]), earlier[1])
             return NewPlayer(name, earlier[0])  # new on an earlier row of this sheet
         self.new_player[colour] = True
+        if self.club is not None and (similar := player_match.alike(self.club.rating_list_id, name)):
+            self.similar[colour] = similar
+            if not self.cleaned_data.get(f"{colour}_new"):
+                offers = " or ".join(player_match.describe(p) for p in similar)
+                self.add_error(
+                    colour,
+                    f"did you mean {offers}? Pick them from the list, "
+                    f"or tick “a different person” to add {name} as a new player",
+                )
+                return None
         if not rank_text:
             where = self.club.rating_list.name if self.club else "the list"
             self.add_error(

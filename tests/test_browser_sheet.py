@@ -179,3 +179,43 @@ def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_ga
     assert first.games.count() == 3
     assert page.locator("table.sheet-games tbody tr").count() == 3
     shoot(page, artifacts, "16-08-sheet-with-added-game")
+
+
+def test_a_typo_is_caught_by_did_you_mean_and_the_existing_player_picked(
+    live_server,
+    history,  # noqa: F811
+    browser,  # noqa: F811
+    artifacts,  # noqa: F811
+) -> None:
+    from ratings.models import Player, RecordSheet
+
+    club = history["club"]
+    Player.objects.create(
+        name="François Dupont", slug="francois", rating_list=club.rating_list, home_club=club,
+        start_rank=-5, rank=-5, since=date.today() - timedelta(days=100),
+    )  # fmt: skip
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url)
+    page.fill('input[name="event"]', "Typo night")
+    page.click('input[name="row-0-white"]')
+    page.keyboard.type("francois dupont")
+    page.keyboard.press("Tab")
+    page.wait_for_selector("#id_row-0-white-status .did-you-mean")
+    assert "François Dupont, 5k, Stellenbosch Go Club" in page.inner_text("#id_row-0-white-status")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.classList.contains('pick-player')"
+    )
+    shoot(page, artifacts, "16-09-did-you-mean")
+    page.keyboard.press("Enter")  # picks François
+    page.wait_for_selector("#id_row-0-white-status .known")
+    assert page.input_value('input[name="row-0-white"]') == "François Dupont"
+    page.fill('input[name="row-0-black"]', "Bob Smit")
+    page.press('input[name="row-0-black"]', "Tab")
+    page.wait_for_selector("#id_row-0-black-status .known")
+    page.check("#id_row-0-winner_0")
+    page.click("button.save")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    game = RecordSheet.objects.get(event="Typo night").games.get()
+    assert game.white.name == "François Dupont"
+    assert not Player.objects.filter(name__iexact="francois dupont").exists()

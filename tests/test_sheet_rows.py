@@ -108,3 +108,76 @@ def test_each_row_offers_the_kinds_with_the_sheets_as_default(client_for, club) 
     html = client_for("volunteer").get(reverse("sheet_row"), {"n": "4"}).content.decode()
     assert 'name="row-4-kind"' in html
     assert '<option value="" selected>As the sheet</option>' in html
+
+
+@pytest.fixture
+def francois(make_player, other_club):  # type: ignore[no-untyped-def]
+    return make_player("François Dupont", rank=-5, club=other_club)
+
+
+@pytest.mark.parametrize("typed", ["Francois Dupont", "dupont françois", "  DUPONT   Francois "])
+def test_a_name_alike_an_existing_player_is_offered_before_a_new_one_is_made(
+    client_for, club, players, francois, typed
+) -> None:
+    row = {"white": "Alice Mokoena", "black": typed, "black_rank": "9k", "winner": "white"}
+    before = Player.objects.count()
+    response = client_for("volunteer").post(URL, sheet_data(club, [row]))
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "did you mean François Dupont, 5k, Cape Town Go Club?" in html
+    assert 'name="row-0-black_new"' in html
+    assert Player.objects.count() == before and not Game.objects.exists()
+
+
+def test_a_different_person_of_a_name_alike_is_added_once_confirmed(client_for, club, players) -> None:
+    make = Player.objects.get(name="Alice Mokoena")
+    make.name = "Li Wei"
+    make.save()
+    row = {"white": "Wei Li", "white_rank": "9k", "black": "Bob Smit", "winner": "white"}
+    refused = client_for("volunteer").post(URL, sheet_data(club, [row])).content.decode()
+    assert "did you mean Li Wei, 5k, Stellenbosch Go Club?" in refused
+    response = client_for("volunteer").post(URL, sheet_data(club, [{**row, "white_new": "on"}]))
+    assert response.status_code == 302
+    assert Player.objects.get(name="Wei Li").start_rank == -9
+    assert Player.objects.get(name="Li Wei").pk == make.pk
+
+
+def test_the_player_check_offers_the_player_alike(client_for, club, players, francois) -> None:
+    query = {"club": club.pk, "row-1-white": "francois DUPONT", "field": "row-1-white"}
+    html = client_for("volunteer").get(reverse("sheet_player_check"), query).content.decode()
+    assert 'data-name="François Dupont"' in html and "François Dupont, 5k, Cape Town Go Club" in html
+    assert 'name="row-1-white_new"' in html and 'name="row-1-white_rank"' in html
+    exact = client_for("volunteer").get(
+        reverse("sheet_player_check"), {**query, "row-1-white": "François Dupont"}
+    )
+    assert "✓ 5k" in exact.content.decode() and "Did you mean" not in exact.content.decode()
+
+
+def test_inactive_players_leave_the_autocomplete_but_not_history(client_for, club, make_player) -> None:
+    from datetime import date, timedelta
+
+    from ratings import player_match, services
+
+    today = date.today()
+    long_ago = today - timedelta(days=player_match.INACTIVE_AFTER_DAYS + 30)
+    old = make_player("Olga Old", rank=-3, since=long_ago - timedelta(days=10))
+    kept = make_player("Kim Kept", rank=-4, since=long_ago - timedelta(days=10))
+    newcomer = make_player("Nina New", rank=-20, since=today - timedelta(days=5))
+    services.save_sheet(
+        club=club, date=long_ago, rows=[services.GameRow(white=old, black=kept, winner="white")]
+    )
+    recent = today - timedelta(days=player_match.INACTIVE_AFTER_DAYS - 30)
+    ray = make_player("Ray Recent", rank=-6, since=long_ago - timedelta(days=10))
+    services.save_sheet(
+        club=club, date=recent, rows=[services.GameRow(white=kept, black=ray, winner="black")]
+    )
+    imported = make_player("Ian Imported", rank=-7, since=long_ago)  # never played: still offered
+    html = client_for("volunteer").get(URL).content.decode()
+    datalist = html.split('<datalist id="players-list">')[1].split("</datalist>")[0]
+    assert '"Kim Kept"' in datalist and '"Ray Recent"' in datalist and f'"{newcomer.name}"' in datalist
+    assert '"Olga Old"' not in datalist and f'"{imported.name}"' in datalist
+    # Still a player: found when typed in full, and the record sheet keeps the game.
+    row = {"white": "Olga Old", "black": "Kim Kept", "winner": "white"}
+    assert client_for("volunteer").post(URL, sheet_data(club, [row])).status_code == 302
+    assert client_for("volunteer").get(old.get_absolute_url()).status_code == 200
+    assert Game.objects.filter(white=old).count() == 2

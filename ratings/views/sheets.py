@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
-from ratings import access, services
+from ratings import access, player_match, services
 from ratings.exchange.names import identity_key
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
@@ -167,11 +167,10 @@ def _render_sheet_form(
 
 
 def _player_options(club: Club | None) -> list[tuple[str, str]]:
-    """(name as typed, rank) of every player of the club's list."""
+    """(name as typed, rank) of the active players of the club's list."""
     if club is None:
         return []
-    players = Player.objects.filter(rating_list=club.rating_list_id).only("name", "suffix", "rank")
-    return [(p.display_name, p.rank_label) for p in players.order_by("name", "suffix")]
+    return [(p.display_name, p.rank_label) for p in player_match.active_for_entry(club)]
 
 
 @login_required
@@ -217,11 +216,20 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
     # The rank typed so far comes back in the field, which keeps its id: htmx
     # then keeps the focus in it when this answer replaces it.
     colour = match.group(2)
-    form = _row_form(int(match.group(1)), initial={f"{colour}_rank": request.GET.get(f"{field}_rank", "")})
+    form = _row_form(
+        int(match.group(1)),
+        initial={
+            f"{colour}_rank": request.GET.get(f"{field}_rank", ""),
+            f"{colour}_new": bool(request.GET.get(f"{field}_new")),
+        },
+    )
+    similar = player_match.alike(club.rating_list_id, name) if club and name and not player else []
     context = {
         "name": name,
         "player": player,
         "earlier": earlier,
+        "similar": similar,
+        "new_field": form[f"{colour}_new"],
         "rank_field": form[f"{colour}_rank"],
         "club": club,
     }

@@ -74,7 +74,8 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("htmx:afterSwap", (event) => {
   const target = event.detail.target;
   if (!target || !target.classList || !target.classList.contains("player-status")) return;
-  const rank = target.querySelector(".rank-input input");
+  /* did you mean: the existing player is offered first */
+  const rank = target.querySelector(".pick-player") || target.querySelector(".rank-input input");
   if (rankFor && target.id === `${rankFor.id}-status`) {
     const active = document.activeElement;
     /* only if the focus has not gone somewhere chosen by a click meanwhile */
@@ -113,4 +114,16 @@ document.addEventListener("change", (event) => {
       if (sameName(other.value, nameField.value)) htmx.trigger(other, "change");
     });
   });
+});
+
+/* "Did you mean François Dupont?": a click puts the existing player's name in
+   the field, which the server then confirms (✓ and their rank). */
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest(".pick-player") : null;
+  if (!button) return;
+  const input = button.closest(".player-field").querySelector('input[list="players-list"]');
+  input.value = button.dataset.name;
+  htmx.trigger(input, "change");
+  rankFor = null;
+  input.focus();
 });
