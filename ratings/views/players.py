@@ -153,7 +153,12 @@ def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
     points = HistoryEntry.objects.for_chart(player, system)
     if system == "sagc":
         values = [(day, rank + index / 2000) for day, rank, index in points]
-        return history_chart(values, label=lambda v: format_rank(round(v)), whole_ticks=True)
+        return history_chart(
+            values,
+            label=lambda v: format_rank(round(v)),
+            whole_ticks=True,
+            step_when=lambda before, after: round(before) != round(after),  # a rank change
+        )
     # Whole numbers on the axis: "1720" fits the margin, "1719.674" does not.
     return history_chart([(day, rating) for day, _, rating in points], label=lambda v: f"{v:.0f}")
 
