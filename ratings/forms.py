@@ -135,7 +135,7 @@ class GameRowForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
     )
-    kind = forms.ChoiceField(choices=[("", "As the sheet"), *Kind.choices], required=False, label="Kind")
+    kind = forms.ChoiceField(choices=[("", "As sheet"), *Kind.choices], required=False, label="Kind")
     date = forms.DateField(required=False, widget=DATE_INPUT, help_text="Blank: the sheet's date")
     comments = forms.CharField(max_length=200, required=False)
 

@@ -219,3 +219,58 @@ def test_a_typo_is_caught_by_did_you_mean_and_the_existing_player_picked(
     game = RecordSheet.objects.get(event="Typo night").games.get()
     assert game.white.name == "François Dupont"
     assert not Player.objects.filter(name__iexact="francois dupont").exists()
+
+
+PHONE_375 = {"width": 375, "height": 667}
+
+
+def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
+    live_server,
+    history,  # noqa: F811
+    browser,  # noqa: F811
+    artifacts,  # noqa: F811
+) -> None:
+    from ratings.models import Player, RecordSheet
+
+    context = browser.new_context(viewport=PHONE_375, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url)
+    page.fill('input[name="event"]', "Phone night")
+
+    def wide() -> int:
+        return int(page.evaluate("document.documentElement.scrollWidth"))
+
+    games = [
+        ("Alice Mokoena", "Eve Phone", 1),
+        ("Eve Phone", "Bob Smit", 0),
+        ("Chen Wei", "Eve Phone", 1),
+        ("Bob Smit", "Alice Mokoena", 0),
+    ]
+    for n, (white, black, winner) in enumerate(games):
+        if n:
+            page.tap("button.add-row")
+            page.wait_for_selector(f'input[name="row-{n}-white"]')
+        for colour, name in (("white", white), ("black", black)):
+            page.fill(f'input[name="row-{n}-{colour}"]', name)
+            page.press(f'input[name="row-{n}-{colour}"]', "Tab")
+            page.wait_for_selector(f"#id_row-{n}-{colour}-status > *")
+        if n == 0:
+            page.fill('input[name="row-0-black_rank"]', "20k")
+            shoot(page, artifacts, "16-10-phone-new-player")
+        page.tap(f"label:has(#id_row-{n}-winner_{winner})")
+        assert wide() <= PHONE_375["width"], f"game {n + 1}: the page scrolls sideways ({wide()}px)"
+    heights = page.eval_on_selector_all(
+        ".game-row", "rows => rows.map(r => r.getBoundingClientRect().height)"
+    )
+    # Compact: a known-players row is well under one screen (it was a long column of boxes).
+    assert max(heights[1:]) < 0.5 * PHONE_375["height"], heights
+    shoot(page, artifacts, "16-11-phone-club-night")
+    page.tap("button.save")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    assert wide() <= PHONE_375["width"]
+    shoot(page, artifacts, "16-12-phone-saved")
+    sheet = RecordSheet.objects.get(event="Phone night")
+    assert sheet.games.count() == 4
+    assert Player.objects.filter(name="Eve Phone").count() == 1
+    context.close()

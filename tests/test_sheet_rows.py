@@ -107,7 +107,7 @@ def test_an_unknown_kind_on_a_row_is_named(client_for, club, players) -> None:
 def test_each_row_offers_the_kinds_with_the_sheets_as_default(client_for, club) -> None:
     html = client_for("volunteer").get(reverse("sheet_row"), {"n": "4"}).content.decode()
     assert 'name="row-4-kind"' in html
-    assert '<option value="" selected>As the sheet</option>' in html
+    assert '<option value="" selected>As sheet</option>' in html
 
 
 @pytest.fixture
