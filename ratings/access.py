@@ -88,6 +88,14 @@ def player_for_committee(user: Any, slug: str) -> Player:
     return player
 
 
+def merge_for_committee(user: Any, pk: int) -> LogEntry:
+    """The log entry of a merge of two players, for the committee of their list (to undo it)."""
+    entry = get_object_or_404(LogEntry, pk=pk, changes__has_key="merged")
+    if not is_committee_of(user, entry.rating_list_id):
+        raise PermissionDenied("only the committee of the list may undo a merge")
+    return entry
+
+
 def rank_sync_for_committee(user: Any, pk: int) -> RankSync:
     sync = get_object_or_404(
         RankSync.objects.select_related("rating_list", "created_by", "applied_by"), pk=pk

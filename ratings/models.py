@@ -221,6 +221,17 @@ def player_display_name(name: str, suffix: str) -> str:
     return f"{name} ({suffix})" if suffix else name
 
 
+class FormerSlug(models.Model):
+    """An address a player's record sheet had before a rename or a merge
+    (issue 16): /players/<slug>/ redirects to the player's page now."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="former_slugs")
+    slug = models.SlugField(max_length=120, unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.slug} -> {self.player_id}"
+
+
 class RecordSheetQuerySet(models.QuerySet["RecordSheet"]):
     def recent_at(self, club: Club | int, limit: int = 10) -> RecordSheetQuerySet:
         """A club's latest sheets, newest entered first, with who entered them and how many games."""

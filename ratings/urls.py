@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
+from ratings.views import player_changes as player_change_views  # rename, merge
 from ratings.views import recompute as recompute_views  # recompute area
 from ratings.views import sheet_changes as sheet_change_views  # changes to a saved sheet
 
@@ -11,6 +12,9 @@ urlpatterns = [
     # --- players, record sheets, log (ratings/views/players.py, log.py) ---
     path("players/", players.player_list, name="players"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
+    path("players/<slug:slug>/rename/", player_change_views.player_rename, name="player_rename"),
+    path("players/<slug:slug>/merge/", player_change_views.player_merge, name="player_merge"),
+    path("log/<int:pk>/unmerge/", player_change_views.player_unmerge, name="player_unmerge"),
     path("me/", players.my_sheet, name="my_sheet"),
     path("log/", log.log, name="log"),
     # --- record-sheet entry, game edit/delete (ratings/views/sheets.py) ---

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import CommitteeMember, Volunteer
-from ratings import services, sheet_changes
+from ratings import player_changes, services, sheet_changes
 from ratings.models import Game, LogEntry, Player, RankAdjustment, RankSync, RatingList, RecordSheet
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
@@ -43,6 +43,7 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         rows=[services.GameRow(white=bob, black=alice, winner="black")],
     )
     deleted = sheet_changes.delete_sheet(gone)  # for "restore a deleted sheet"
+    merged = player_changes.merge_players(make_player("Eve Extra", rank=-8), bob)  # for "undo a merge"
     users = {
         "anonymous": None,
         "player": personas["player"],
@@ -59,6 +60,8 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         "sheet": sheet,
         "game": sheet.games.get(),
         "deleted": deleted,
+        "merged": merged,
+        "dan": make_player("Dan Duplicate", rank=-5),
         "users": users,
     }
 
@@ -174,6 +177,17 @@ ACTIONS = [
         ENTRY,
         lambda c, w: c.post(reverse("sheet_restore", args=[w["deleted"].pk])),
     ),
+    Action(
+        "rename a player",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("player_rename", args=[w["dan"].slug]), {"name": "Dan Du Plessis"}),
+    ),
+    Action(
+        "merge two players",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("player_merge", args=[w["dan"].slug]), {"kept": w["alice"].pk}),
+    ),
+    Action("undo a merge", COMMITTEE, lambda c, w: c.post(reverse("player_unmerge", args=[w["merged"].pk]))),
     Action("set a rank adjustment", COMMITTEE, _adjust),
     Action(
         "change the list's systems",

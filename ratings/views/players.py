@@ -12,9 +12,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
+from accounts.roles import is_committee_of
 from ratings.charts import history_chart
 from ratings.filters import PlayerFilterForm
-from ratings.models import HistoryEntry, Player, RatingList
+from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
 from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
@@ -115,6 +116,11 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    former = FormerSlug.objects.filter(slug=slug).select_related("player").first()
+    if former is not None and not Player.objects.filter(slug=slug).exists():
+        # A renamed or merged player's old address (issue 16).
+        query = f"?{request.GET.urlencode()}" if request.GET else ""
+        return redirect(former.player.get_absolute_url() + query, permanent=True)
     player = get_player(slug)
     system = get_system_of(player.rating_list, request.GET.get("system"))
     entries = HistoryEntry.objects.for_sheet(player, system).with_opponent_rank()
@@ -141,6 +147,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "page": page,
             "rows": sheet_lines(sheet_rows(entries, player)),
             "chart": rating_chart(player, system),
+            "can_manage": is_committee_of(request.user, player.rating_list_id),
         },
     )
 
