@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
+from ratings.views import kit as kit_views  # club-night kit
 from ratings.views import player_changes as player_change_views  # rename, merge
 from ratings.views import recompute as recompute_views  # recompute area
 from ratings.views import sheet_changes as sheet_change_views  # changes to a saved sheet
@@ -34,6 +35,7 @@ urlpatterns = [
     path("lists/<slug:slug>/", places.rating_list, name="rating_list"),
     path("lists/<slug:slug>/settings/", adjustments.list_settings, name="list_settings"),
     path("clubs/<slug:slug>/", places.club, name="club"),
+    path("clubs/<slug:slug>/kit/", kit_views.club_kit, name="club_kit"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
     path("recompute/", recompute_views.recompute_status, name="recompute_status"),
     path("recompute/<slug:slug>/", recompute_views.recompute_now, name="recompute_now"),

@@ -274,3 +274,21 @@ def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
     assert sheet.games.count() == 4
     assert Player.objects.filter(name="Eve Phone").count() == 1
     context.close()
+
+
+def test_the_club_night_kit_prints_without_the_menu(
+    live_server,
+    history,  # noqa: F811
+    browser,  # noqa: F811
+    artifacts,  # noqa: F811
+) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live_server.url}/clubs/stellenbosch/kit/")
+    assert page.is_visible(".site-header")
+    page.emulate_media(media="print")
+    assert not page.is_visible(".site-header") and not page.is_visible(".no-print")
+    assert "Alice Mokoena" in page.inner_text(".kit-players")
+    page.pdf(path=str(artifacts / "16-13-club-night-kit.pdf"), format="A4")
+    shoot(page, artifacts, "16-13-club-night-kit")
+    pdf = (artifacts / "16-13-club-night-kit.pdf").read_bytes()
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2, "players, then the blank sheet"
