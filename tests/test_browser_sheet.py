@@ -292,3 +292,120 @@ def test_the_club_night_kit_prints_without_the_menu(
     shoot(page, artifacts, "16-13-club-night-kit")
     pdf = (artifacts / "16-13-club-night-kit.pdf").read_bytes()
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2, "players, then the blank sheet"
+
+
+def type_game(page: Any, n: int, white: str, black: str, winner: int, add: bool = True) -> None:
+    """Game ``n`` typed into the sheet (adding its row first when ``add``)."""
+    if add and n:
+        page.click("button.add-row")
+        page.wait_for_selector(f'input[name="row-{n}-white"]')
+    for colour, name in (("white", white), ("black", black)):
+        page.fill(f'input[name="row-{n}-{colour}"]', name)
+        page.press(f'input[name="row-{n}-{colour}"]', "Tab")
+        page.wait_for_selector(f"#id_row-{n}-{colour}-status > *")
+    page.click(f"label:has(#id_row-{n}-winner_{winner})")
+
+
+def test_a_whole_club_night_two_volunteers_twenty_games_on_desktop_and_phone(
+    live_server,
+    history,  # noqa: F811
+    browser,  # noqa: F811
+    artifacts,  # noqa: F811
+) -> None:
+    """Issue 16, "Done when": two volunteers, 20 games, a new member on three
+    rows, a typo caught by did-you-mean, a sheet entered twice (warned, then
+    deleted), a forgotten game added the next day."""
+    from django.contrib.auth.models import User
+
+    from accounts.models import Volunteer
+    from ratings.models import Game, Player, RecordSheet
+
+    club = history["club"]
+    Volunteer.objects.create(user=User.objects.create_user("volunteer2", password=PASSWORD), club=club)
+    for name, rank in (("Dave Dlamini", -9), ("Erin Essop", -11)):
+        Player.objects.create(
+            name=name, slug=name.split()[0].lower(), rating_list=club.rating_list, home_club=club,
+            start_rank=rank, rank=rank, since=date.today() - timedelta(days=100),
+        )  # fmt: skip
+    night = (date.today() - timedelta(days=1)).isoformat()
+    desk = browser.new_page(viewport=DESKTOP)
+    desk.set_default_timeout(15_000)
+    log_in(desk, live_server.url)
+    phone_context = browser.new_context(viewport=PHONE_375, is_mobile=True, has_touch=True)
+    phone = phone_context.new_page()
+    phone.set_default_timeout(15_000)
+    phone.goto(f"{live_server.url}/sheets/new/")
+    phone.fill('input[name="username"]', "volunteer2")
+    phone.fill('input[name="password"]', PASSWORD)
+    phone.click('button[type="submit"]')
+    phone.wait_for_url(re.compile(r"/sheets/new/$"))
+
+    # Volunteer 1, desktop: board A, 10 games; Nia is new on three rows.
+    desk.fill('input[name="date"]', night)
+    desk.fill('input[name="event"]', "Board A")
+    a_games = [
+        ("Alice Mokoena", "Nia Newcomer", 1), ("Bob Smit", "Chen Wei", 0), ("Nia Newcomer", "Chen Wei", 1),
+        ("Alice Mokoena", "Bob Smit", 0), ("Chen Wei", "Alice Mokoena", 1), ("Bob Smit", "Nia Newcomer", 0),
+        ("Alice Mokoena", "Chen Wei", 0), ("Chen Wei", "Bob Smit", 1), ("Bob Smit", "Alice Mokoena", 0),
+        ("Alice Mokoena", "Chen Wei", 1),
+    ]  # fmt: skip
+    for n, (white, black, winner) in enumerate(a_games):
+        type_game(desk, n, white, black, winner)
+        if n == 0:
+            desk.fill('input[name="row-0-black_rank"]', "18k")
+            desk.press('input[name="row-0-black_rank"]', "Tab")
+    assert "new, 18k (game 1)" in desk.inner_text("#id_row-5-black-status")
+    desk.click("button.save")
+    desk.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    shoot(desk, artifacts, "16-20-night-board-a")
+
+    # Volunteer 2, phone: board B, 10 other pairings; "Mokoena Alice" is caught by did-you-mean.
+    phone.fill('input[name="date"]', night)
+    phone.fill('input[name="event"]', "Board B")
+    b_games = [
+        ("Mokoena Alice", "Dave Dlamini", 0), ("Erin Essop", "Nia Newcomer", 1), ("Dave Dlamini", "Erin Essop", 1),
+        ("Nia Newcomer", "Dave Dlamini", 0), ("Erin Essop", "Alice Mokoena", 0), ("Dave Dlamini", "Chen Wei", 0),
+        ("Chen Wei", "Erin Essop", 1), ("Nia Newcomer", "Alice Mokoena", 1), ("Erin Essop", "Dave Dlamini", 0),
+        ("Chen Wei", "Nia Newcomer", 0),
+]  # fmt: skip
+    for n, (white, black, winner) in enumerate(b_games):
+        type_game(phone, n, white, black, winner)
+        if n == 0:
+            assert "Alice Mokoena, 5k" in phone.inner_text("#id_row-0-white-status .did-you-mean")
+            phone.tap("#id_row-0-white-status .pick-player")
+            phone.wait_for_selector("#id_row-0-white-status .known")
+            assert phone.input_value('input[name="row-0-white"]') == "Alice Mokoena"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_375["width"]
+    phone.tap("button.save")
+    phone.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    shoot(phone, artifacts, "16-21-night-board-b-phone")
+    assert Game.objects.filter(date=night).count() == 20
+    assert Player.objects.filter(name="Nia Newcomer").count() == 1
+    assert not Player.objects.filter(name="Mokoena Alice").exists()
+
+    # Volunteer 2 enters board A again by mistake: warned, saves anyway, then deletes it.
+    phone.goto(f"{live_server.url}/sheets/new/")
+    phone.fill('input[name="date"]', night)
+    phone.fill('input[name="event"]', "Board A again")
+    for n, (white, black, winner) in enumerate(a_games[:3]):
+        type_game(phone, n, white, black, winner)
+    phone.tap("button.save")
+    phone.wait_for_selector(".repeats")
+    shoot(phone, artifacts, "16-22-night-repeat-warning-phone")
+    phone.tap("button.save-anyway")
+    phone.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    phone.tap("text=Delete the sheet")
+    phone.tap("button.danger")
+    phone.wait_for_url(re.compile(r"/clubs/stellenbosch/$"))
+    assert not RecordSheet.objects.filter(event="Board A again").exists()
+    assert Game.objects.filter(date=night).count() == 20
+
+    # The next day, volunteer 1 adds a forgotten game to board A.
+    board_a = RecordSheet.objects.get(event="Board A")
+    desk.goto(f"{live_server.url}/sheets/{board_a.pk}/add/")
+    type_game(desk, 0, "Nia Newcomer", "Alice Mokoena", 0, add=False)
+    desk.click("button.save")
+    desk.wait_for_url(re.compile(rf"/sheets/{board_a.pk}/$"))
+    assert board_a.games.count() == 11 and Game.objects.filter(date=night).count() == 21
+    shoot(desk, artifacts, "16-23-night-forgotten-game")
+    phone_context.close()

@@ -38,6 +38,26 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
+/* What the name check sends besides the club and this field's own rank:
+   the field's name, and the new players (name and starting rank) of the
+   rows above it, so that it can answer "new, 15k (game 1)".  Only those:
+   a whole long sheet would not fit in a URL. */
+function sheetCheckValues(input) {
+  const values = { field: input.name };
+  const here = input.closest(".game-row");
+  for (const row of document.querySelectorAll("#rows .game-row")) {
+    if (row === here) break;
+    row.querySelectorAll(".rank-input input").forEach((rank) => {
+      const name = document.getElementsByName(rank.name.replace(/_rank$/, ""))[0];
+      if (rank.value.trim() && name) {
+        values[name.name] = name.value;
+        values[rank.name] = rank.value;
+      }
+    });
+  }
+  return values;
+}
+
 /* Keyboard: Enter in a field of the sheet never submits it.  In a game row it
    moves to the next row's first name (adding a row at the end); in the
    header, to the first row.  Buttons, <summary> and textareas keep Enter. */
