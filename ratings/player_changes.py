@@ -45,12 +45,20 @@ class PlayerChangeError(ValueError):
 
 
 def _free_slug(name: str, player: Player) -> str:
+    """The address for ``player`` under ``name``: the plain slug, else one of
+    the player's own former addresses for that name (renamed back: the old
+    address is theirs again), else the slug numbered with the player's id."""
     base = slugify(name)[:100] or "player"
-    if base == player.slug:
-        return base
-    taken = Player.objects.exclude(pk=player.pk).filter(slug=base).exists()
-    taken = taken or FormerSlug.objects.exclude(player=player).filter(slug=base).exists()
-    return f"{base}-{player.pk}" if taken else base
+    own = set(player.former_slugs.values_list("slug", flat=True))
+    candidates = [base, *sorted(s for s in own if s.startswith(f"{base}-")), f"{base}-{player.pk}"]
+    for candidate in candidates:
+        if candidate == player.slug:
+            return candidate
+        other_player = Player.objects.exclude(pk=player.pk).filter(slug=candidate).exists()
+        other_former = FormerSlug.objects.exclude(player=player).filter(slug=candidate).exists()
+        if not (other_player or other_former):
+            return candidate
+    return candidates[-1]
 
 
 def rename_player(player: Player, *, name: str, suffix: str = "", actor: Actor = None) -> Player:

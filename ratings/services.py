@@ -30,7 +30,18 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from ratings.exchange.names import identity_key
-from ratings.models import Club, Game, Kind, LogEntry, Player, RankAdjustment, RatingList, RecordSheet, Winner
+from ratings.models import (
+    Club,
+    FormerSlug,
+    Game,
+    Kind,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RatingList,
+    RecordSheet,
+    Winner,
+)
 from ratings.systems import SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
@@ -191,12 +202,17 @@ def unique_slug(name: str, club: Club) -> str:
     base = slugify(name)[:100] or "player"
     candidates = [base, f"{base}-{club.slug}"[:110]]
     for candidate in candidates:
-        if not Player.objects.filter(slug=candidate).exists():
+        if not _slug_taken(candidate):
             return candidate
     n = 2
-    while Player.objects.filter(slug=f"{base}-{n}").exists():
+    while _slug_taken(f"{base}-{n}"):
         n += 1
     return f"{base}-{n}"
+
+
+def _slug_taken(slug: str) -> bool:
+    """A player's address, current or former (a renamed or merged player's old address redirects)."""
+    return Player.objects.filter(slug=slug).exists() or FormerSlug.objects.filter(slug=slug).exists()
 
 
 def refresh_last_updated(players: Iterable[Player]) -> None:

@@ -139,3 +139,9 @@ def test_the_committee_renames_and_merges_from_the_pages(client_for, people) -> 
     response = client.post(reverse("player_unmerge", args=[entry.pk]))
     assert response["Location"] == f"/players/{typo.slug}/"
     assert Player.objects.filter(pk=typo.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_new_player_does_not_take_a_renamed_players_old_address(club, people) -> None:
+    rename_player(people["bob"], name="Robert Smit")
+    assert services.unique_slug("Bob Smit", club) != "bob-smit"
