@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from accounts.roles import is_committee_of, may_enter_at, places_of
-from ratings.models import Club, Game, ImportPreview, Player, RankSync, RatingList, RecordSheet
+from ratings.models import Club, Game, ImportPreview, LogEntry, Player, RankSync, RatingList, RecordSheet
 
 
 def lists_managed_by(user: Any) -> QuerySet[RatingList]:
@@ -63,6 +63,16 @@ def sheet_for_editing(user: Any, pk: int) -> RecordSheet:
     return sheet
 
 
+def deleted_sheet_for_restoring(user: Any, pk: int) -> LogEntry:
+    """The log entry of a deleted record sheet, for whoever may enter sheets at its club."""
+    entry = get_object_or_404(
+        LogEntry.objects.select_related("club"), pk=pk, club__isnull=False, changes__has_key="deleted_sheet"
+    )
+    assert entry.club is not None
+    club_for_entry(user, entry.club)
+    return entry
+
+
 def game_for_editing(user: Any, pk: int) -> Game:
     """A game may be corrected or deleted by a volunteer of the club where its
     sheet was entered, or by the committee of its list."""
@@ -76,6 +86,14 @@ def player_for_committee(user: Any, slug: str) -> Player:
     if not is_committee_of(user, player.rating_list_id):
         raise PermissionDenied(f"only the committee of {player.rating_list} may do this")
     return player
+
+
+def merge_for_committee(user: Any, pk: int) -> LogEntry:
+    """The log entry of a merge of two players, for the committee of their list (to undo it)."""
+    entry = get_object_or_404(LogEntry, pk=pk, changes__has_key="merged")
+    if not is_committee_of(user, entry.rating_list_id):
+        raise PermissionDenied("only the committee of the list may undo a merge")
+    return entry
 
 
 def rank_sync_for_committee(user: Any, pk: int) -> RankSync:

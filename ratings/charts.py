@@ -59,6 +59,7 @@ def history_chart(
     label: Callable[[float], str] = lambda v: f"{v:g}",
     *,
     whole_ticks: bool = False,
+    step_when: Callable[[float, float], bool] | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
 ) -> Chart | None:
@@ -66,7 +67,10 @@ def history_chart(
 
     ``label`` formats a y value for the axis (e.g. a rank label);
     ``whole_ticks`` puts the y ticks on whole numbers (ranks) when the
-    range holds any, at most five of them.
+    range holds any, at most five of them.  ``step_when(previous, value)``
+    true: the line steps (flat to the date, then straight up or down)
+    instead of sloping from the previous point, e.g. at a rank change,
+    which happens on one date and not gradually in between (issue 16).
     """
     kept = thin(points)
     if not kept:
@@ -90,7 +94,12 @@ def history_chart(
     def y_of(value: float) -> float:
         return round(PAD_TOP + inner_h * (high - value) / (high - low), 1)
 
-    coords = " ".join(f"{x_of(d)},{y_of(v)}" for d, v in kept)
+    corners: list[tuple[date, float]] = []
+    for i, (day, value) in enumerate(kept):
+        if i and step_when is not None and step_when(kept[i - 1][1], value):
+            corners.append((day, kept[i - 1][1]))
+        corners.append((day, value))
+    coords = " ".join(f"{x_of(d)},{y_of(v)}" for d, v in corners)
     x_ticks = tuple(Tick(x_of(d), height - 6, d.strftime("%b %Y")) for d in _date_ticks(first, last))
     tick_values = [high, (high + low) / 2, low]
     if whole_ticks:

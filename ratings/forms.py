@@ -17,7 +17,8 @@ from django.db.models import QuerySet
 from django.urls import reverse_lazy
 from django.utils import timezone
 
-from ratings.exchange.names import clean_name
+from ratings import player_match
+from ratings.exchange.names import clean_name, identity_key
 from ratings.models import Club, Game, Kind, Player, RatingList, Winner
 from ratings.services import GameRow, NewPlayer, PlayerRef, date_problem, default_komi, game_problems
 from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
@@ -87,14 +88,39 @@ class SheetHeaderForm(forms.Form):
         return value
 
 
+def sheet_new_players(data: Any, prefixes: list[str]) -> dict[str, tuple[int, int]]:
+    """The new players a sheet's rows introduce: identity key -> (rank, the
+    position, from 1, of the first row that gives a valid starting rank).
+
+    A later row that names the same new player needs no rank of its own: it
+    is the same NewPlayer (ratings.services.save_sheet makes one player per
+    name).  ``prefixes`` are the rows' form prefixes in page order."""
+    found: dict[str, tuple[int, int]] = {}
+    for position, prefix in enumerate(prefixes, start=1):
+        for colour in ("white", "black"):
+            name = str(data.get(f"{prefix}-{colour}", "")).strip()
+            rank_text = str(data.get(f"{prefix}-{colour}_rank", "")).strip()
+            if not name or not rank_text or identity_key(name) in found:
+                continue
+            try:
+                found[identity_key(name)] = (int(read_rank(rank_text, whole=True)), position)
+            except forms.ValidationError:
+                continue
+    return found
+
+
 class GameRowForm(forms.Form):
     """One game row.  Players are typed by name (with autocomplete); a name
-    the list does not know needs a starting rank, which adds the player."""
+    the list does not know needs a starting rank, which adds the player,
+    unless an earlier row of the sheet gave that new player's rank."""
 
     white = forms.CharField(max_length=100, required=False)
     white_rank = forms.CharField(max_length=8, required=False, label="White's starting rank")
     black = forms.CharField(max_length=100, required=False)
     black_rank = forms.CharField(max_length=8, required=False, label="Black's starting rank")
+    #: "A different person": a new name alike an existing player's (did you mean) is meant.
+    white_new = forms.BooleanField(required=False, label="White is a different person")
+    black_new = forms.BooleanField(required=False, label="Black is a different person")
     handicap = forms.IntegerField(initial=0, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     komi = forms.DecimalField(
         max_digits=4,
@@ -109,20 +135,34 @@ class GameRowForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
     )
+    kind = forms.ChoiceField(choices=[("", "As sheet"), *Kind.choices], required=False, label="Kind")
     date = forms.DateField(required=False, widget=DATE_INPUT, help_text="Blank: the sheet's date")
     comments = forms.CharField(max_length=200, required=False)
 
     def __init__(
-        self, *args: Any, club: Club | None = None, sheet_date: date | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        club: Club | None = None,
+        sheet_date: date | None = None,
+        earlier_new: dict[str, tuple[int, int]] | None = None,
+        position: int = 1,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         self.sheet_date = sheet_date
+        #: New players of the sheet (sheet_new_players) and this row's position.
+        self.earlier_new = earlier_new or {}
+        self.position = position
         self.players: dict[str, PlayerRef] = {}
         #: Which colours need a starting rank (an unknown name): the template shows those fields.
         self.new_player: dict[str, bool] = {"white": False, "black": False}
         #: The list's players the names were found to be (shown with their rank).
         self.known: dict[str, Player] = {}
+        #: Existing players alike a new name (did you mean), by colour.
+        self.similar: dict[str, list[Player]] = {}
+        #: New players whose rank an earlier row gave: (rank, that row's position).
+        self.earlier: dict[str, tuple[str, int]] = {}
 
     def _clean_player_name(self, colour: str) -> str:
         text: str = self.cleaned_data.get(colour, "")
@@ -160,7 +200,21 @@ class GameRowForm(forms.Form):
         if found is not None:
             self.known[colour] = found
             return found
+        earlier = self.earlier_new.get(identity_key(name))
+        if not rank_text and earlier is not None and earlier[1] < self.position:
+            self.earlier[colour] = (format_rank(earlier[0]), earlier[1])
+            return NewPlayer(name, earlier[0])  # new on an earlier row of this sheet
         self.new_player[colour] = True
+        if self.club is not None and (similar := player_match.alike(self.club.rating_list_id, name)):
+            self.similar[colour] = similar
+            if not self.cleaned_data.get(f"{colour}_new"):
+                offers = " or ".join(player_match.describe(p) for p in similar)
+                self.add_error(
+                    colour,
+                    f"did you mean {offers}? Pick them from the list, "
+                    f"or tick “a different person” to add {name} as a new player",
+                )
+                return None
         if not rank_text:
             where = self.club.rating_list.name if self.club else "the list"
             self.add_error(
@@ -203,7 +257,7 @@ class GameRowForm(forms.Form):
         cleaned["white_player"], cleaned["black_player"] = white, black
         return cleaned
 
-    def to_row(self, kind: str | None = None) -> GameRow:
+    def to_row(self) -> GameRow:
         data = self.cleaned_data
         return GameRow(
             white=data["white_player"],
@@ -212,7 +266,7 @@ class GameRowForm(forms.Form):
             handicap=data["handicap"],
             komi=data["komi"],
             date=data.get("date"),
-            kind=kind,
+            kind=data.get("kind") or None,  # None: the sheet's kind
             comments=data.get("comments", ""),
         )
 

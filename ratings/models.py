@@ -228,6 +228,28 @@ def player_display_name(name: str, suffix: str) -> str:
     return f"{name} ({suffix})" if suffix else name
 
 
+class FormerSlug(models.Model):
+    """An address a player's record sheet had before a rename or a merge
+    (issue 16): /players/<slug>/ redirects to the player's page now."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="former_slugs")
+    slug = models.SlugField(max_length=120, unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.slug} -> {self.player_id}"
+
+
+class RecordSheetQuerySet(models.QuerySet["RecordSheet"]):
+    def recent_at(self, club: Club | int, limit: int = 10) -> RecordSheetQuerySet:
+        """A club's latest sheets, newest entered first, with who entered them and how many games."""
+        return (
+            self.filter(club=club)
+            .select_related("entered_by")
+            .annotate(games_count=models.Count("games"))
+            .order_by("-entered_at", "-id")[:limit]
+        )
+
+
 class RecordSheet(models.Model):
     """One paper record sheet as entered by a volunteer (several games), at
     a club of a list: any two players of the list may meet on it."""
@@ -243,6 +265,8 @@ class RecordSheet(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     entered_at = models.DateTimeField(default=timezone.now)
+
+    objects = RecordSheetQuerySet.as_manager()
 
     class Meta:
         ordering = ["-entered_at"]

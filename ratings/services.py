@@ -30,7 +30,18 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from ratings.exchange.names import clean_name, identity_key
-from ratings.models import Club, Game, Kind, LogEntry, Player, RankAdjustment, RatingList, RecordSheet, Winner
+from ratings.models import (
+    Club,
+    FormerSlug,
+    Game,
+    Kind,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RatingList,
+    RecordSheet,
+    Winner,
+)
 from ratings.systems import SYSTEM_NAMES
 from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
@@ -218,12 +229,17 @@ def unique_slug(name: str, club: Club) -> str:
     base = slugify(name)[:100] or "player"
     candidates = [base, f"{base}-{club.slug}"[:110]]
     for candidate in candidates:
-        if not Player.objects.filter(slug=candidate).exists():
+        if not _slug_taken(candidate):
             return candidate
     n = 2
-    while Player.objects.filter(slug=f"{base}-{n}").exists():
+    while _slug_taken(f"{base}-{n}"):
         n += 1
     return f"{base}-{n}"
+
+
+def _slug_taken(slug: str) -> bool:
+    """A player's address, current or former (a renamed or merged player's old address redirects)."""
+    return Player.objects.filter(slug=slug).exists() or FormerSlug.objects.filter(slug=slug).exists()
 
 
 def refresh_last_updated(players: Iterable[Player]) -> None:
@@ -298,8 +314,10 @@ def save_sheet(
     kind: str = Kind.CLUB,
     comments: str = "",
     today: date | None = None,
+    into: RecordSheet | None = None,
 ) -> RecordSheet:
-    """Save a record sheet entered at ``club`` and its games, all or nothing.
+    """Save a record sheet entered at ``club`` and its games, all or nothing
+    (``into``: add the games to that saved sheet instead of a new one).
 
     The games may be between any two players of the club's list.  New players
     (:class:`NewPlayer`) are created once per name in the list, with ``club``
@@ -364,7 +382,7 @@ def save_sheet(
         raise SheetError(problems)
 
     try:
-        return _write_sheet(club, date, rows, actor, event, kind, comments, first_date)
+        return _write_sheet(club, date, rows, actor, event, kind, comments, first_date, into)
     except _DuplicatePlayer as duplicate:
         number, colour = first_row[duplicate.key]
         raise SheetError(
@@ -386,11 +404,12 @@ def _write_sheet(
     kind: str,
     comments: str,
     first_date: Mapping[str, date],
+    into: RecordSheet | None = None,
 ) -> RecordSheet:
     rating_list = club.rating_list
     with transaction.atomic():
         now = timezone.now()
-        sheet = RecordSheet.objects.create(
+        sheet = into or RecordSheet.objects.create(
             club=club,
             event=event,
             date=date,

@@ -21,7 +21,10 @@ from ratings.systems.ranks import format_rank
 class PlayerTable(tables.Table):
     name = tables.Column(linkify=True, attrs={"td": {"class": "name"}})
     club = tables.Column(
-        accessor="home_club__name", verbose_name="Club", default="", attrs={"th": {"class": "club"}, "td": {"class": "club"}}
+        accessor="home_club__name",
+        verbose_name="Club",
+        default="",
+        attrs={"th": {"class": "club"}, "td": {"class": "club"}},
     )
     rank = tables.Column(verbose_name="Rank", attrs={"td": {"class": "num"}})
     rating = tables.Column(verbose_name="Index", attrs={"td": {"class": "num"}})
@@ -208,6 +211,10 @@ class SheetLine:
         if opponent_url is None:
             opponent_url = "" if row.adjustment else row.opponent.get_absolute_url()
         name, rank, colour, handicap, komi, winner, factor, change, index, new_rank, day, comments = cells
+        if row.adjustment and row.opponent_rank is not None and row.new_rank != row.opponent_rank:
+            # Issue 16: a rank change by adjustment shows the step of ranks,
+            # not the index difference ("+172" read as a gain for a demotion).
+            change = rank_step(row.opponent_rank, row.new_rank)
         return cls(
             adjustment=row.adjustment,
             opponent=name,
@@ -225,6 +232,13 @@ class SheetLine:
             sheet_url=reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
             comments=comments,
         )
+
+
+def rank_step(before: float, after: float) -> str:
+    """'demoted 1 rank' / 'promoted 2 ranks' (half ranks of other systems as 0.5)."""
+    steps = abs(after - before)
+    word = "promoted" if after > before else "demoted"
+    return f"{word} {steps:g} rank{'' if steps == 1 else 's'}"
 
 
 def sheet_lines(rows: Iterable[SheetRow]) -> list[SheetLine]:

@@ -3,14 +3,20 @@
 from django.urls import path
 
 from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
+from ratings.views import kit as kit_views  # club-night kit
+from ratings.views import player_changes as player_change_views  # rename, merge
 from ratings.views import predictions as prediction_views  # which system predicts best (issue 17)
 from ratings.views import recompute as recompute_views  # recompute area
+from ratings.views import sheet_changes as sheet_change_views  # changes to a saved sheet
 
 urlpatterns = [
     path("", home.home, name="home"),
     # --- players, record sheets, log (ratings/views/players.py, log.py) ---
     path("players/", players.player_list, name="players"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
+    path("players/<slug:slug>/rename/", player_change_views.player_rename, name="player_rename"),
+    path("players/<slug:slug>/merge/", player_change_views.player_merge, name="player_merge"),
+    path("log/<int:pk>/unmerge/", player_change_views.player_unmerge, name="player_unmerge"),
     path("me/", players.my_sheet, name="my_sheet"),
     path("log/", log.log, name="log"),
     # --- record-sheet entry, game edit/delete (ratings/views/sheets.py) ---
@@ -19,6 +25,9 @@ urlpatterns = [
     path("sheets/new/players/", sheets.sheet_players, name="sheet_players"),
     path("sheets/new/player-check/", sheets.sheet_player_check, name="sheet_player_check"),
     path("sheets/<int:pk>/", sheets.sheet_detail, name="sheet"),
+    path("sheets/<int:pk>/add/", sheet_change_views.sheet_add_game, name="sheet_add_game"),
+    path("sheets/<int:pk>/delete/", sheet_change_views.sheet_delete, name="sheet_delete"),
+    path("log/<int:pk>/restore/", sheet_change_views.sheet_restore, name="sheet_restore"),
     path("games/<int:pk>/edit/", sheets.game_edit, name="game_edit"),
     path("games/<int:pk>/delete/", sheets.game_delete, name="game_delete"),
     path("adjustments/", adjustments.adjustment_list, name="adjustments"),
@@ -27,6 +36,7 @@ urlpatterns = [
     path("lists/<slug:slug>/", places.rating_list, name="rating_list"),
     path("lists/<slug:slug>/settings/", adjustments.list_settings, name="list_settings"),
     path("clubs/<slug:slug>/", places.club, name="club"),
+    path("clubs/<slug:slug>/kit/", kit_views.club_kit, name="club_kit"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
     path("recompute/", recompute_views.recompute_status, name="recompute_status"),
     path("recompute/<slug:slug>/", recompute_views.recompute_now, name="recompute_now"),

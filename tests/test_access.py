@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from accounts import invitations
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volunteer
-from ratings import import_preview, services
+from ratings import import_preview, player_changes, services, sheet_changes
 from ratings.models import (
     Club,
     Game,
@@ -62,6 +62,13 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
     invitation, _ = invitations.invite("new@example.org", Role.VOLUNTEER, club.rating_list, club, None)
     claimant = User.objects.create_user("claimant", "c@example.org", PASSWORD)
     link_request = LinkRequest.objects.create(user=claimant, player=bob)
+    gone = services.save_sheet(
+        club=club,
+        date=date.today() - timedelta(days=5),
+        rows=[services.GameRow(white=bob, black=alice, winner="black")],
+    )
+    deleted = sheet_changes.delete_sheet(gone)  # for "restore a deleted sheet"
+    merged = player_changes.merge_players(make_player("Eve Extra", rank=-8), bob)  # for "undo a merge"
     users = {
         "anonymous": None,
         "player": personas["player"],
@@ -77,6 +84,9 @@ def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-de
         "bob": bob,
         "sheet": sheet,
         "game": sheet.games.get(),
+        "deleted": deleted,
+        "merged": merged,
+        "dan": make_player("Dan Duplicate", rank=-5),
         "users": users,
         "treasurer_seat": CommitteeMember.objects.get(user=treasurer),
         "volunteer_seat": Volunteer.objects.get(user=personas["volunteer"]),
@@ -154,6 +164,13 @@ def _edit(client: Client, w: dict[str, Any]) -> Any:
             "komi": "7.5", "winner": "white", "kind": "club", "board": 19, "minutes": "", "comments": "",
         },
     )  # fmt: skip
+
+
+def _add_game(client: Client, w: dict[str, Any]) -> Any:
+    row = {"white": "Bob Smit", "black": "Alice Mokoena", "handicap": "0", "komi": "", "winner": "white"}
+    return client.post(
+        reverse("sheet_add_game", args=[w["sheet"].pk]), {f"row-0-{k}": v for k, v in row.items()}
+    )
 
 
 def _adjust(client: Client, w: dict[str, Any]) -> Any:
@@ -236,6 +253,26 @@ ACTIONS = [
     Action(
         "delete a game of club A", ENTRY, lambda c, w: c.post(reverse("game_delete", args=[w["game"].pk]))
     ),
+    Action("add a game to a sheet of club A", ENTRY, _add_game),
+    Action(
+        "delete a sheet of club A", ENTRY, lambda c, w: c.post(reverse("sheet_delete", args=[w["sheet"].pk]))
+    ),
+    Action(
+        "restore a deleted sheet of club A",
+        ENTRY,
+        lambda c, w: c.post(reverse("sheet_restore", args=[w["deleted"].pk])),
+    ),
+    Action(
+        "rename a player",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("player_rename", args=[w["dan"].slug]), {"name": "Dan Du Plessis"}),
+    ),
+    Action(
+        "merge two players",
+        COMMITTEE,
+        lambda c, w: c.post(reverse("player_merge", args=[w["dan"].slug]), {"kept": w["alice"].pk}),
+    ),
+    Action("undo a merge", COMMITTEE, lambda c, w: c.post(reverse("player_unmerge", args=[w["merged"].pk]))),
     Action("set a rank adjustment", COMMITTEE, _adjust),
     Action(
         "change the list's systems",

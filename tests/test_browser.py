@@ -229,9 +229,8 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
 
     # Game 3 is dated before the games already in the database.
     fill_player(page, "row-2-white", "Chen Wei")
-    fill_player(page, "row-2-black", "Dora Newcomer")
-    page.wait_for_selector('input[name="row-2-black_rank"]')
-    page.fill('input[name="row-2-black_rank"]', "15k")
+    fill_player(page, "row-2-black", "Dora Newcomer")  # new on game 1: no second rank (issue 16)
+    page.wait_for_selector("#id_row-2-black-status .new-player")
     page.fill('input[name="row-2-handicap"]', "3")
     page.click("#row-2 details.more summary")
     page.fill('input[name="row-2-date"]', early.isoformat())
@@ -243,7 +242,8 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
     page.wait_for_selector(".error-summary")
     assert "Game 3, Winner: choose the winner" in page.inner_text(".error-summary")
     assert RecordSheet.objects.filter(event="Club night").count() == 0
-    assert page.input_value('input[name="row-2-black_rank"]') == "15k"
+    assert page.input_value('input[name="row-0-black_rank"]') == "15k"
+    assert "new, 15k (game 1)" in page.inner_text("#id_row-2-black-status")
     assert page.input_value('input[name="row-2-date"]') == early.isoformat()
     assert page.is_checked("#id_row-0-winner_1")
     shoot(page, artifacts, "02-sheet-entry-error")

@@ -22,3 +22,17 @@ def test_the_x_axis_is_spaced_by_real_dates() -> None:
     xs = [float(pair.split(",")[0]) for pair in chart.points.split()]
     # the second point is one day after the first, the third a year later
     assert xs[1] - xs[0] < (xs[2] - xs[0]) / 100
+
+
+def test_the_line_steps_at_a_rank_change_and_slopes_within_a_rank() -> None:
+    # 5k at index -900 demoted to 6k at index +72 (issue 16), then a game within 6k.
+    points = [(date(2026, 1, 1), -5 - 0.45), (date(2026, 2, 1), -6 + 0.036), (date(2026, 3, 1), -6 + 0.1)]
+    chart = history_chart(points, whole_ticks=True, step_when=lambda a, b: round(a) != round(b))
+    pairs = [tuple(map(float, pair.split(","))) for pair in chart.points.split()]
+    assert len(pairs) == 4, "one corner added, at the rank change only"
+    (_, y0), (x1, y1), (x2, y2), (x3, _) = pairs
+    assert y1 == y0, "flat to the date of the change"
+    assert x1 == x2 and y2 > y1, "then straight down (SVG y grows downwards: a lower rank is lower)"
+    assert x3 > x2
+    assert chart.count == 3
+    assert len(history_chart(points).points.split()) == 3, "no steps unless asked"

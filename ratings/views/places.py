@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.roles import is_committee_of, may_enter_at
-from ratings.models import Club, RatingList
+from ratings.models import Club, RatingList, RecordSheet
 from ratings.systems import SYSTEM_LABELS
 
 RECENT_SHEETS = 20
@@ -30,11 +30,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     found = get_object_or_404(Club.objects.select_related("rating_list"), slug=slug)
-    sheets = (
-        found.sheets.select_related("entered_by")
-        .annotate(games_count=Count("games"))
-        .order_by("-entered_at", "-id")[:RECENT_SHEETS]
-    )
+    sheets = RecordSheet.objects.recent_at(found, RECENT_SHEETS)
     context = {
         "club": found,
         "members": found.members.order_by("-rank", "-rating"),

@@ -11,10 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
+from accounts.roles import is_committee_of
 from ratings.charts import history_chart
 from ratings.exchange.cells import csv_lines
 from ratings.filters import PlayerFilterForm
-from ratings.models import HistoryEntry, Player, RatingList
+from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
 from ratings.systems import SYSTEM_LABELS
 from ratings.systems.ranks import format_rank
 from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
@@ -132,6 +133,11 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    former = FormerSlug.objects.filter(slug=slug).select_related("player").first()
+    if former is not None and not Player.objects.filter(slug=slug).exists():
+        # A renamed or merged player's old address (issue 16).
+        query = f"?{request.GET.urlencode()}" if request.GET else ""
+        return redirect(former.player.get_absolute_url() + query, permanent=True)
     player = get_player(slug)
     system = get_system_of(player.rating_list, request.GET.get("system"))
     entries = HistoryEntry.objects.for_sheet(player, system).with_opponent_rank()
@@ -158,6 +164,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "page": page,
             "rows": sheet_lines(sheet_rows(entries, player)),
             "chart": rating_chart(player, system),
+            "can_manage": is_committee_of(request.user, player.rating_list_id),
         },
     )
 
@@ -170,7 +177,12 @@ def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
     points = HistoryEntry.objects.for_chart(player, system)
     if system == "sagc":
         values = [(day, rank + index / 2000) for day, rank, index in points]
-        return history_chart(values, label=lambda v: format_rank(round(v)), whole_ticks=True)
+        return history_chart(
+            values,
+            label=lambda v: format_rank(round(v)),
+            whole_ticks=True,
+            step_when=lambda before, after: round(before) != round(after),  # a rank change
+        )
     # Whole numbers on the axis: "1720" fits the margin, "1719.674" does not.
     return history_chart([(day, rating) for day, _, rating in points], label=lambda v: f"{v:.0f}")
 

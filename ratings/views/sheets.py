@@ -25,12 +25,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
-from ratings import access, improbable, services
+from ratings import access, improbable, player_match, services
 from ratings.exchange import clean_name
-from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm
+from ratings.exchange.names import identity_key
+from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
+from ratings.sheet_changes import repeated_games
 from ratings.systems import SYSTEM_LABELS, get_system
+from ratings.systems.ranks import format_rank
 
 ROW_KEY = re.compile(r"^row-(\d{1,6})-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
@@ -93,7 +96,12 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
         club, date = header.cleaned_data["club"], header.cleaned_data["date"]
     elif "club" in header.cleaned_data:
         club = header.cleaned_data["club"]
-    rows = [_row_form(n, request.POST, club=club, sheet_date=date) for n in _posted_rows(request.POST)]
+    numbers = _posted_rows(request.POST)
+    earlier_new = sheet_new_players(request.POST, [f"row-{n}" for n in numbers])
+    rows = [
+        _row_form(n, request.POST, club=club, sheet_date=date, earlier_new=earlier_new, position=position)
+        for position, n in enumerate(numbers, start=1)
+    ]
     filled = [form for form in rows if not form.is_blank()]
     rows_valid = all(
         [form.is_valid() for form in filled]
@@ -110,6 +118,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
         return _render_sheet_form(request, header, rows, status=400)
     assert club is not None and date is not None
     game_rows = [form.to_row() for form in filled]
+    if not request.POST.get("save_anyway") and (repeats := repeated_games(club, date, game_rows)):
+        # Issue 16: a sheet entered twice is caught before it is saved twice.
+        return _render_sheet_form(request, header, rows, repeats=repeats)
     # Improbable results and handicaps off the rule: confirm first (issue 17).
     flags = improbable.check(club.rating_list, date, game_rows)
     if flags and request.POST.get(improbable.CONFIRM) != improbable.digest(flags):
@@ -143,6 +154,7 @@ def _render_sheet_form(
     rows: list[GameRowForm],
     status: int = 200,
     flags: Any = None,
+    repeats: list[tuple[int, Any]] | None = None,
 ) -> HttpResponse:
     club = header.cleaned_data.get("club") if header.is_bound else None
     if club is None:
@@ -168,16 +180,17 @@ def _render_sheet_form(
         "problems": problems,
         "max_rows": MAX_ROWS,
         "improbable": flags,
+        "repeats": repeats,
+        "sheets": RecordSheet.objects.recent_at(club, 5) if club else [],
     }
     return render(request, "ratings/sheet_new.html", context, status=status)
 
 
 def _player_options(club: Club | None) -> list[tuple[str, str]]:
-    """(name as typed, rank) of every player of the club's list."""
+    """(name as typed, rank) of the active players of the club's list."""
     if club is None:
         return []
-    players = Player.objects.filter(rating_list=club.rating_list_id).only("name", "suffix", "rank")
-    return [(p.display_name, p.rank_label) for p in players.order_by("name", "suffix")]
+    return [(p.display_name, p.rank_label) for p in player_match.active_for_entry(club)]
 
 
 @login_required
@@ -204,8 +217,10 @@ def sheet_players(request: HttpRequest) -> HttpResponse:
 def sheet_player_check(request: HttpRequest) -> HttpResponse:
     """Is the name typed in a row's White/Black field a player of the club's list?
 
-    Answers with the player's rank, or with the starting-rank field that
-    adds a new player (htmx swaps it in beside the name).
+    Answers with the player's rank, with the rank a new player was given on
+    an earlier row of the sheet (the whole form comes with the request), or
+    with the starting-rank field that adds a new player (htmx swaps it in
+    beside the name).
     """
     field = request.GET.get("field", "")
     match = re.fullmatch(r"row-(\d+)-(white|black)", field)
@@ -218,11 +233,30 @@ def sheet_player_check(request: HttpRequest) -> HttpResponse:
         name = clean_name(name)
     club = _club_of(request)
     player = Player.objects.named(club.rating_list_id, name).first() if name and club else None
+    numbers = _posted_rows(request.GET)
+    row = int(match.group(1))
+    new = sheet_new_players(request.GET, [f"row-{n}" for n in numbers if n < row]).get(identity_key(name))
+    earlier = (format_rank(new[0]), new[1]) if new and player is None else None
     # The rank typed so far comes back in the field, which keeps its id: htmx
     # then keeps the focus in it when this answer replaces it.
     colour = match.group(2)
-    form = _row_form(int(match.group(1)), initial={f"{colour}_rank": request.GET.get(f"{field}_rank", "")})
-    context = {"name": name, "player": player, "rank_field": form[f"{colour}_rank"], "club": club}
+    form = _row_form(
+        int(match.group(1)),
+        initial={
+            f"{colour}_rank": request.GET.get(f"{field}_rank", ""),
+            f"{colour}_new": bool(request.GET.get(f"{field}_new")),
+        },
+    )
+    similar = player_match.alike(club.rating_list_id, name) if club and name and not player else []
+    context = {
+        "name": name,
+        "player": player,
+        "earlier": earlier,
+        "similar": similar,
+        "new_field": form[f"{colour}_new"],
+        "rank_field": form[f"{colour}_rank"],
+        "club": club,
+    }
     return render(request, "ratings/partials/player_status.html", context)
 
 

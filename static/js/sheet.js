@@ -55,3 +55,113 @@ document.addEventListener("htmx:afterSwap", (event) => {
     }
   }
 });
+
+/* What the name check sends besides the club and this field's own rank:
+   the field's name, and the new players (name and starting rank) of the
+   rows above it, so that it can answer "new, 15k (game 1)".  Only those:
+   a whole long sheet would not fit in a URL. */
+function sheetCheckValues(input) {
+  const values = { field: input.name };
+  const here = input.closest(".game-row");
+  for (const row of document.querySelectorAll("#rows .game-row")) {
+    if (row === here) break;
+    row.querySelectorAll(".rank-input input").forEach((rank) => {
+      const name = document.getElementsByName(rank.name.replace(/_rank$/, ""))[0];
+      if (rank.value.trim() && name) {
+        values[name.name] = name.value;
+        values[rank.name] = rank.value;
+      }
+    });
+  }
+  return values;
+}
+
+/* Keyboard: Enter in a field of the sheet never submits it.  In a game row it
+   moves to the next row's first name (adding a row at the end); in the
+   header, to the first row.  Buttons, <summary> and textareas keep Enter. */
+function firstField(row) {
+  return row.querySelector('input[type=text]');
+}
+
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (event.key !== "Enter" || event.isComposing || !(input instanceof HTMLElement)) return;
+  if (!input.closest(".sheet-form") || !(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) return;
+  if (input.type === "submit" || input.type === "button") return;
+  event.preventDefault();
+  const rows = Array.from(document.querySelectorAll("#rows .game-row"));
+  const here = input.closest(".game-row");
+  const next = here ? rows[rows.indexOf(here) + 1] : rows[0];
+  if (next) {
+    firstField(next).focus();
+  } else {
+    document.querySelector("button.add-row").click(); /* the new row takes the focus */
+  }
+});
+
+/* Tab out of a name the list does not know: the rank field appears after the
+   check answers, and takes the focus (the keyboard order is name, rank). */
+let rankFor = null;
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (event.key === "Tab" && !event.shiftKey && input instanceof HTMLInputElement && input.getAttribute("list") === "players-list") {
+    rankFor = { id: input.id, next: nextAfter(input.id) };
+  }
+});
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  const target = event.detail.target;
+  if (!target || !target.classList || !target.classList.contains("player-status")) return;
+  /* did you mean: the existing player is offered first */
+  const rank = target.querySelector(".pick-player") || target.querySelector(".rank-input input");
+  if (rankFor && target.id === `${rankFor.id}-status`) {
+    const active = document.activeElement;
+    /* only if the focus has not gone somewhere chosen by a click meanwhile */
+    if (rank && (active === document.body || active === null || active === rankFor.next)) rank.focus();
+    rankFor = null;
+  }
+});
+
+function nextAfter(id) {
+  const fields = Array.from(document.querySelectorAll(".sheet-form input, .sheet-form select, .sheet-form button, .sheet-form summary"));
+  const at = fields.findIndex((f) => f.id === id);
+  for (let i = at + 1; i < fields.length; i += 1) {
+    if (fields[i].tabIndex >= 0 && !fields[i].disabled && fields[i].offsetParent !== null) return fields[i];
+  }
+  return null;
+}
+
+/* A starting rank typed or changed: later rows naming the same new player
+   ask the server again, which now answers "new, <rank> (game n)". */
+function sameName(a, b) {
+  return a.normalize("NFC").toLocaleLowerCase().replace(/\s+/g, " ").trim() ===
+    b.normalize("NFC").toLocaleLowerCase().replace(/\s+/g, " ").trim();
+}
+
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || !/^row-\d+-(white|black)_rank$/.test(input.name)) return;
+  const nameField = document.getElementsByName(input.name.replace(/_rank$/, ""))[0];
+  const here = input.closest(".game-row");
+  if (!nameField || !nameField.value.trim() || !here) return;
+  let after = false;
+  document.querySelectorAll("#rows .game-row").forEach((row) => {
+    if (row === here) { after = true; return; }
+    if (!after) return;
+    row.querySelectorAll('input[list="players-list"]').forEach((other) => {
+      if (sameName(other.value, nameField.value)) htmx.trigger(other, "change");
+    });
+  });
+});
+
+/* "Did you mean François Dupont?": a click puts the existing player's name in
+   the field, which the server then confirms (✓ and their rank). */
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest(".pick-player") : null;
+  if (!button) return;
+  const input = button.closest(".player-field").querySelector('input[list="players-list"]');
+  input.value = button.dataset.name;
+  htmx.trigger(input, "change");
+  rankFor = null;
+  input.focus();
+});

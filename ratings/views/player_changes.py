@@ -1,0 +1,87 @@
+"""Committee pages: rename a player, merge two records of one person, undo a
+merge (issue 16).  The operations are in :mod:`ratings.player_changes`; who
+may: the committee of the player's list (ratings/access.py)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ratings import access
+from ratings.models import Player
+from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    suffix = forms.CharField(max_length=40, required=False, help_text="Tells apart two people of one name")
+
+
+class MergeForm(forms.Form):
+    kept = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        label="Merge into",
+        help_text="The record that stays; this player's games and adjustments move to it.",
+    )
+
+    def __init__(self, *args: object, player: Player, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        others = Player.objects.filter(rating_list=player.rating_list_id).exclude(pk=player.pk)
+        self.fields["kept"].queryset = others.select_related("home_club").order_by("name", "suffix")  # type: ignore[attr-defined]
+        self.fields["kept"].label_from_instance = lambda p: (  # type: ignore[attr-defined]
+            f"{p}, {p.rank_label}{', ' + str(p.home_club) if p.home_club_id else ''}"
+        )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_rename(request: HttpRequest, slug: str) -> HttpResponse:
+    player = access.player_for_committee(request.user, slug)
+    form = RenameForm(request.POST or None, initial={"name": player.name, "suffix": player.suffix})
+    if request.method == "POST" and form.is_valid():
+        try:
+            renamed = rename_player(player, actor=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        except PlayerChangeError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, f"Renamed to {renamed}. The old address leads here.")
+            return redirect(renamed)
+    status = 400 if form.is_bound else 200
+    return render(request, "ratings/player_rename.html", {"player": player, "form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_merge(request: HttpRequest, slug: str) -> HttpResponse:
+    player = access.player_for_committee(request.user, slug)
+    form = MergeForm(request.POST or None, player=player)
+    if request.method == "POST" and form.is_valid():
+        kept = form.cleaned_data["kept"]
+        try:
+            merge_players(player, kept, actor=request.user)  # type: ignore[arg-type]
+        except PlayerChangeError as error:
+            form.add_error("kept", str(error))
+        else:
+            messages.success(
+                request, f"{player} merged into {kept}. Ratings will update shortly; the log can undo it."
+            )
+            return redirect(kept)
+    status = 400 if form.is_bound else 200
+    return render(request, "ratings/player_merge.html", {"player": player, "form": form}, status=status)
+
+
+@login_required
+@require_POST
+def player_unmerge(request: HttpRequest, pk: int) -> HttpResponse:
+    entry = access.merge_for_committee(request.user, pk)
+    try:
+        player = unmerge(entry, actor=request.user)  # type: ignore[arg-type]
+    except PlayerChangeError as error:
+        messages.error(request, f"Not undone: {error}")
+        return redirect("log")
+    messages.success(request, f"{player} is back with their games. Ratings will update shortly.")
+    return redirect(player)

@@ -1,0 +1,78 @@
+"""Changes to a saved record sheet (issue 16): a forgotten game added, the
+whole sheet deleted, a deleted sheet restored from the log.
+
+Who may: whoever may enter sheets at the sheet's club (ratings/access.py:
+``sheet_for_editing``, ``deleted_sheet_for_restoring``).  The operations
+themselves are in :mod:`ratings.sheet_changes` and ratings.services.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ratings import access, services, sheet_changes
+from ratings.forms import GameRowForm
+from ratings.services import SheetError
+from ratings.views.sheets import _player_options
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_add_game(request: HttpRequest, pk: int) -> HttpResponse:
+    """One more game on a saved sheet (a game forgotten on the night)."""
+    sheet = access.sheet_for_editing(request.user, pk)
+    club = sheet.club
+    form = GameRowForm(request.POST or None, prefix="row-0", club=club, sheet_date=sheet.date)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.save_sheet(
+                club=club,
+                date=sheet.date,
+                kind=sheet.kind,
+                rows=[form.to_row()],
+                actor=request.user,  # type: ignore[arg-type]
+                into=sheet,
+            )
+        except SheetError as error:
+            for name, message in error.problems.get(1, {}).items():
+                form.add_error(name if name in form.fields else None, message)
+        else:
+            messages.success(request, "Game added. Ratings will update shortly.")
+            return redirect(sheet)
+    context = {"sheet": sheet, "form": form, "club": club, "players": _player_options(club)}
+    return render(request, "ratings/sheet_add_game.html", context, status=400 if form.is_bound else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    sheet = access.sheet_for_editing(request.user, pk)
+    if request.method == "POST":
+        club = sheet.club
+        entry = sheet_changes.delete_sheet(
+            sheet,
+            actor=request.user,  # type: ignore[arg-type]
+            reason=request.POST.get("reason", "").strip()[:100],
+        )
+        messages.success(request, f"{entry.summary}. Ratings will update shortly. The log can restore it.")
+        return redirect(club)
+    games = sheet.games.select_related("white", "black").order_by("date", "id")
+    return render(request, "ratings/sheet_delete.html", {"sheet": sheet, "games": games})
+
+
+@login_required
+@require_POST
+def sheet_restore(request: HttpRequest, pk: int) -> HttpResponse:
+    entry = access.deleted_sheet_for_restoring(request.user, pk)
+    try:
+        sheet = sheet_changes.restore_sheet(entry, actor=request.user)  # type: ignore[arg-type]
+    except SheetError as error:
+        problems = [message for fields in error.problems.values() for message in fields.values()]
+        messages.error(request, "Not restored: " + "; ".join(problems))
+        return redirect("log")
+    messages.success(request, "Sheet restored. Ratings will update shortly.")
+    return redirect(sheet)
