@@ -60,6 +60,16 @@ document.addEventListener("htmx:afterSwap", (event) => {
    the field's name, and the new players (name and starting rank) of the
    rows above it, so that it can answer "new, 15k (game 1)".  Only those:
    a whole long sheet would not fit in a URL. */
+/* The name check of a player field (data-sheet-check) also sends the new
+   players of the rows above it: added to the request here, since the
+   Content-Security-Policy forbids htmx's evaluated hx-vals="js:...". */
+document.addEventListener("htmx:configRequest", (event) => {
+  const input = event.detail.elt;
+  if (input instanceof HTMLInputElement && input.hasAttribute("data-sheet-check")) {
+    Object.assign(event.detail.parameters, sheetCheckValues(input));
+  }
+});
+
 function sheetCheckValues(input) {
   const values = { field: input.name };
   const here = input.closest(".game-row");

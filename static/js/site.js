@@ -2,6 +2,7 @@
    Content-Security-Policy can forbid inline scripts (clubrating/settings.py).
    - <form data-confirm="question">: asks before submitting.
    - <select data-autosubmit>: submits its form when changed.
+   - <button data-print>: prints the page.
    - #improbable [data-row="ID"]: outlines the game row ID the entry check flagged. */
 "use strict";
 
@@ -22,5 +23,11 @@ document.addEventListener("change", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   for (const item of document.querySelectorAll("#improbable [data-row]")) {
     document.getElementById(item.dataset.row)?.classList.add("flagged-row");
+  }
+});
+
+document.addEventListener("click", (event) => {
+  if (event.target instanceof Element && event.target.closest("button[data-print]")) {
+    window.print();
   }
 });
