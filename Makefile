@@ -35,6 +35,7 @@ test: install
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 

@@ -93,7 +93,16 @@ class RankListFilter(admin.SimpleListFilter):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "suffix", "rating_list", "home_club", "rank_label", "rating", "games_count", "user"]
+    list_display = [
+        "name",
+        "suffix",
+        "rating_list",
+        "home_club",
+        "rank_label",
+        "rating",
+        "games_count",
+        "user",
+    ]
     list_filter = ["rating_list", "home_club", RankListFilter, "since"]
     list_select_related = ["rating_list", "home_club", "user"]
     search_fields = ["name", "slug", "saga_id", "egd_pin", "ffg_licence", "aga_id", "user__username"]
@@ -101,7 +110,10 @@ class PlayerAdmin(admin.ModelAdmin):
     raw_id_fields = ["user"]
     readonly_fields = ["rank", "rating", "games_count", "last_updated", "created_at"]
     fieldsets = [
-        (None, {"fields": ["rating_list", "name", "suffix", "slug", "home_club", "user", "start_rank", "since"]}),
+        (
+            None,
+            {"fields": ["rating_list", "name", "suffix", "slug", "home_club", "user", "start_rank", "since"]},
+        ),
         ("National ids", {"fields": ["saga_id", "egd_pin", "ffg_licence", "aga_id"]}),
         ("Computed (by the recompute)", {"fields": readonly_fields}),
     ]

@@ -274,7 +274,9 @@ def _first_games(
     def first_as(colour: str) -> Subquery:
         return Subquery(period.filter(**{colour: OuterRef("pk")}).timeline().values("pk")[:1])
 
-    rows = Player.objects.filter(pk__in=pids, rating_list=rating_list).annotate(w=first_as("white"), b=first_as("black"))
+    rows = Player.objects.filter(pk__in=pids, rating_list=rating_list).annotate(
+        w=first_as("white"), b=first_as("black")
+    )
     candidates = {pid: [g for g in (w, b) if g is not None] for pid, w, b in rows.values_list("pk", "w", "b")}
     keys = {
         g.pk: key_of(g)

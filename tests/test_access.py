@@ -117,8 +117,13 @@ def snapshot() -> tuple[Any, ...]:
         LogEntry.objects.count(),
         sorted(
             RatingList.objects.values_list(
-                "id", "primary_system", "compared_systems", "api_token_hash", "dirty_from",
-                "improbable_below", "check_handicap",
+                "id",
+                "primary_system",
+                "compared_systems",
+                "api_token_hash",
+                "dirty_from",
+                "improbable_below",
+                "check_handicap",
             )
         ),
         # List administration.

@@ -86,7 +86,12 @@ def history(transactional_db, settings):  # type: ignore[no-untyped-def]
     long_ago = date.today() - timedelta(days=400)
     people = {
         name: Player.objects.create(
-            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+            name=name,
+            slug=slug,
+            rating_list=club.rating_list,
+            home_club=club,
+            start_rank=rank,
+            rank=rank,
             since=long_ago,
         )
         for name, slug, rank in [

@@ -165,7 +165,10 @@ def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(worke
     assert Game.objects.filter(club=club).count() == 2
 
     deadline = time.monotonic() + 90
-    while RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None or HistoryEntry.objects.count() < 4:
+    while (
+        RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None
+        or HistoryEntry.objects.count() < 4
+    ):
         assert time.monotonic() < deadline, "the worker never brought the club up to date"
         time.sleep(0.3)
     run = RecomputeRun.objects.filter(rating_list=club.rating_list, status="done").first()
@@ -175,5 +178,9 @@ def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(worke
     assert sheet.content.decode().count("Ben Nel") >= 2, "both games are on Ann's record sheet"
     ann.refresh_from_db()
     assert ann.games_count == 2
-    oldest = HistoryEntry.objects.filter(player=ann, system=club.rating_list.primary_system).order_by("seq").first()
+    oldest = (
+        HistoryEntry.objects.filter(player=ann, system=club.rating_list.primary_system)
+        .order_by("seq")
+        .first()
+    )
     assert oldest is not None and oldest.date == today - timedelta(days=10), "the late game comes first"

@@ -109,7 +109,10 @@ def test_the_game_export_and_it_reads_back(client_for, club, evil_games) -> None
     text = out.getvalue()
     fresh = make_pool(name="Fresh", slug="fresh")
     committee.import_tournament(fresh, text.encode(), filename="back.csv")
-    assert set(Player.objects.filter(rating_list=fresh.rating_list).values_list("name", flat=True)) == {EVIL, "@Ann"}
+    assert set(Player.objects.filter(rating_list=fresh.rating_list).values_list("name", flat=True)) == {
+        EVIL,
+        "@Ann",
+    }
 
 
 def test_the_what_if_results(db) -> None:  # type: ignore[no-untyped-def]

@@ -84,7 +84,9 @@ def copy_engine(to: Path) -> Path:
     """ratings/systems with its extensions and manifest, and the shared runtime."""
     (to / "ratings").mkdir()
     shutil.copy(REPO / "ratings" / "__init__.py", to / "ratings" / "__init__.py")
-    shutil.copytree(REPO / "ratings" / "systems", to / "ratings" / "systems", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "ratings" / "systems", to / "ratings" / "systems", ignore=shutil.ignore_patterns("__pycache__")
+    )
     for runtime in REPO.glob("ratings_systems__mypyc*"):
         shutil.copy(runtime, to / runtime.name)
     return to / "ratings" / "systems"

@@ -75,4 +75,6 @@ def test_only_the_committee_can_recompute_a_club(client_for, club, make_player, 
 
 
 def test_recompute_now_refuses_get(client_for, club):
-    assert client_for("committee").get(reverse("recompute_now", args=[club.rating_list.slug])).status_code == 405
+    assert (
+        client_for("committee").get(reverse("recompute_now", args=[club.rating_list.slug])).status_code == 405
+    )

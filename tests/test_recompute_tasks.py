@@ -42,7 +42,9 @@ def test_a_rolled_back_transaction_enqueues_nothing_and_marks_nothing(
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None and sent == []
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        recompute.mark_dirty(club.rating_list, date(2026, 3, 12))  # the next transaction still schedules its own run
+        recompute.mark_dirty(
+            club.rating_list, date(2026, 3, 12)
+        )  # the next transaction still schedules its own run
     assert sent == [(club.rating_list_id,)]
 
 
@@ -98,7 +100,9 @@ def test_a_full_recompute_of_every_club_is_one_federation_run(club, make_player)
     carol, dan = make_player("Carol", club=other), make_player("Dan", club=other)
     for home, white, black in ((club, alice, bob), (other, carol, dan)):
         sheet = RecordSheet.objects.create(club=home, date=date(2025, 2, 4))
-        Game.objects.create(club=home, sheet=sheet, date=date(2025, 2, 4), white=white, black=black, winner="white")
+        Game.objects.create(
+            club=home, sheet=sheet, date=date(2025, 2, 4), white=white, black=black, winner="white"
+        )
     out = StringIO()
     call_command("recompute", "--full", "--no-progress", stdout=out)
     text = out.getvalue()
@@ -126,7 +130,9 @@ def test_generate_is_reproducible_and_realistic(db):
     assert any(g[3] >= 2 for g in first), "some handicap games"
     assert all((g[3] == 0) == (float(g[4]) == 6.5) for g in first), "komi 6.5 even, 0.5 with stones"
     assert all(-25 <= r <= 3 for r in Player.objects.values_list("start_rank", flat=True))
-    assert RatingList.objects.filter(dirty_from__isnull=False).count() == 2, "left dirty for the next recompute"
+    assert RatingList.objects.filter(dirty_from__isnull=False).count() == 2, (
+        "left dirty for the next recompute"
+    )
     with pytest.raises(CommandError, match="already has games"):
         call_command("generate", games=10, players=4, clubs=1)
     for model in (Game, RecordSheet, Player, Club, RatingList):

@@ -338,7 +338,9 @@ def test_an_adjustment_refuses_a_future_date_a_date_before_the_player_and_a_rank
 def test_changing_the_club_systems_marks_dirty_from_the_first_game(club, game) -> None:
     services.add_adjustment(player=game.white, date=date(2024, 5, 3), rank=-4, today=TODAY)
     RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
-    assert services.set_list_systems(club.rating_list, primary="egf", compared=["sagc", "egf", "sagc"]) is True
+    assert (
+        services.set_list_systems(club.rating_list, primary="egf", compared=["sagc", "egf", "sagc"]) is True
+    )
     club.rating_list.refresh_from_db()
     assert (club.rating_list.primary_system, club.rating_list.compared_systems) == ("egf", ["sagc"])
     assert club.rating_list.dirty_from == date(2024, 5, 1)

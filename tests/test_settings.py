@@ -14,15 +14,23 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     unset = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL"}
     clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=REPO, env={**clean, **env}, capture_output=True, text=True,
+        [sys.executable, "manage.py", *args],
+        cwd=REPO,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
         timeout=120,
     )
 
 
 def test_production_mode_passes_the_deployment_checks_without_warnings() -> None:
     result = manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        CLUBRATING_ENV="production", SECRET_KEY="k" * 20 + "a-long-random-production-secret-0987654321",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        CLUBRATING_ENV="production",
+        SECRET_KEY="k" * 20 + "a-long-random-production-secret-0987654321",
         ALLOWED_HOSTS="ratings.example.org",
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -39,6 +39,7 @@ def to_ascii(name: str) -> str:
     """'Léa' -> 'Lea', '张三' -> 'Zhang San ' (spaces around each syllable)."""
     return anyascii(_SYLLABLES.sub(r" \1 ", name))
 
+
 #: The longest name the site stores (Player.name).
 MAX_NAME_LENGTH = 100
 

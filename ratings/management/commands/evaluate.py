@@ -49,7 +49,10 @@ class Command(BaseCommand):
             help="a CSV of games as for `manage.py rate`, or tournament results files (no database)",
         )
         parser.add_argument(
-            "--list", dest="list_slug", metavar="SLUG", help="evaluate this rating list's games from the database instead"
+            "--list",
+            dest="list_slug",
+            metavar="SLUG",
+            help="evaluate this rating list's games from the database instead",
         )
         parser.add_argument(
             "--systems",
@@ -148,4 +151,9 @@ def list_games(
     timeline = load_timeline(rating_list)
     players = models.Player.objects.filter(rating_list=rating_list).only("name", "suffix")
     names: dict[Any, str] = {p.pk: p.display_name for p in players}
-    return timeline.events, timeline.starts, rating_list.systems, lambda player: names.get(player, str(player))
+    return (
+        timeline.events,
+        timeline.starts,
+        rating_list.systems,
+        lambda player: names.get(player, str(player)),
+    )
