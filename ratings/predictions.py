@@ -44,6 +44,24 @@ EVALUATE_TASK = "ratings.tasks.evaluate_list_task"
 CALIBRATION_BINS = 10
 
 
+def is_due(rating_list_id: int) -> bool:
+    """Whether the list's figures are worth computing after a recompute: the
+    list is clean (a dirty list has a recompute coming, which schedules its
+    own evaluation) and its figures are not of this generation already.
+    Evaluations queued behind a burst of saves so coalesce into one."""
+    rating_list = (
+        m.RatingList.objects.filter(pk=rating_list_id).only("dirty_from", "clean_generation").first()
+    )
+    if rating_list is None or rating_list.dirty_from is not None:
+        return False
+    done = (
+        m.ListEvaluation.objects.filter(rating_list_id=rating_list_id)
+        .values_list("generation", flat=True)
+        .first()
+    )
+    return done != rating_list.clean_generation
+
+
 def compute(rating_list_id: int) -> m.ListEvaluation:
     """Evaluate the list's games with its systems and store the figures."""
     from ratings.recompute import load_timeline
@@ -82,16 +100,17 @@ def compute(rating_list_id: int) -> m.ListEvaluation:
     return stored
 
 
-def schedule(rating_list_id: int) -> None:
+def schedule(rating_list_id: int, force: bool = False) -> None:
     """Recompute the figures after a recompute: by a worker when there is a
     broker, else now (a failure is logged; the ratings are saved already)."""
     if settings.CELERY_BROKER_URL:
         # By name from the Celery app's registry, as the recompute enqueues
         # its own task (no import of ratings.tasks, which imports this module).
-        current_app.tasks[EVALUATE_TASK].delay(rating_list_id)
+        current_app.tasks[EVALUATE_TASK].delay(rating_list_id, force)
         return
     try:
-        compute(rating_list_id)
+        if force or is_due(rating_list_id):
+            compute(rating_list_id)
     except Exception:
         log.exception("evaluation of list %s failed; its page keeps the previous figures", rating_list_id)
 

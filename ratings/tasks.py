@@ -57,11 +57,15 @@ def recompute_list_task(self, rating_list_id: int, full: bool = False) -> int | 
 
 
 @shared_task(base=DirtyFlagTask, acks_late=True)
-def evaluate_list_task(rating_list_id: int) -> int:
+def evaluate_list_task(rating_list_id: int, force: bool = False) -> int:
     """Which system predicts the list best, after a recompute
     (ratings/predictions.py); returns the number of games predicted.  A
     message the broker cannot take is lost: the next recompute schedules
-    it again, and the page says when its figures were computed."""
+    it again, and the page says when its figures were computed.  Returns 0
+    without computing when the figures are not due (predictions.is_due),
+    unless ``force`` (the committee's "Compute now")."""
+    if not force and not predictions.is_due(rating_list_id):
+        return 0
     return predictions.compute(rating_list_id).games
 
 

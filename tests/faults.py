@@ -435,6 +435,9 @@ def sheet(club_id: int, players: Sequence[str], client: int, number: int, games:
     data = {
         "club": str(club_id), "date": day.isoformat(), "event": "", "kind": "club",
         "comments": TOKEN.format(client=client, sheet=number),
+        # The same pairings come back on one day: confirmed as the volunteer
+        # would ("save anyway", issue 16's repeated-sheet warning).
+        "save_anyway": "1",
     }  # fmt: skip
     count = len(players)
     for g in range(games):
@@ -460,7 +463,11 @@ def seed(slug: str, volunteers: int, players: int) -> dict[str, Any]:
     from accounts.models import Volunteer as VolunteerRole
     from ratings.models import Club, Player, RatingList
 
-    rating_list = RatingList.objects.create(name=f"Fault suite {slug}", slug=slug)
+    # Without the entry checks of issue 17 (improbable results, the handicap
+    # rule): the clients' pairings are arbitrary, and every save must save.
+    rating_list = RatingList.objects.create(
+        name=f"Fault suite {slug}", slug=slug, improbable_below=0.0, check_handicap=False
+    )
     club = Club.objects.create(rating_list=rating_list, name=f"Fault suite club {slug}", slug=f"{slug}-club")
     names = [f"Fault Player {i:02d}" for i in range(players)]
     for i, name in enumerate(names):

@@ -55,7 +55,7 @@ def test_a_hundred_simultaneous_saves_of_one_new_player_make_one_player_and_no_5
                         "club": str(club.pk), "event": "", "date": day, "kind": "club", "comments": "",
                         "row-0-white": SPELLINGS[(number + save) % len(SPELLINGS)], "row-0-white_rank": "20k",
                         "row-0-black": regulars[number].name, "row-0-handicap": "0", "row-0-komi": "",
-                        "row-0-winner": "white", "row-0-date": "",
+                        "row-0-winner": "white", "row-0-date": "", "save_anyway": "1",
                     },
                 )  # fmt: skip
                 with lock:

@@ -107,11 +107,11 @@ def test_another_lists_committee_is_refused(club, outsiders) -> None:
 def test_with_a_broker_the_figures_are_enqueued_not_computed(settings, monkeypatch, club) -> None:
     from ratings import tasks
 
-    sent: list[int] = []
-    monkeypatch.setattr(tasks.evaluate_list_task, "delay", sent.append)
+    sent: list[tuple[int, bool]] = []
+    monkeypatch.setattr(tasks.evaluate_list_task, "delay", lambda *args: sent.append(args))
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/15"
     predictions.schedule(club.rating_list_id)
-    assert sent == [club.rating_list_id]
+    assert sent == [(club.rating_list_id, False)]
     assert not ListEvaluation.objects.exists()
 
 
@@ -137,3 +137,21 @@ def test_the_calibration_chart_puts_each_band_at_its_mean_prediction_and_outcome
     assert ranks.label == "ranks" and ranks.colour != sagc.colour
     assert "White won 75 % of 4 games" in first.title
     assert calibration_chart({}, {}, ["sagc"]) is None
+
+
+def test_the_figures_are_due_only_for_a_clean_list_not_evaluated_at_its_generation(club) -> None:  # type: ignore[no-untyped-def]
+    from ratings import predictions
+    from ratings.models import RatingList
+
+    rating_list = club.rating_list
+    assert predictions.is_due(rating_list.pk), "never evaluated"
+    predictions.compute(rating_list.pk)
+    assert not predictions.is_due(rating_list.pk), (
+        "evaluated at this generation: a queued evaluation coalesces"
+    )
+    RatingList.objects.filter(pk=rating_list.pk).update(clean_generation=7)
+    assert predictions.is_due(rating_list.pk), "a later recompute made a new generation"
+    RatingList.objects.filter(pk=rating_list.pk).update(dirty_from="2024-01-01")
+    assert not predictions.is_due(rating_list.pk), (
+        "a dirty list has a recompute coming, which schedules its own"
+    )

@@ -107,7 +107,7 @@ def list_predictions(request: HttpRequest, slug: str) -> HttpResponse:
 def list_predictions_compute(request: HttpRequest, slug: str) -> HttpResponse:
     """Compute the figures now (they are otherwise computed after each recompute)."""
     rating_list = access.rating_list_for_committee(request.user, slug)
-    predictions.schedule(rating_list.pk)
+    predictions.schedule(rating_list.pk, force=True)
     messages.success(request, "The figures are being computed; they appear here when done.")
     return redirect("list_predictions", slug=rating_list.slug)
 
