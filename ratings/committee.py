@@ -384,7 +384,9 @@ def _exchange_player(player: Player, rank: float) -> exchange.Player:
     )
 
 
-def _tournament_game(game: Game, round_: int = 0) -> exchange.TournamentGame:
+def tournament_game(game: Any, event: str, round_: int = 0) -> exchange.TournamentGame:
+    """An exchange game of a Game, or of a row with a Game's columns (the
+    streamed exports read rows, ratings/exports.py); ``event`` its sheet's."""
     return exchange.TournamentGame(
         round=round_,
         white=str(game.white_id),
@@ -395,7 +397,7 @@ def _tournament_game(game: Game, round_: int = 0) -> exchange.TournamentGame:
         date=game.date,
         kind=game.kind,
         board=game.board,
-        event=game.sheet.event or None,
+        event=event or None,
     )
 
 
@@ -437,7 +439,7 @@ def list_games_tournament(
     return exchange.club_tournament(
         _export_name(rating_list, start, end, club),
         list(players.values()),
-        [_tournament_game(game) for game in games],
+        [tournament_game(game, game.sheet.event) for game in games],
         start=start,
         end=end,
         event_class=event_class,

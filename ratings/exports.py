@@ -40,6 +40,7 @@ from ratings.committee import (
     _ranks_at_first_game,
     list_games,
     list_games_tournament,
+    tournament_game,
 )
 from ratings.models import Club, Game, Player, RatingList
 
@@ -118,22 +119,6 @@ GAME_COLUMNS = (
 )  # fmt: skip
 
 
-def _exchange_game(row: Any, round_: int = 0) -> exchange.TournamentGame:
-    """committee._tournament_game for a row of GAME_COLUMNS."""
-    return exchange.TournamentGame(
-        round=round_,
-        white=str(row.white_id),
-        black=str(row.black_id),
-        winner=exchange.Winner(row.winner),
-        handicap=row.handicap,
-        komi=float(row.komi),
-        date=row.date,
-        kind=row.kind,
-        board=row.board,
-        event=row.sheet__event or None,
-    )
-
-
 class _Players:
     """The exchange players of an export, loaded as they first appear, each
     at their rank at their first game of the period (committee's rule)."""
@@ -175,7 +160,7 @@ def list_game_records(
             round_ = max(last_round.get(row.white_id, 0), last_round.get(row.black_id, 0)) + 1
             last_round[row.white_id] = last_round[row.black_id] = round_
             yield exchange.record_of(
-                _exchange_game(row, round_),
+                tournament_game(row, row.sheet__event, round_),
                 players[row.white_id],
                 players[row.black_id],
                 name=name,
@@ -312,7 +297,7 @@ def api_page(
     records = []
     for row in rows:
         record = exchange.record_of(
-            _exchange_game(row),
+            tournament_game(row, row.sheet__event),
             players[row.white_id],
             players[row.black_id],
             name=name,
