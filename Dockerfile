@@ -11,7 +11,7 @@ COPY pyproject.toml setup.py README.md ./
 COPY ratings ./ratings
 RUN pip install --no-cache-dir "mypy==2.4.1" "setuptools>=69" \
     && python setup.py build_ext --inplace \
-    && test -f ratings/systems/_build.json
+    && test -f ratings/engine/_build.json
 
 FROM python:3.11-slim
 
@@ -28,8 +28,8 @@ COPY ratings ./ratings
 COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
-COPY --from=engine /src/ratings/systems ./ratings/systems
-COPY --from=engine /src/ratings_systems__mypyc*.so ./
+COPY --from=engine /src/ratings/engine ./ratings/engine
+COPY --from=engine /src/ratings_engine__mypyc*.so ./
 # The engine is compiled above: install the rest without building it again.
 RUN CLUBRATING_PURE=1 pip install . \
     && SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \

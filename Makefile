@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml setup.py
 ## too), again after an edit of its sources.  Without a C compiler the pure
 ## engine is used, without an error and without retrying until the next edit.
 ENGINE := $(VENV)/.engine-built
-$(ENGINE): setup.py $(wildcard ratings/systems/*.py) | $(STAMP)
+$(ENGINE): setup.py $(wildcard ratings/engine/*.py) | $(STAMP)
 	$(BIN)/python setup.py -q build_ext --inplace
 	touch $(ENGINE)
 
@@ -47,4 +47,4 @@ bench-exports: install
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles artifacts build
-	rm -f ratings/systems/*.so ratings_systems__mypyc*.so ratings/systems/_build.json
+	rm -f ratings/engine/*.so ratings_engine__mypyc*.so ratings/engine/_build.json

@@ -1,6 +1,6 @@
 """Build step: compile the pure rating engine with mypyc when possible.
 
-``ratings/systems`` is plain, type-checked Python (mypy --strict) and stays
+``ratings/engine`` is plain, type-checked Python (mypy --strict) and stays
 importable as such.  Installing the project (``make install`` runs ``pip
 install -e .``) also compiles it with mypyc into C extensions placed next to
 the sources, which Python then imports instead of the ``.py`` files: the same
@@ -11,7 +11,7 @@ The compiled engine is an optimisation, never a requirement:
 * ``CLUBRATING_PURE=1`` at install time skips the build;
 * a machine without a C compiler (or a failed build) gets a warning and the
   pure Python engine;
-* ``ratings/systems/__init__.py`` ignores the compiled modules when any
+* ``ratings/engine/__init__.py`` ignores the compiled modules when any
   source file changed since the build (``_build.json`` holds their hashes),
   or when ``CLUBRATING_PURE=1`` is set at run time, so an edited ``.py``
   file is never shadowed by a stale extension.
@@ -29,7 +29,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-SYSTEMS = HERE / "ratings" / "systems"
+SYSTEMS = HERE / "ratings" / "engine"
 #: The engine's modules, compiled together (they call each other natively).
 #: ``__init__`` stays interpreted: it chooses between compiled and pure.
 #: ``base`` stays interpreted too: its Game and Adjustment take whatever they
@@ -92,9 +92,9 @@ def extensions() -> list[object]:
     try:
         return list(
             mypycify(
-                [f"ratings/systems/{name}.py" for name in COMPILED],
+                [f"ratings/engine/{name}.py" for name in COMPILED],
                 opt_level="3",
-                group_name="ratings_systems",
+                group_name="ratings_engine",
             )
         )
     except (Exception, SystemExit) as error:  # mypyc reports type errors by exiting

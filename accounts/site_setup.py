@@ -17,9 +17,9 @@ from django.db import transaction
 
 from accounts.memberships import grant
 from accounts.models import Role
+from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club, RatingList
 from ratings.places import create_club, create_list
-from ratings.systems import SYSTEM_LABELS
 
 
 class SetupError(ValueError):

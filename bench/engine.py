@@ -31,9 +31,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from ratings.engine import ENGINE, SYSTEM_NAMES, get_system  # noqa: E402
+from ratings.engine.base import Game  # noqa: E402
 from ratings.synthetic import synthetic_history  # noqa: E402
-from ratings.systems import ENGINE, SYSTEM_NAMES, get_system  # noqa: E402
-from ratings.systems.base import Game  # noqa: E402
 
 MIB = 1024 * 1024
 

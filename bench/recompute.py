@@ -164,8 +164,8 @@ def main() -> None:
     from django.db import connection
 
     from ratings import recompute
+    from ratings.engine import ENGINE
     from ratings.models import Game, HistoryEntry, LogEntry, RatingCheckpoint, RatingList, RecordSheet
-    from ratings.systems import ENGINE
 
     print(f"database: {connection.vendor} {connection.settings_dict['NAME']}; {ENGINE} engine", flush=True)
     call_command("migrate", verbosity=0)

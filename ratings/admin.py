@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from ratings.engine.ranks import format_rank
 from ratings.forms import SYSTEM_CHOICES
 from ratings.models import (
     Club,
@@ -20,7 +21,6 @@ from ratings.models import (
     RecomputeRun,
     RecordSheet,
 )
-from ratings.systems.ranks import format_rank
 
 
 class RatingListAdminForm(forms.ModelForm):

@@ -43,6 +43,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import exchange
+from ratings.engine.ranks import format_rank
 from ratings.models import (
     Club,
     Game,
@@ -55,7 +56,6 @@ from ratings.models import (
     RecordSheet,
 )
 from ratings.services import GameRow, NewPlayer, SheetError, add_adjustment, save_sheet
-from ratings.systems.ranks import format_rank
 
 #: Which Player field holds each list's national id.  A plain CSV list is the
 #: club's own national association (SAGA for a South African club).
@@ -347,7 +347,7 @@ def list_games(
 ) -> QuerySet[Game]:
     """The list's games of a period in timeline order (only those played at
     ``club`` when one is given).  Forfeits are left out: they are recorded
-    but never rated (seed 002, ratings/systems/base.py), so a national body
+    but never rated (seed 002, ratings/engine/base.py), so a national body
     has nothing to rate in them."""
     games = Game.objects.filter(rating_list=rating_list, forfeit=False)
     if club is not None:

@@ -18,11 +18,11 @@ from django.urls import reverse_lazy
 from django.utils import timezone
 
 from ratings import player_match
+from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 from ratings.exchange.names import clean_name, identity_key
 from ratings.models import Club, Game, Kind, Player, RatingList, Winner
 from ratings.services import GameRow, NewPlayer, PlayerRef, date_problem, default_komi, game_problems
-from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 from ratings.tables import unit_of
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")

@@ -29,11 +29,11 @@ from decimal import Decimal
 from typing import Any
 
 from ratings import models as m
+from ratings.engine import SYSTEM_LABELS
+from ratings.engine.base import Winner
 from ratings.evaluation.advice import handicap_breach, result_probability, win_probability
 from ratings.predictions import curve, standing
 from ratings.services import GameRow, NewPlayer, PlayerRef, default_komi
-from ratings.systems import SYSTEM_LABELS
-from ratings.systems.base import Winner
 
 #: The POST field of the "yes, save anyway" tick; its value is :func:`digest`.
 CONFIRM = "confirm_improbable"

@@ -6,7 +6,7 @@ then entry order), are replayed by each rating system the list computes.  A
 list has several clubs; a player belongs to the list (with an optional home
 club), and a record sheet is entered at a club, its games between any two
 players of the club's list.  Ranks are numbers on the engine's scale
-(ratings/systems/ranks.py: 30k = -30, 1k = -1, 1d = 0, 9d = 8).
+(ratings/engine/ranks.py: 30k = -30, 1k = -1, 1d = 0, 9d = 8).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
+from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 from ratings.exchange.names import identity_key
-from ratings.systems import SYSTEM_LABELS, SYSTEM_NAMES
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
 SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
 

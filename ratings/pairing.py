@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from ratings import models as m
+from ratings.engine import SYSTEM_LABELS
 from ratings.evaluation.advice import prescribed_handicap, win_probability
 from ratings.predictions import curve, standing
-from ratings.systems import SYSTEM_LABELS
 
 
 @dataclass(frozen=True, slots=True)

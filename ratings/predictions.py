@@ -28,12 +28,12 @@ from django.conf import settings
 from django.utils import timezone
 
 from ratings import models as m
+from ratings.engine import get_system
+from ratings.engine.base import WHITE, Game, Start, Winner
 from ratings.evaluation.fit import PRIOR, LogisticCurve
 from ratings.evaluation.metrics import calibration
 from ratings.evaluation.predict import PERIOD_SYSTEMS, evaluate
 from ratings.evaluation.report import summary
-from ratings.systems import get_system
-from ratings.systems.base import WHITE, Game, Start, Winner
 
 log = logging.getLogger(__name__)
 

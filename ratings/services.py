@@ -29,6 +29,8 @@ from django.db.models import Case, Min, Value, When
 from django.utils import timezone
 from django.utils.text import slugify
 
+from ratings.engine import SYSTEM_NAMES
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 from ratings.exchange.names import clean_name, identity_key
 from ratings.models import (
     Club,
@@ -42,8 +44,6 @@ from ratings.models import (
     RecordSheet,
     Winner,
 )
-from ratings.systems import SYSTEM_NAMES
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
 
 MAX_HANDICAP = 9
 #: Komi bounds of the data model (Game.komi).  Seed 003 counts one handicap

@@ -11,7 +11,7 @@ or changed).  Used by ``bench/engine.py`` and by the site's
 What the history looks like:
 
 * **Players** are the integers ``0 .. players - 1``.  Each has a hidden true
-  strength on the rank scale of :mod:`ratings.systems.ranks` between 30k
+  strength on the rank scale of :mod:`ratings.engine.ranks` between 30k
   (-30) and 7d (6), weighted toward the kyu grades (a beta distribution with
   its mode near 10k), and a declared start rank: the true strength plus
   national-rank noise, rounded to a whole grade (``Start(rank=...)``).
@@ -50,8 +50,8 @@ import random
 from bisect import bisect
 from datetime import date, timedelta
 
-from ratings.systems.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
-from ratings.systems.ranks import MAX_RANK, MIN_RANK
+from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
+from ratings.engine.ranks import MAX_RANK, MIN_RANK
 
 __all__ = ["synthetic_history"]
 

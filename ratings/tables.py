@@ -13,9 +13,9 @@ from typing import Any
 import django_tables2 as tables
 from django.urls import reverse
 
+from ratings.engine import get_system, sagc
+from ratings.engine.ranks import format_rank
 from ratings.models import HistoryEntry, Player, Winner
-from ratings.systems import get_system, sagc
-from ratings.systems.ranks import format_rank
 
 
 class PlayerTable(tables.Table):

@@ -36,7 +36,7 @@ Output: a header row and, for every game in input order, White's row then
 Black's, with ``date, event, player, opponent, rank_before, rating_before,
 change, rank_after, rating_after`` (and ``explanation`` with ``--explain``:
 a JSON object ``{"terms": {...}, "formula": "..."}`` of the system's named
-terms, see :class:`ratings.systems.base.Explanation`).  Ranks are written like ``11k``, ``2d``
+terms, see :class:`ratings.engine.base.Explanation`).  Ranks are written like ``11k``, ``2d``
 or ``1.2d`` (:func:`ranks.format_rank`).  Ratings and changes are written
 with :func:`rating_decimals` decimals: the SAGC index as a whole number, FFG
 levels and West Surrey strengths to 0.1, GoR to 0.001.
@@ -46,7 +46,7 @@ Decisions:
 * Rows going back in time are refused (with the line), not sorted: the
   input order is the timeline, and the output follows it row for row.
 * Games without an ``event`` have no club here, so all of one day's club
-  games form one rating period (:func:`ratings.systems.base.period_key`).
+  games form one rating period (:func:`ratings.engine.base.period_key`).
 * Any error (a bad cell, an unknown column, a game the system refuses) is a
   :class:`WhatIfError` naming the line (the header is line 1) and the
   column; nothing is produced.
@@ -64,9 +64,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
-from ratings.exchange.cells import csv_lines
-from ratings.systems import get_system
-from ratings.systems.base import (
+from ratings.engine import get_system
+from ratings.engine.base import (
     Game,
     InvalidEvent,
     Kind,
@@ -77,7 +76,8 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
+from ratings.exchange.cells import csv_lines
 
 __all__ = [
     "OUTPUT_COLUMNS",

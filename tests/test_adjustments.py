@@ -93,7 +93,7 @@ def test_a_bad_adjustment_is_refused_next_to_its_field(
 def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
     client_for, club, alice, make_player
 ) -> None:
-    pytest.importorskip("ratings.systems.sagc")
+    pytest.importorskip("ratings.engine.sagc")
     from ratings.models import HistoryEntry
     from ratings.recompute import recompute_list
 
@@ -131,7 +131,7 @@ def test_the_list_settings_change_the_systems_and_recompute_from_the_first_game(
 
 
 def test_the_list_settings_page_offers_every_system(client_for, club) -> None:
-    from ratings.systems import SYSTEM_NAMES
+    from ratings.engine import SYSTEM_NAMES
 
     html = client_for("committee").get(f"/lists/{club.rating_list.slug}/settings/").content.decode()
     for name in SYSTEM_NAMES:

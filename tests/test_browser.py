@@ -118,10 +118,10 @@ def history(transactional_db, settings):  # type: ignore[no-untyped-def]
 def expected_sheets() -> dict[str, list[list[str]]]:
     """Every player's 12 columns, newest first, from the SAGC engine run on
     the games in the database in timeline order (date, then entry order)."""
-    sagc_module = pytest.importorskip("ratings.systems.sagc")
+    sagc_module = pytest.importorskip("ratings.engine.sagc")
+    from ratings.engine import base, get_system
+    from ratings.engine.ranks import format_rank
     from ratings.models import Game, Player
-    from ratings.systems import base, get_system
-    from ratings.systems.ranks import format_rank
 
     games = list(Game.objects.filter(club__slug="stellenbosch").select_related("white", "black").timeline())
     players = {p.pk: p for p in Player.objects.filter(rating_list__slug="stellenbosch")}

@@ -3,7 +3,7 @@
 from datetime import date
 
 from ratings.charts import history_chart
-from ratings.systems.ranks import format_rank
+from ratings.engine.ranks import format_rank
 
 
 def test_a_player_who_stayed_within_one_rank_gets_the_two_band_lines_labelled() -> None:

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import get_system
-from ratings.systems._egf_common import (
+from ratings.engine import get_system
+from ratings.engine._egf_common import (
     beta,
     elo_to_gor,
     gor_to_elo,
@@ -27,7 +27,7 @@ from ratings.systems._egf_common import (
     revised_con,
     revised_expected,
 )
-from ratings.systems.base import (
+from ratings.engine.base import (
     Adjustment,
     Event,
     Game,
@@ -38,8 +38,8 @@ from ratings.systems.base import (
     Winner,
     period_key,
 )
-from ratings.systems.egf import EGF, EGFState
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, gor_to_rank
+from ratings.engine.egf import EGF, EGFState
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, gor_to_rank
 
 DAY = date(2024, 3, 2)
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"

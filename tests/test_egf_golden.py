@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from ratings.systems import get_system
-from ratings.systems.base import Game, Kind, Start, Winner
+from ratings.engine import get_system
+from ratings.engine.base import Game, Kind, Start, Winner
 
 DATA = json.loads((Path(__file__).resolve().parent / "data" / "egf_golden.json").read_text())
 RESULT = {"W": Winner.WHITE, "B": Winner.BLACK, "J": Winner.JIGO}

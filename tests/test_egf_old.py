@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import get_system
-from ratings.systems._egf_common import old_a, old_con, old_expected
-from ratings.systems.base import Adjustment, Event, Game, InvalidEvent, Kind, Start, Winner
-from ratings.systems.egf_old import OldEGF
-from ratings.systems.ranks import MAX_RANK, MIN_RANK
+from ratings.engine import get_system
+from ratings.engine._egf_common import old_a, old_con, old_expected
+from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, Start, Winner
+from ratings.engine.egf_old import OldEGF
+from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from tests.test_egf import SHARED_DATA, _starts, histories, read_h9
 
 DAY = date(2019, 6, 1)

@@ -1,7 +1,7 @@
 """The compiled engine (mypyc, setup.py) is the pure one, only faster.
 
-Installing the project compiles ratings/systems with mypyc when a C compiler
-is there; ratings/systems/__init__.py then chooses the extensions, unless a
+Installing the project compiles ratings/engine with mypyc when a C compiler
+is there; ratings/engine/__init__.py then chooses the extensions, unless a
 source changed since the build or CLUBRATING_PURE=1 is set.  These tests run
 each system both ways on the same history and demand identical bytes, and
 check that an edited source is never shadowed by a stale extension.  CI sets
@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-import ratings.systems
+import ratings.engine
 from tests.conftest import REPO, need
 
 #: Prints a digest of every system's ledger and final state on one history.
 DIGEST = """
 import hashlib, json, sys
-import ratings.systems as systems
+import ratings.engine as systems
 from ratings.synthetic import synthetic_history
 events, starts = synthetic_history(3000, players=150, seed=7, clubs=2)
 out = {"engine": systems.ENGINE}
@@ -54,7 +54,7 @@ def run_python(code: str, cwd: Path, pure: bool, path: Path | None = None) -> di
 
 
 def require_compiled() -> None:
-    need(ratings.systems.ENGINE == "compiled", "the compiled engine (make install)", env="REQUIRE_COMPILED")
+    need(ratings.engine.ENGINE == "compiled", "the compiled engine (make install)", env="REQUIRE_COMPILED")
 
 
 def test_every_system_gives_the_same_bytes_compiled_and_pure() -> None:
@@ -62,14 +62,14 @@ def test_every_system_gives_the_same_bytes_compiled_and_pure() -> None:
     compiled = run_python(DIGEST, REPO, pure=False)
     pure = run_python(DIGEST, REPO, pure=True)
     assert (compiled.pop("engine"), pure.pop("engine")) == ("compiled", "pure")
-    assert set(compiled) == set(ratings.systems.SYSTEM_NAMES)
+    assert set(compiled) == set(ratings.engine.SYSTEM_NAMES)
     assert compiled == pure
 
 
 WHICH = """
 import json
-import ratings.systems as systems
-import ratings.systems.ffg as ffg
+import ratings.engine as systems
+import ratings.engine.ffg as ffg
 print(json.dumps({"engine": systems.ENGINE, "ffg": ffg.__file__}))
 """
 
@@ -81,15 +81,15 @@ def test_clubrating_pure_loads_the_sources() -> None:
 
 
 def copy_engine(to: Path) -> Path:
-    """ratings/systems with its extensions and manifest, and the shared runtime."""
+    """ratings/engine with its extensions and manifest, and the shared runtime."""
     (to / "ratings").mkdir()
     shutil.copy(REPO / "ratings" / "__init__.py", to / "ratings" / "__init__.py")
     shutil.copytree(
-        REPO / "ratings" / "systems", to / "ratings" / "systems", ignore=shutil.ignore_patterns("__pycache__")
+        REPO / "ratings" / "engine", to / "ratings" / "engine", ignore=shutil.ignore_patterns("__pycache__")
     )
-    for runtime in REPO.glob("ratings_systems__mypyc*"):
+    for runtime in REPO.glob("ratings_engine__mypyc*"):
         shutil.copy(runtime, to / runtime.name)
-    return to / "ratings" / "systems"
+    return to / "ratings" / "engine"
 
 
 def test_an_edited_source_is_not_shadowed_by_its_stale_extension(tmp_path: Path) -> None:
@@ -121,10 +121,10 @@ def test_a_missing_manifest_means_pure(tmp_path: Path) -> None:
     assert run_python(WHICH, tmp_path, pure=False, path=tmp_path)["engine"] == "pure"
 
 
-@pytest.mark.parametrize("name", ratings.systems.SYSTEM_NAMES)
+@pytest.mark.parametrize("name", ratings.engine.SYSTEM_NAMES)
 def test_the_system_in_use_comes_from_the_engine_chosen(name: str) -> None:
-    module = sys.modules[type(ratings.systems.get_system(name)).__module__]
+    module = sys.modules[type(ratings.engine.get_system(name)).__module__]
     compiled = not str(module.__file__).endswith(".py")
-    assert compiled == (module.__name__.rpartition(".")[2] in ratings.systems.COMPILED)
-    if ratings.systems.ENGINE == "pure":
+    assert compiled == (module.__name__.rpartition(".")[2] in ratings.engine.COMPILED)
+    if ratings.engine.ENGINE == "pure":
         assert not compiled

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import SYSTEM_NAMES, get_system
-from ratings.systems.base import Game, Kind, Start, Winner
-from ratings.systems.ranks import parse_rank
+from ratings.engine import SYSTEM_NAMES, get_system
+from ratings.engine.base import Game, Kind, Start, Winner
+from ratings.engine.ranks import parse_rank
 from ratings.whatif import rate_csv
 
 DAY = date(2024, 5, 4)

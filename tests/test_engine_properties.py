@@ -27,9 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.synthetic import synthetic_history
-from ratings.systems import _SYSTEMS, SYSTEM_NAMES, get_system
-from ratings.systems.base import (
+from ratings.engine import _SYSTEMS, SYSTEM_NAMES, get_system
+from ratings.engine.base import (
     Adjustment,
     Event,
     Game,
@@ -41,7 +40,8 @@ from ratings.systems.base import (
     Start,
     Winner,
 )
-from ratings.systems.ranks import MAX_RANK, MIN_RANK
+from ratings.engine.ranks import MAX_RANK, MIN_RANK
+from ratings.synthetic import synthetic_history
 
 # Rank bounds by system.  West Surrey's ladder has rungs from 40k to 9.9d
 # (seed 003, "The rungs"); every other system stays within 30k..9d.

@@ -1,4 +1,4 @@
-"""ratings/systems/, ratings/exchange/ and ratings/evaluation/ are pure: they never import Django."""
+"""ratings/engine/, ratings/exchange/ and ratings/evaluation/ are pure: they never import Django."""
 
 import subprocess
 import sys
@@ -9,7 +9,7 @@ from tests.conftest import REPO
 def test_it_imports_every_system_without_django() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
-        "import ratings.systems as s, ratings.exchange as e, ratings.evaluation as v\n"
+        "import ratings.engine as s, ratings.exchange as e, ratings.evaluation as v\n"
         "for pkg in (s, e, v):\n"
         "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(m.name)\n"

@@ -7,6 +7,11 @@ import math
 
 import pytest
 
+from ratings.engine._egf_common import EGFState
+from ratings.engine._ffg_common import LadderPlayer
+from ratings.engine.base import Winner
+from ratings.engine.sagc import SAGCState
+from ratings.engine.west_surrey import WestSurreyState
 from ratings.evaluation.advice import (
     Handicap,
     handicap_breach,
@@ -15,11 +20,6 @@ from ratings.evaluation.advice import (
     win_probability,
 )
 from ratings.evaluation.fit import LogisticCurve
-from ratings.systems._egf_common import EGFState
-from ratings.systems._ffg_common import LadderPlayer
-from ratings.systems.base import Winner
-from ratings.systems.sagc import SAGCState
-from ratings.systems.west_surrey import WestSurreyState
 
 FRED = WestSurreyState(0.3)  # seed 003: "Fred 1.3dan"
 BERT = WestSurreyState(-14.5)  # "Bert 14.5kyu"

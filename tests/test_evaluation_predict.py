@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ratings.engine import SYSTEM_NAMES
+from ratings.engine.base import Adjustment, Game, Kind, Start, Winner
 from ratings.evaluation.predict import PREDICTORS, evaluate
-from ratings.systems import SYSTEM_NAMES
-from ratings.systems.base import Adjustment, Game, Kind, Start, Winner
 
 DAY = date(2024, 3, 1)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from ratings.engine.base import Kind, Start
 from ratings.evaluation.sources import tournament_games
 from ratings.exchange import Player, Tournament, TournamentGame, Winner
-from ratings.systems.base import Kind, Start
 
 
 def test_a_tournament_becomes_rated_games_of_its_own_players() -> None:

@@ -76,7 +76,7 @@ def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, sea
     assert (name, media_type) == ("sagc-games-start-2024-06-15.csv", "text/csv")  # named after the list
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == exchange.GAME_FIELDS
-    # Five played games in timeline order; the forfeit is left out (never rated, ratings/systems/base.py).
+    # Five played games in timeline order; the forfeit is left out (never rated, ratings/engine/base.py).
     assert [(r["date"], r["white"], r["black"], r["winner"]) for r in rows] == [
         ("2024-03-05", "Ann Bee", "Cat Dee", "white"),
         ("2024-03-05", "Dan Eel", "Ann Bee", "black"),

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import get_system
-from ratings.systems._ffg_common import handicap_stones
-from ratings.systems.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
-from ratings.systems.ffg import FFG, epsilon, expected, k_factor, threshold
+from ratings.engine import get_system
+from ratings.engine._ffg_common import handicap_stones
+from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
+from ratings.engine.ffg import FFG, epsilon, expected, k_factor, threshold
 
 DAY = date(2023, 3, 4)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO

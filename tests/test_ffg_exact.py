@@ -19,10 +19,10 @@ from datetime import date
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ratings.systems._ffg_common import game_coefficient, handicap_bonus, handicap_stones
-from ratings.systems.base import Game, Kind, Start, Winner
-from ratings.systems.ffg import FFG, epsilon, k_factor, threshold
-from ratings.systems.ranks import rank_to_ffg
+from ratings.engine._ffg_common import game_coefficient, handicap_bonus, handicap_stones
+from ratings.engine.base import Game, Kind, Start, Winner
+from ratings.engine.ffg import FFG, epsilon, k_factor, threshold
+from ratings.engine.ranks import rank_to_ffg
 from tests.test_ffg import histories
 
 DAY = date(2024, 3, 2)

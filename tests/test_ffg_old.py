@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.systems.base import Game, Kind, Start, Winner
-from ratings.systems.ffg_old import OldFFG, basic_change, weight
+from ratings.engine.base import Game, Kind, Start, Winner
+from ratings.engine.ffg_old import OldFFG, basic_change, weight
 
 DAY = date(2015, 5, 9)
 W, B = Winner.WHITE, Winner.BLACK

@@ -8,9 +8,9 @@ from array import array
 
 import pytest
 
+from ratings.engine import get_system
+from ratings.engine.base import BLACK, WHITE, Ledger, LedgerColumns, Row
 from ratings.synthetic import synthetic_history
-from ratings.systems import get_system
-from ratings.systems.base import BLACK, WHITE, Ledger, LedgerColumns, Row
 
 COLUMNS = ("rank_before", "rating_before", "change", "rank_after", "rating_after")
 

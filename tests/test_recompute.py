@@ -8,6 +8,9 @@ import pytest
 from django.db import transaction
 
 from ratings import recompute
+from ratings.engine import get_system
+from ratings.engine.base import Game as EngineGame
+from ratings.engine.base import Kind, Start, Winner
 from ratings.models import (
     Club,
     Game,
@@ -18,9 +21,6 @@ from ratings.models import (
     RecomputeRun,
     RecordSheet,
 )
-from ratings.systems import get_system
-from ratings.systems.base import Game as EngineGame
-from ratings.systems.base import Kind, Start, Winner
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from ratings import recompute
+from ratings.engine.base import InvalidEvent
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
-from ratings.systems.base import InvalidEvent
 
 REPO = Path(__file__).resolve().parent.parent
 

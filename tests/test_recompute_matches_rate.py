@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import recompute
+from ratings.engine.ranks import format_rank
 from ratings.models import Game, HistoryEntry, Player, RatingCheckpoint, RecordSheet
-from ratings.systems.ranks import format_rank
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ import pytest
 from django.db import connection
 
 from ratings import recompute
+from ratings.engine import get_system
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
-from ratings.systems import get_system
 from tests.conftest import make_pool
 
 COLUMNS = (

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import recompute
+from ratings.engine import get_system
 from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
-from ratings.systems import get_system
 
 pytestmark = pytest.mark.django_db
 

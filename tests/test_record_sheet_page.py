@@ -14,8 +14,8 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
+from ratings.engine.ranks import format_rank
 from ratings.models import Game, HistoryEntry, Kind, RankAdjustment, RecordSheet
-from ratings.systems.ranks import format_rank
 from ratings.tables import STATUS_FACTOR
 
 SEED_001_COLUMNS = [
@@ -116,8 +116,8 @@ def history(club, other_club, make_player):  # type: ignore[no-untyped-def]
 def expected_rows(history, player):  # type: ignore[no-untyped-def]
     """The 12 columns computed by running the SAGC engine on the same events,
     in timeline order (date, then entry order), newest first."""
-    sagc = pytest.importorskip("ratings.systems.sagc")
-    from ratings.systems import base
+    sagc = pytest.importorskip("ratings.engine.sagc")
+    from ratings.engine import base
 
     ann, bob, cat = history["players"]
     events: list[tuple[tuple, object, object]] = []
@@ -321,8 +321,8 @@ def test_the_sheet_takes_a_fixed_number_of_queries(client, club, make_player, dj
 
 
 def test_the_status_factors_agree_with_the_engine() -> None:
-    sagc = pytest.importorskip("ratings.systems.sagc")
-    from ratings.systems import base
+    sagc = pytest.importorskip("ratings.engine.sagc")
+    from ratings.engine import base
 
     assert {kind: STATUS_FACTOR[kind] for kind in Kind.values} == {
         k.value: v for k, v in sagc.STATUS_FACTOR.items() if isinstance(k, base.Kind)

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import get_system
-from ratings.systems.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
-from ratings.systems.ranks import parse_rank
-from ratings.systems.sagc import (
+from ratings.engine import get_system
+from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
+from ratings.engine.ranks import parse_rank
+from ratings.engine.sagc import (
     PRODUCT_UNIT,
     SAGC,
     SAGCState,

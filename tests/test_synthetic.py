@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ratings.engine.base import Adjustment, Game, Kind, Start, Winner, period_key
+from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from ratings.synthetic import synthetic_history
-from ratings.systems.base import Adjustment, Game, Kind, Start, Winner, period_key
-from ratings.systems.ranks import MAX_RANK, MIN_RANK
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import get_system
-from ratings.systems.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
-from ratings.systems.ranks import format_rank, parse_rank
-from ratings.systems.west_surrey import (
+from ratings.engine import get_system
+from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
+from ratings.engine.ranks import format_rank, parse_rank
+from ratings.engine.west_surrey import (
     RUNGS,
     WestSurrey,
     WestSurreyState,

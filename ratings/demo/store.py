@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from ratings.demo.people import DAYS, DemoPlayer
 from ratings.demo.sheets import Plan, make_game
+from ratings.engine.ranks import format_rank
 from ratings.models import Game, Kind, LogEntry, Player, RankAdjustment, RatingList, RecordSheet
 from ratings.services import describe_game
-from ratings.systems.ranks import format_rank
 
 
 def write_sheets(

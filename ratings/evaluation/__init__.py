@@ -1,6 +1,6 @@
 """Which rating system predicts best: walk-forward predictions and their scores.
 
-Pure Python, no Django (like :mod:`ratings.systems`, whose public API it
+Pure Python, no Django (like :mod:`ratings.engine`, whose public API it
 reads: ``rate()`` and the ledger).  docs/evaluation.md explains the method.
 
 * :func:`predict.evaluate` -- before every game, each system's P(White wins)

@@ -32,14 +32,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
+from ratings.engine._egf_common import grade_rank
+from ratings.engine._ffg_common import handicap_stones
+from ratings.engine.base import Winner
+from ratings.engine.ranks import ffg_to_rank
+from ratings.engine.sagc import effective_handicap
+from ratings.engine.west_surrey import handicap_options, ladder_handicap
 from ratings.evaluation.fit import LogisticCurve
 from ratings.evaluation.readings import FITTED_SYSTEMS, SE_SYSTEMS, advantage, se_probability, strength
-from ratings.systems._egf_common import grade_rank
-from ratings.systems._ffg_common import handicap_stones
-from ratings.systems.base import Winner
-from ratings.systems.ranks import ffg_to_rank
-from ratings.systems.sagc import effective_handicap
-from ratings.systems.west_surrey import handicap_options, ladder_handicap
 
 __all__ = [
     "EVEN_KOMI",

@@ -38,6 +38,12 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from ratings.engine import SYSTEM_NAMES, get_system
+from ratings.engine._egf_common import FLOOR as EGF_FLOOR
+from ratings.engine._ffg_common import CEILING as FFG_CEILING
+from ratings.engine._ffg_common import clamp_start
+from ratings.engine.base import Adjustment, Event, Game, Ledger, PlayerId, Start, Winner, period_key
+from ratings.engine.ranks import rank_to_ffg, rank_to_gor
 from ratings.evaluation.fit import PRIOR, LogisticCurve, Prior, WalkForward
 from ratings.evaluation.readings import (
     FITTED_SYSTEMS,
@@ -47,12 +53,6 @@ from ratings.evaluation.readings import (
     se_probability,
     strength,
 )
-from ratings.systems import SYSTEM_NAMES, get_system
-from ratings.systems._egf_common import FLOOR as EGF_FLOOR
-from ratings.systems._ffg_common import CEILING as FFG_CEILING
-from ratings.systems._ffg_common import clamp_start
-from ratings.systems.base import Adjustment, Event, Game, Ledger, PlayerId, Start, Winner, period_key
-from ratings.systems.ranks import rank_to_ffg, rank_to_gor
 
 __all__ = ["BASELINES", "PREDICTORS", "Evaluation", "evaluate", "outcome"]
 

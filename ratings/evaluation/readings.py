@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from ratings.systems._egf_common import handicap_points, old_expected, revised_expected
-from ratings.systems._ffg_common import handicap_bonus, handicap_stones
-from ratings.systems.sagc import effective_handicap
-from ratings.systems.west_surrey import EVEN_KOMI, KOMI_PER_STONE
+from ratings.engine._egf_common import handicap_points, old_expected, revised_expected
+from ratings.engine._ffg_common import handicap_bonus, handicap_stones
+from ratings.engine.sagc import effective_handicap
+from ratings.engine.west_surrey import EVEN_KOMI, KOMI_PER_STONE
 
 __all__ = [
     "FITTED_SYSTEMS",
@@ -43,7 +43,7 @@ FITTED_SYSTEMS: Final = frozenset({"sagc", "ffg", "ffg-old", "west-surrey"})
 #: SAGC index points per rank: +999 promotes (index back to 0 one rank up),
 #: -999 demotes (seed 001), so rank r with index i stands at r + i / 1000.
 SAGC_INDEX_PER_RANK: Final = 1000.0
-#: GoR and FFG levels: 100 points a grade (ratings.systems.ranks).
+#: GoR and FFG levels: 100 points a grade (ratings.engine.ranks).
 POINTS_PER_GRADE: Final = 100.0
 
 
@@ -65,7 +65,7 @@ def strength(system: str, rank: float, rating: float) -> float:
 
 def egf_advantage(handicap: int, komi: float) -> float:
     """The EGF and FFG reading, in stones: H - 1/2 for H >= 1, H from
-    :func:`ratings.systems._ffg_common.handicap_stones` (no stones and less
+    :func:`ratings.engine._ffg_common.handicap_stones` (no stones and less
     than 3.5 komi to White is a game "à sen", H = 1)."""
     return handicap_bonus(handicap_stones(handicap, komi)) / POINTS_PER_GRADE
 

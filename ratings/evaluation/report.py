@@ -16,9 +16,9 @@ import io
 from collections.abc import Callable
 from typing import Final
 
+from ratings.engine.base import PlayerId
 from ratings.evaluation.metrics import Metrics, by_band, score
 from ratings.evaluation.predict import Evaluation
-from ratings.systems.base import PlayerId
 
 __all__ = [
     "HANDICAP_BANDS",

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from ratings.engine.base import Game, Kind, PlayerId, Start
 from ratings.exchange import Tournament
-from ratings.systems.base import Game, Kind, PlayerId, Start
 
 __all__ = ["TournamentGames", "tournament_games"]
 

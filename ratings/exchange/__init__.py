@@ -1,6 +1,6 @@
 """Exchange formats with national bodies and tournament software.
 
-Pure Python, never imports Django (like :mod:`ratings.systems`); the Django
+Pure Python, never imports Django (like :mod:`ratings.engine`); the Django
 import/export views and commands call it at the edge and turn
 :class:`ExchangeError` into form errors or command errors.  Every reader
 takes the uploaded bytes, parses the whole file before returning (so an

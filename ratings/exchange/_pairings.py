@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ratings.systems.base import Winner
+from ratings.engine.base import Winner
 
 from .errors import ExchangeError
 from .model import Skipped, TournamentGame, game_komi

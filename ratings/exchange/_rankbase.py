@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal, TypeAlias
 
-from ratings.systems.ranks import MAX_RANK, MIN_RANK
+from ratings.engine.ranks import MAX_RANK, MIN_RANK
 
 from .errors import ExchangeError
 

@@ -20,8 +20,8 @@ import re
 from dataclasses import replace
 from datetime import date, datetime
 
-from ratings.systems.base import Winner
-from ratings.systems.ranks import RankError, parse_rank
+from ratings.engine.base import Winner
+from ratings.engine.ranks import RankError, parse_rank
 
 from .club import assign_rounds
 from .errors import ExchangeError

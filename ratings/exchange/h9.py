@@ -21,7 +21,7 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from ratings.systems.ranks import format_rank
+from ratings.engine.ranks import format_rank
 
 from ._pairings import AMBIGUOUS, PlayerLine, ResultCell, assemble_games, result_cell
 from .errors import ExchangeError

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import date
 
-from ratings.systems.base import Winner
+from ratings.engine.base import Winner
 
 from .errors import ExchangeError
 
@@ -24,7 +24,7 @@ __all__ = ["HANDICAP_KOMI", "Player", "Skipped", "Tournament", "TournamentGame",
 #: .tou write a game's komi; it is derived from the handicap.
 HANDICAP_KOMI = 0.5
 
-#: Komi when a file gives none (same default as ratings.systems.base.Game).
+#: Komi when a file gives none (same default as ratings.engine.base.Game).
 DEFAULT_KOMI = 6.5
 
 
@@ -39,7 +39,7 @@ def game_komi(handicap: int, tournament_komi: float | None) -> float:
 class Player:
     """A player as a results file names them.
 
-    ``rank`` is on the shared scale of :mod:`ratings.systems.ranks` (whole
+    ``rank`` is on the shared scale of :mod:`ratings.engine.ranks` (whole
     grades in these files).  ``line`` is the line that introduced the player
     (None for a player the club exports).
     """

@@ -12,7 +12,7 @@ import csv
 import io
 import re
 
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, parse_rank
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, parse_rank
 
 from ._rankbase import RankEntry, RankList, Rejected
 from .errors import ExchangeError

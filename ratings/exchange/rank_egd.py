@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ratings.systems.ranks import gor_to_rank, parse_rank
+from ratings.engine.ranks import gor_to_rank, parse_rank
 
 from ._rankbase import RankEntry, RankList, checked_date, clamp, collect, none_if_placeholder
 from .errors import ExchangeError

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ratings.systems.ranks import ffg_to_rank
+from ratings.engine.ranks import ffg_to_rank
 
 from ._rankbase import RankEntry, RankList, checked_date, clamp, collect, column_of, none_if_placeholder
 from .errors import ExchangeError

@@ -1,7 +1,7 @@
 """National rank lists: FFG ladder, AGA TD list, EGD allworld_lp, plain CSV.
 
 Every reader turns a list into :class:`RankEntry` rows with the rank on the
-one scale of :mod:`ratings.systems.ranks` (30k = -30, 1k = -1, 1d = 0) and the
+one scale of :mod:`ratings.engine.ranks` (30k = -30, 1k = -1, 1d = 0) and the
 rating in the list's own unit.  Issue 15: the valid lines are imported and
 each line that does not read is listed in :attr:`RankList.rejected` with its
 number and reason (the committee sees them in the preview); a list broken

@@ -26,8 +26,8 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, TypeAlias
 
-from ratings.systems.base import Winner
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
+from ratings.engine.base import Winner
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 
 from .cells import csv_lines, restore_cell
 from .errors import ExchangeError

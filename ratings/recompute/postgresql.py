@@ -13,10 +13,10 @@ from typing import Any
 from django.db import transaction
 
 from ratings import models as m
+from ratings.engine import base
 from ratings.recompute.columns import HISTORY_COLUMNS, Columns
 from ratings.recompute.errors import RecomputeError
 from ratings.recompute.sqlite import tune_connection
-from ratings.systems import base
 
 #: Rows per block written to PostgreSQL's COPY.
 COPY_BLOCK = 20_000

@@ -18,12 +18,12 @@ from typing import Any
 from django.db import transaction
 
 from ratings import models as m
+from ratings.engine import base, get_system
 from ratings.recompute.columns import Columns
 from ratings.recompute.errors import RecomputeError
 from ratings.recompute.measure import timings
 from ratings.recompute.rows import history_rows
 from ratings.recompute.timeline import Timeline, load_timeline
-from ratings.systems import base, get_system
 
 log = logging.getLogger(__name__)
 

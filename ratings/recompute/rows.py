@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ratings.engine import base
 from ratings.recompute.columns import Columns
 from ratings.recompute.postgresql import binary_rows
 from ratings.recompute.sqlite import sqlite_blocks
-from ratings.systems import base
 
 
 def history_rows(

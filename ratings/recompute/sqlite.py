@@ -11,8 +11,8 @@ from typing import Any
 from django.db import transaction
 
 from ratings import models as m
+from ratings.engine import base
 from ratings.recompute.columns import FLOAT_COLUMNS, Columns
-from ratings.systems import base
 
 #: Rows per INSERT statement on SQLite.
 SQLITE_ROWS_PER_INSERT = 100

@@ -16,7 +16,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import Min
 
 from ratings import models as m
-from ratings.systems import base
+from ratings.engine import base
 
 
 @dataclass

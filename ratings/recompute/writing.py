@@ -14,11 +14,11 @@ from typing import Any
 from django.db import transaction
 
 from ratings import models as m
+from ratings.engine import SYSTEM_NAMES
 from ratings.recompute.players import update_players
 from ratings.recompute.postgresql import copy_binary
 from ratings.recompute.replay import Rewrite
 from ratings.recompute.sqlite import Block, insert_many, write_blocks
-from ratings.systems import SYSTEM_NAMES
 
 #: A writer of history rows (write_history's signature): the rows, the
 #: table they go into (None: the history), returns how many were written.

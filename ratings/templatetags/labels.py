@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from django import template
 
-from ratings.systems import SYSTEM_LABELS
+from ratings.engine import SYSTEM_LABELS
 
 register = template.Library()
 

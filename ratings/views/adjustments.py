@@ -19,11 +19,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ratings import access, improbable, services
+from ratings.engine import SYSTEM_LABELS
+from ratings.engine.ranks import format_rank
 from ratings.forms import AdjustmentForm, ListSettingsForm
 from ratings.models import RankAdjustment
 from ratings.services import SheetError
-from ratings.systems import SYSTEM_LABELS
-from ratings.systems.ranks import format_rank
 from ratings.tables import rating_label
 
 

@@ -10,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from ratings import player_match
+from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club
-from ratings.systems import SYSTEM_LABELS
 
 #: The handicap a club gives under each system, in our words (sources:
 #: docs/rating-systems.md, per system).

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.roles import is_committee_of, may_enter_at
+from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club, RatingList, RecordSheet
-from ratings.systems import SYSTEM_LABELS
 
 RECENT_SHEETS = 20
 

@@ -13,11 +13,11 @@ from django_tables2 import RequestConfig
 
 from accounts.roles import is_committee_of
 from ratings.charts import history_chart
+from ratings.engine import SYSTEM_LABELS
+from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
 from ratings.filters import PlayerFilterForm
 from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
-from ratings.systems import SYSTEM_LABELS
-from ratings.systems.ranks import format_rank
 from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
 
 PLAYERS_PER_PAGE = 50

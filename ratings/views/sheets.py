@@ -26,14 +26,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
 from ratings import access, improbable, player_match, services
+from ratings.engine import SYSTEM_LABELS, get_system
+from ratings.engine.ranks import format_rank
 from ratings.exchange import clean_name
 from ratings.exchange.names import identity_key
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
 from ratings.sheet_changes import repeated_games
-from ratings.systems import SYSTEM_LABELS, get_system
-from ratings.systems.ranks import format_rank
 
 ROW_KEY = re.compile(r"^row-(\d{1,6})-(?:white|black|winner)$")
 #: Rows a new sheet starts with.

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.site_setup import SetupError, admin_exists, set_up
-from ratings.systems import SYSTEM_LABELS
+from ratings.engine import SYSTEM_LABELS
 
 
 class Command(BaseCommand):

@@ -26,14 +26,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ratings.engine import SYSTEM_NAMES
+from ratings.engine.base import Event, InvalidEvent, PlayerId, Start, UnknownPlayer
 from ratings.evaluation.predict import evaluate
 from ratings.evaluation.report import predictions_csv, summary, summary_text
 from ratings.evaluation.sources import tournament_games
 from ratings.exchange import ExchangeError, read_tournament
 from ratings.management.commands.import_ranks import read_bytes
 from ratings.management.commands.rate import _write_atomically
-from ratings.systems import SYSTEM_NAMES
-from ratings.systems.base import Event, InvalidEvent, PlayerId, Start, UnknownPlayer
 from ratings.whatif import WhatIfError, read_games
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.systems import SYSTEM_NAMES
+from ratings.engine import SYSTEM_NAMES
 from ratings.whatif import WhatIfError, rate_csv
 
 

@@ -30,7 +30,7 @@ _HERE = Path(__file__).resolve().parent
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports ``ratings.systems.*`` from the ``.py`` files, but the modules
+    """Imports ``ratings.engine.*`` from the ``.py`` files, but the modules
     of ``compiled``: an extension left from an earlier build never shadows
     a module that the current build did not compile."""
 
@@ -70,7 +70,7 @@ def _compiled_modules() -> frozenset[str]:
         if not any((_HERE / f"{name}{suffix}").is_file() for suffix in suffixes):
             return frozenset()
     # The modules share one runtime library, a top-level module beside the package.
-    if importlib.util.find_spec("ratings_systems__mypyc") is None:
+    if importlib.util.find_spec("ratings_engine__mypyc") is None:
         return frozenset()
     return frozenset(built)
 
@@ -82,15 +82,15 @@ ENGINE = "compiled" if COMPILED else "pure"
 if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
     sys.meta_path.insert(0, _SourceFinder(COMPILED))
 
-from ratings.systems.base import RatingSystem  # noqa: E402 -- after the choice above
+from ratings.engine.base import RatingSystem  # noqa: E402 -- after the choice above
 
 _SYSTEMS: dict[str, str] = {
-    "sagc": "ratings.systems.sagc:SAGC",
-    "egf": "ratings.systems.egf:EGF",
-    "egf-old": "ratings.systems.egf_old:OldEGF",
-    "ffg": "ratings.systems.ffg:FFG",
-    "ffg-old": "ratings.systems.ffg_old:OldFFG",
-    "west-surrey": "ratings.systems.west_surrey:WestSurrey",
+    "sagc": "ratings.engine.sagc:SAGC",
+    "egf": "ratings.engine.egf:EGF",
+    "egf-old": "ratings.engine.egf_old:OldEGF",
+    "ffg": "ratings.engine.ffg:FFG",
+    "ffg-old": "ratings.engine.ffg_old:OldFFG",
+    "west-surrey": "ratings.engine.west_surrey:WestSurrey",
 }
 
 SYSTEM_NAMES: tuple[str, ...] = tuple(_SYSTEMS)

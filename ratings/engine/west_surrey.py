@@ -5,7 +5,7 @@ After a ladder game "the winner is promoted one rung, the loser demoted one
 rung (regardless of grades). A draw leaves the rungs unaltered."  The
 handicap comes from the two strengths: "treat 'x'kyu = -x; 'y'dan = y-1.
 Subtract the two strengths then ignore any fractions" — the shared rank scale
-of :mod:`ratings.systems.ranks` is exactly that scale.
+of :mod:`ratings.engine.ranks` is exactly that scale.
 
 Also here: the handicap and komi options for a number of handicap levels
 ("taken as komi, stones or a mixture at black's discretion") and the seed's
@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from ratings.systems.base import (
+from ratings.engine.base import (
     Adjustment,
     Event,
     Explanation,
@@ -37,7 +37,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.ranks import format_rank
+from ratings.engine.ranks import format_rank
 
 # seed 003, "The rungs": 40k..20k one kyu apart, 19.5k..10k half a kyu apart,
 # 9.8k..0.2k a fifth apart ("9.2" in the seed's list is 9.2k), then "the jump

@@ -28,7 +28,7 @@ import math
 from collections.abc import Collection, Sequence
 from typing import ClassVar, Final
 
-from ratings.systems._ffg_common import (
+from ratings.engine._ffg_common import (
     BEGINNER,
     COUNTED_KINDS,
     FLOOR,
@@ -39,7 +39,7 @@ from ratings.systems._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
+from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
 #: seed 000, "Special Cases": "above 50 points in absolute terms" for players
 #: unknown to the ladder, "the threshold is fixed at 100" for known ones.
@@ -334,7 +334,7 @@ class OldFFG(LadderBase):
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
         if explanations is not None and plays.trace is not None and trail is not None:
-            from ratings.systems.explanations import OLD_FFG_FORMULA, explain_ladder_period, old_ffg_terms
+            from ratings.engine.explanations import OLD_FFG_FORMULA, explain_ladder_period, old_ffg_terms
 
             explain_ladder_period(
                 events,

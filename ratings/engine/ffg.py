@@ -32,7 +32,7 @@ from typing import ClassVar, Final
 
 from librt.vecs import vec
 
-from ratings.systems._ffg_common import (
+from ratings.engine._ffg_common import (
     BEGINNER,
     CEILING,
     COUNTED_KINDS,
@@ -44,7 +44,7 @@ from ratings.systems._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.systems.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
+from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
 #: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
@@ -387,7 +387,7 @@ class FFG(LadderBase):
             rank_after[slot] = after // 100.0
             rating_after[slot] = after
         if explanations is not None and rated.trace is not None and trail is not None:
-            from ratings.systems.explanations import FFG_FORMULA, explain_ladder_period, ffg_terms
+            from ratings.engine.explanations import FFG_FORMULA, explain_ladder_period, ffg_terms
 
             explain_ladder_period(
                 events,

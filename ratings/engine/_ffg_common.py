@@ -1,6 +1,6 @@
 """What the FFG ladder since 2022 and the older FFG ladder share.
 
-Both French systems (:mod:`ratings.systems.ffg`, :mod:`ratings.systems.ffg_old`)
+Both French systems (:mod:`ratings.engine.ffg`, :mod:`ratings.engine.ffg_old`)
 keep a *level* per player (seed 000: "100..199 = 2d, 0..99 = 1d, -100..-1 =
 1k"), start new players at their entry level (1d = 50, 1k = -50), never let a
 level fall below -2950, rate a tournament as a whole and then correct the
@@ -28,7 +28,7 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from ratings.systems.base import (
+from ratings.engine.base import (
     Adjustment,
     Event,
     Explanation,
@@ -43,7 +43,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
 
 #: seed 002: "Lorsque le niveau calculé ... descend en dessous de -2950, il est
 #: ramené à -2950"; seed 000 stage 6: "descends beneath -2950 then it remains

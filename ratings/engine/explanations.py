@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from ratings.systems.base import Event, Explanation, Game, Kind, Winner
-from ratings.systems.ranks import format_rank
+from ratings.engine.base import Event, Explanation, Game, Kind, Winner
+from ratings.engine.ranks import format_rank
 
 FFG_FORMULA: Final = (
     "change = coefficient × K × (R − P + ε/2); P = 1 / (e^(D/a) + 1), D = opponent's level − own level"
@@ -153,7 +153,7 @@ def explain_egf(
     the change and the sum of the period's changes so far (the rating after
     is the period's start rating plus that sum, at least the floor); an
     adjustment's row from the ledger."""
-    from ratings.systems._egf_common import beta, old_a
+    from ratings.engine._egf_common import beta, old_a
 
     out: list[Explanation | None] = [None] * (2 * len(events))
     for k, event in enumerate(events):
@@ -221,7 +221,7 @@ def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> li
     A rated player's change is re-applied with :func:`settle_within` from the
     recorded rounded change and limit, the same call the replay made.
     """
-    from ratings.systems.sagc import (
+    from ratings.engine.sagc import (
         HANDICAP_UNIT,
         LEVEL_UNIT,
         NO_LIMIT,

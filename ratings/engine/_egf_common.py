@@ -1,6 +1,6 @@
 """What the current and the pre-2021 EGF GoR systems share.
 
-Both systems (:mod:`ratings.systems.egf`, :mod:`ratings.systems.egf_old`)
+Both systems (:mod:`ratings.engine.egf`, :mod:`ratings.engine.egf_old`)
 rate a tournament as a whole, weight it by its EGF class, start new players
 at their grade and keep no GoR below the floor (-900, before 2021 100).  Only the formulas for the
 expected result and for ``con`` differ, so one replay loop serves both; the
@@ -19,7 +19,7 @@ Sources (docs/rating-systems.md lists them with addresses):
 Periods.  "Ratings are not updated between the games of one tournament"
 (issue 2, EGD "Remarks"): every game of a period is computed from the
 ratings its two players had when the period began, and the changes are
-summed.  A period is :func:`ratings.systems.base.period_key` (an event, or a
+summed.  A period is :func:`ratings.engine.base.period_key` (an event, or a
 club's day).  We track it per player: a player's period opens with their
 first game of that key and closes when they next play a game of another
 key (or get an adjustment, or the replay ends).  So two tournaments whose
@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from ratings.systems.base import (
+from ratings.engine.base import (
     Adjustment,
     Event,
     Game,
@@ -54,7 +54,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.ranks import MAX_RANK, rank_to_gor
+from ratings.engine.ranks import MAX_RANK, rank_to_gor
 
 #: EGF tournament classes and their weights "for inclusion to EGF ratings":
 #: A 1.00, B 0.75, C 0.50 (EGF class rules since 1999), D 0.25 (internet
@@ -89,7 +89,7 @@ OLD_CON_TABLE: Final[tuple[float, ...]] = (
 def grade_rank(gor: float) -> float:
     """The whole grade a GoR falls in (2050..2149 = 1d), at most 9d.
 
-    Same as :func:`ratings.systems.ranks.gor_to_rank` (the EGD convention
+    Same as :func:`ratings.engine.ranks.gor_to_rank` (the EGD convention
     that a grade's GoR is the middle of its band) with the float floor
     division the hot loop uses, capped at the top of the rank scale: the
     EGD counts pros from 2700 (1p = 7d) up, beyond our 9d.
@@ -553,7 +553,7 @@ class EGFBase:
             final[player] = EGFState(r if r > floor else floor)
         explanations = None
         if sink is not None:
-            from ratings.systems.explanations import explain_egf  # only when explaining
+            from ratings.engine.explanations import explain_egf  # only when explaining
 
             explanations = explain_egf(events, sink, self._revised, self.epsilon, floor, ledger)
         return Result(ledger.ledger(), final, explanations)

@@ -85,7 +85,7 @@ class Game:
 class Adjustment:
     """A rank set by the committee from ``date`` on (e.g. national sync).
 
-    ``rank`` is on the scale of :mod:`ratings.systems.ranks`.  ``rating`` is an
+    ``rank`` is on the scale of :mod:`ratings.engine.ranks`.  ``rating`` is an
     optional value in the system's own unit (SAGC index, GoR, FFG level);
     when None each system starts the player at the bottom of the new rank's
     band as it would a new player of that rank (SAGC: index 0).
@@ -289,7 +289,7 @@ class Result:
 
 
 class RatingSystem(Protocol):
-    """What every system in :mod:`ratings.systems` provides."""
+    """What every system in :mod:`ratings.engine` provides."""
 
     name: ClassVar[str]
     #: The label of its rating column ("index", "GoR", "level", "strength").

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeVar
 
-from ratings.systems.base import (
+from ratings.engine.base import (
     Adjustment,
     Event,
     Game,
@@ -44,7 +44,7 @@ from ratings.systems.base import (
     UnknownPlayer,
     Winner,
 )
-from ratings.systems.ranks import MAX_RANK, MIN_RANK, format_rank
+from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 
 INDEX_MAX: Final = 999  # seed 001: "an index which ranges between +999 and -999"
 INDEX_MIN: Final = -999
@@ -477,7 +477,7 @@ class SAGC:
             final[player] = SAGCState(rank, int(index), tuple(recent))
         explanations = None
         if sink is not None:
-            from ratings.systems.explanations import explain_sagc  # only when explaining
+            from ratings.engine.explanations import explain_sagc  # only when explaining
 
             explanations = explain_sagc(len(events), sink, self._bound)
         return Result(ledger.ledger(), final, explanations)
