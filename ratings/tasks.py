@@ -8,7 +8,8 @@ this module; ratings/apps.py imports it so that every process has them.
 
 The recompute's work is also recorded in the database (the list's dirty
 flag), so a message the broker cannot take is not lost work: the save that
-asked for it succeeds, and the sweeper, or the next worker start, runs it.
+asked for it succeeds, and the sweeper runs it: periodically, and each time a worker (re)connects
+to the broker (ratings/worker_steps.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
-from celery.signals import worker_ready
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -71,15 +71,7 @@ def evaluate_list_task(rating_list_id: int, force: bool = False) -> int:
 
 @shared_task(base=DirtyFlagTask)
 def sweep_dirty_lists() -> list[int]:
-    """Periodic (Celery beat), and at every worker start: enqueue a
-    recompute of every list still dirty (after a crash, a killed worker or
-    a broker outage)."""
+    """Periodic (Celery beat), and each time a worker connects to the
+    broker (ratings/worker_steps.py): enqueue a recompute of every list
+    still dirty (after a crash, a killed worker or a broker outage)."""
     return recompute.sweep()
-
-
-@worker_ready.connect
-def resume_unfinished_work(**_kwargs: Any) -> None:
-    """A worker that starts resumes what a killed one left: a run killed
-    mid-way left its list dirty, and its message would otherwise wait for
-    the broker's visibility timeout or the next sweep."""
-    sweep_dirty_lists.delay()
