@@ -1,4 +1,4 @@
-"""Which system predicts a list's results best, for the site (issue 17).
+"""Which system predicts a list's results best, for the site.
 
 The pure work is in :mod:`ratings.evaluation`; this module is its Django
 edge:
