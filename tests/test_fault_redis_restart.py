@@ -1,7 +1,6 @@
-"""Fault and load suite (issue 13): the broker (Redis) is stopped and started
+"""Fault and load suite: the broker (Redis) is stopped and started
 again while volunteers save sheets over HTTP to a real web server with a
-real Celery worker. Saves during the outage succeed (the list stays dirty,
-issue 13 item 1); once Redis is back the worker brings the ratings up to
+real Celery worker. Saves during the outage succeed (the list stays dirty); once Redis is back the worker brings the ratings up to
 date, and they equal a full replay. Nothing lost, nothing doubled, no 5xx.
 
 The Redis stopped is a private redis-server of this test, on a port of its
@@ -48,7 +47,7 @@ OUTAGE_SECONDS = 3.0
         "regressed when the session's branches were merged (recompute package, evaluation after each "
         "recompute, repeated-sheet warning): saves during the outage succeed, but after Redis is back the "
         "web server's publishes still fail ('broker unavailable … left to the sweeper'), so without a beat "
-        "sweep the list is not caught up within 120 s; open in issue 13's note"
+        "sweep the list is not caught up within 120 s; a known open problem"
     ),
     strict=False,
 )
