@@ -15,7 +15,7 @@ bench/engine.py measures it):
   /committee/export/, the response consumed piece by piece as a web
   server would send it (ratings/exports.py);
 - whole-file json (before): the same file built in memory by the writer
-  the export used before streaming (committee.club_games_tournament +
+  the export used before streaming (committee.list_games_tournament +
   exchange.write_tournament), for comparison;
 - API first page / API last page: median of 20 requests of 1000 games
   (page_size=1000), the last page reached with a cursor at the period's

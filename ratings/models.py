@@ -62,7 +62,7 @@ class RatingList(models.Model):
     #: the JSON API ("Authorization: Token <token>"); empty = no token.  The
     #: token itself is shown once, when it is made, and never stored.
     api_token_hash = models.CharField(max_length=64, blank=True)
-    #: Recompute bookkeeping (ratings/recompute.py): the earliest date whose
+    #: Recompute bookkeeping (ratings/recompute/): the earliest date whose
     #: ratings are stale, and a counter bumped by every change so a run can
     #: tell whether more work arrived while it ran.
     dirty_from = models.DateField(null=True, blank=True)
@@ -427,7 +427,7 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
 class HistoryEntry(models.Model):
     """One row per player per game or adjustment per rating system.
 
-    Written only by the recompute (ratings/recompute.py), in bulk.  ``seq``
+    Written only by the recompute (ratings/recompute/), in bulk.  ``seq``
     is the event's position in the club's timeline, so the rows of one
     player in one system sort by it.
     """
@@ -587,7 +587,7 @@ class LogEntry(models.Model):
 
 
 class RecomputeRun(models.Model):
-    """One run of the recompute (ratings/recompute.py), shown to the committee."""
+    """One run of the recompute (ratings/recompute/), shown to the committee."""
 
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
@@ -623,7 +623,7 @@ class RecomputeRun(models.Model):
 class RatingCheckpoint(models.Model):
     """Every player's engine state in one system just before ``date``.
 
-    The recompute (ratings/recompute.py) resumes from the latest checkpoint
+    The recompute (ratings/recompute/) resumes from the latest checkpoint
     at or before the dirty date instead of replaying the whole history; it
     stores one every few thousand events, always on a date that no rating
     period (a multi-day tournament) straddles.  ``seq`` is the timeline
