@@ -1,4 +1,4 @@
-"""Access helpers for the objects of list administration (STYLE.md: one
+"""Access helpers for the objects of list administration (one
 helper per kind of object, healthchecks' ``_get_check_for_user``).
 
 Every view that manages clubs, roles, invitations or player links fetches

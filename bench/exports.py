@@ -1,4 +1,4 @@
-"""Time and peak memory of a big game export and of API pages (issue 13, item 7).
+"""Time and peak memory of a big game export and of API pages.
 
     python bench/exports.py [--games 200000] [--players 2000] [--seed 1] [--database URL]
 
@@ -15,7 +15,7 @@ bench/engine.py measures it):
   /committee/export/, the response consumed piece by piece as a web
   server would send it (ratings/exports.py);
 - whole-file json (before): the same file built in memory by the writer
-  the export used before issue 13 (committee.club_games_tournament +
+  the export used before streaming (committee.list_games_tournament +
   exchange.write_tournament), for comparison;
 - API first page / API last page: median of 20 requests of 1000 games
   (page_size=1000), the last page reached with a cursor at the period's
@@ -126,7 +126,7 @@ def main() -> None:
     print(f"  {size / 2**20:.0f} MB sent", flush=True)
     _step(
         "whole-file json (before, for comparison)",
-        lambda: len(exchange.write_tournament(committee.club_games_tournament(club), "json")),
+        lambda: len(exchange.write_tournament(committee.list_games_tournament(club.rating_list, club=club), "json")),
     )
 
     query = {"club": club.slug, "page_size": 1000}

@@ -13,7 +13,7 @@ the games the bench adds are deleted again at the end.
 
 - full: every club's history replayed and written from scratch, all
   systems of each club: ``recompute_all()``, one write transaction for the
-  federation (``--per-club``: ``recompute_club(full=True)`` for each club);
+  federation (``--per-club``: ``recompute_list(full=True)`` for each list);
 - late game at 99%: one game entered at the date 99% of the way through the
   biggest club's history, then its incremental recompute;
 - a 10-game sheet saved (services.save_sheet, the recompute left to the
@@ -148,7 +148,7 @@ def main() -> None:
     parser.add_argument(
         "--per-club",
         action="store_true",
-        help="full: one recompute_club(full=True) per club instead of recompute_all",
+        help="full: one recompute_list(full=True) per list instead of recompute_all",
     )
     parser.add_argument(
         "--database",

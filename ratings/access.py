@@ -1,5 +1,5 @@
-"""One access helper per kind of object (STYLE.md, healthchecks'
-``_get_check_for_user``): every view that changes something fetches its
+"""One access helper per kind of object (as healthchecks'
+``_get_check_for_user`` does): every view that changes something fetches its
 object here, so a check cannot be forgotten in one view.
 
 Each helper raises Http404 for an object that does not exist and

@@ -70,7 +70,7 @@ def history_chart(
     range holds any, at most five of them.  ``step_when(previous, value)``
     true: the line steps (flat to the date, then straight up or down)
     instead of sloping from the previous point, e.g. at a rank change,
-    which happens on one date and not gradually in between (issue 16).
+    which happens on one date and not gradually in between.
     """
     kept = thin(points)
     if not kept:

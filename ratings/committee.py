@@ -1,4 +1,4 @@
-"""The committee's exchanges with national bodies (issue 5).
+"""The committee's exchanges with national bodies.
 
 Three jobs, each a plain function the views and management commands share
 (docs/committee.md describes the process for a committee member):
@@ -91,7 +91,7 @@ def proposes_change(line: RankSyncLine) -> bool:
     """Does the national rank differ from the club rank's grade?
 
     Decision: national lists give whole grades; a club whose system keeps
-    fractional ranks (West Surrey's 1.3d, seed 003) is *in line* with a
+    fractional ranks (West Surrey's 1.3d, the West Surrey ladder page) is *in line* with a
     national 1d.  Setting it back to 1.0 would only wipe the club's own
     progress within the grade, so only a different grade is a change.
     """
@@ -137,7 +137,7 @@ def match_players(
     contradicts it), "ambiguous" (the committee must choose: the candidate
     entries are returned) or "missing" (none).
 
-    A name match is ambiguous, never guessed (issue 5), when several entries
+    A name match is ambiguous, never guessed, when several entries
     carry the name, when the player already has *another* national id
     stored (same name, maybe another person), or when two club players
     ("DUPONT Jean" and "Jean Dupont") both point at the one entry.  An entry
@@ -347,7 +347,7 @@ def list_games(
 ) -> QuerySet[Game]:
     """The list's games of a period in timeline order (only those played at
     ``club`` when one is given).  Forfeits are left out: they are recorded
-    but never rated (seed 002, ratings/engine/base.py), so a national body
+    but never rated (the FFG algorithm page, ratings/engine/base.py), so a national body
     has nothing to rate in them."""
     games = Game.objects.filter(rating_list=rating_list, forfeit=False)
     if club is not None:
@@ -423,8 +423,8 @@ def list_games_tournament(
     event_class: str = "C",
 ) -> exchange.Tournament:
     """The list's games of a period (or those played at ``club``) as one class
-    C "club ladder" (FORMATS.md: "British clubs report club games to the EGD
-    as a class C 'club ladder' tournament per period")."""
+    C "club ladder": British clubs report their club games to the EGD that way,
+    one such tournament per period (docs/formats.md)."""
     games = list(list_games(rating_list, start, end, club).select_related("white", "black", "sheet"))
     first_game: dict[int, int] = {}
     for game in games:

@@ -1,4 +1,4 @@
-"""A rating list's games for national bodies, in constant memory (issue 13, item 7).
+"""A rating list's games for national bodies, in constant memory.
 
 - :func:`export_stream`: the export file (CSV or JSON game records) written
   as it is read, a chunk of games at a time in timeline order: memory holds

@@ -322,7 +322,7 @@ class GameEditForm(forms.Form):
 
 
 class AdjustmentForm(forms.Form):
-    """The committee sets a player's rank from a date (seed 001: a record-sheet
+    """The committee sets a player's rank from a date (the SAGC FAQ: a record-sheet
     row with the player's own name as opponent)."""
 
     player = forms.ModelChoiceField(queryset=Player.objects.none(), empty_label="Choose a player")
@@ -385,7 +385,7 @@ class ListSettingsForm(forms.Form):
         help_text="Also computed on the same games; a record sheet can switch to them. "
         "The primary system is always computed: ticking it here changes nothing.",
     )
-    # Improbable results at entry (issue 17, ratings/improbable.py).
+    # Improbable results at entry (ratings/improbable.py).
     improbable_below = forms.DecimalField(
         min_value=0,
         max_value=50,

@@ -1,4 +1,4 @@
-"""A tournament upload in the browser: preview first, save on confirmation (issue 15).
+"""A tournament upload in the browser: preview first, save on confirmation.
 
 1. :func:`preview_import` reads and checks the file exactly as a real import
    would (``import_tournament(dry_run=True)``: all of it, rolled back) and

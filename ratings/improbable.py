@@ -1,4 +1,4 @@
-"""Improbable results at entry (issue 17): ask the volunteer to confirm.
+"""Improbable results at entry: ask the volunteer to confirm.
 
 Before a sheet is saved, each game is checked with the list's primary
 system, from the players' standings known before it

@@ -30,7 +30,7 @@ SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
 
 
 class Kind(models.TextChoices):
-    """Game status (seed 001): free 0, internet 0.5, club 1, tournament 1.5."""
+    """Game status (the SAGC FAQ): free 0, internet 0.5, club 1, tournament 1.5."""
 
     FREE = "free", "Free / teaching"
     INTERNET = "internet", "Internet"
@@ -47,7 +47,7 @@ class Winner(models.TextChoices):
 class RatingList(models.Model):
     """One rating list: a pool of players whose games are rated together.
 
-    The SAGC list is one list shared by several clubs (seed 001): a player
+    The SAGC list is one list shared by several clubs (the SAGC FAQ): a player
     has one record sheet wherever they play.  A site may host several lists
     that never mix.  The list owns the rating systems it computes, its
     players, the recompute bookkeeping and runs, rank syncs and API token.
@@ -62,12 +62,12 @@ class RatingList(models.Model):
     #: the JSON API ("Authorization: Token <token>"); empty = no token.  The
     #: token itself is shown once, when it is made, and never stored.
     api_token_hash = models.CharField(max_length=64, blank=True)
-    #: Recompute bookkeeping (ratings/recompute.py): the earliest date whose
+    #: Recompute bookkeeping (ratings/recompute/): the earliest date whose
     #: ratings are stale, and a counter bumped by every change so a run can
     #: tell whether more work arrived while it ran.
     dirty_from = models.DateField(null=True, blank=True)
     #: Entry asks the volunteer to confirm a result the primary system gave
-    #: less than this probability (issue 17; ratings/improbable.py).
+    #: less than this probability (ratings/improbable.py).
     improbable_below = models.FloatField(
         default=0.05, validators=[MinValueValidator(0.0), MaxValueValidator(0.5)]
     )
@@ -165,12 +165,12 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
     )
-    # National identities (issue 5 matches national lists on these first).
+    # National identities (national lists are matched on these first).
     saga_id = models.CharField("SAGA id", max_length=20, blank=True)
     egd_pin = models.CharField("EGD PIN", max_length=8, blank=True)
     ffg_licence = models.CharField("FFG licence", max_length=7, blank=True)
     aga_id = models.CharField("AGA id", max_length=10, blank=True)
-    #: The rank the player starts at: their national rank (seed 001, "How do
+    #: The rank the player starts at: their national rank (the SAGC FAQ, "How do
     #: I get a SAGC rank?": "Your current SAGA rank will be your point of
     #: departure").
     start_rank = models.SmallIntegerField(
@@ -183,7 +183,7 @@ class Player(models.Model):
     rating = models.FloatField(default=0)
     games_count = models.PositiveIntegerField(default=0)
     #: Date of the most recently *added* game, not the most recently played
-    #: (seed 001, "My last updated date has gone backwards").
+    #: (the SAGC FAQ, "My last updated date has gone backwards").
     last_updated = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -229,8 +229,8 @@ def player_display_name(name: str, suffix: str) -> str:
 
 
 class FormerSlug(models.Model):
-    """An address a player's record sheet had before a rename or a merge
-    (issue 16): /players/<slug>/ redirects to the player's page now."""
+    """An address a player's record sheet had before a rename or a merge:
+    /players/<slug>/ redirects to the player's page now."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="former_slugs")
     slug = models.SlugField(max_length=120, unique=True)
@@ -298,7 +298,7 @@ class Game(models.Model):
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
     handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(9)])
-    #: Komi to White; negative means komi to Black (seed 001, column 5).
+    #: Komi to White; negative means komi to Black (the SAGC FAQ, column 5).
     komi = models.DecimalField(
         max_digits=4,
         decimal_places=1,
@@ -353,7 +353,7 @@ class Game(models.Model):
 
 
 class RankAdjustment(models.Model):
-    """A rank set by the committee from a date on (seed 001: a record-sheet
+    """A rank set by the committee from a date on (the SAGC FAQ: a record-sheet
     row whose opponent is the player's own name)."""
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="adjustments")
@@ -409,7 +409,7 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
 
     def with_opponent_rank(self) -> HistoryQuerySet:
         """Annotate ``opponent_rank``: the opponent's rank at the time of the
-        game (seed 001, record sheet column 2), read from the opponent's own
+        game (the SAGC FAQ, record sheet column 2), read from the opponent's own
         row of the same game in the same system (``rank_before``), so it is
         right even when the game was entered late.  No extra column to keep
         in step: one correlated subquery, and a single probe of the unique
@@ -427,7 +427,7 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
 class HistoryEntry(models.Model):
     """One row per player per game or adjustment per rating system.
 
-    Written only by the recompute (ratings/recompute.py), in bulk.  ``seq``
+    Written only by the recompute (ratings/recompute/), in bulk.  ``seq``
     is the event's position in the club's timeline, so the rows of one
     player in one system sort by it.
     """
@@ -539,7 +539,7 @@ class LogEntryQuerySet(models.QuerySet["LogEntry"]):
 
 
 class LogEntry(models.Model):
-    """The log-file of seed 001: every game and adjustment as entered, and
+    """The log-file of the SAGC FAQ: every game and adjustment as entered, and
     every later change to one, with who did it and when."""
 
     class Action(models.TextChoices):
@@ -587,7 +587,7 @@ class LogEntry(models.Model):
 
 
 class RecomputeRun(models.Model):
-    """One run of the recompute (ratings/recompute.py), shown to the committee."""
+    """One run of the recompute (ratings/recompute/), shown to the committee."""
 
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
@@ -623,7 +623,7 @@ class RecomputeRun(models.Model):
 class RatingCheckpoint(models.Model):
     """Every player's engine state in one system just before ``date``.
 
-    The recompute (ratings/recompute.py) resumes from the latest checkpoint
+    The recompute (ratings/recompute/) resumes from the latest checkpoint
     at or before the dirty date instead of replaying the whole history; it
     stores one every few thousand events, always on a date that no rating
     period (a multi-day tournament) straddles.  ``seq`` is the timeline
@@ -649,8 +649,8 @@ class RatingCheckpoint(models.Model):
 
 
 class RankSync(models.Model):
-    """One import of a national rank list: the proposal, then what was applied
-    (issue 5).  Listed for the committee with who, when, file and counts."""
+    """One import of a national rank list: the proposal, then what was applied.
+    Listed for the committee with who, when, file and counts."""
 
     FORMAT_CHOICES = [
         ("ffg", "FFG ladder"),
@@ -674,7 +674,7 @@ class RankSync(models.Model):
     ambiguous = models.PositiveIntegerField(default=0)
     unmatched = models.PositiveIntegerField(default=0)
     changes = models.PositiveIntegerField(default=0)
-    #: The list's lines that did not read, not imported (issue 15): each
+    #: The list's lines that did not read, not imported: each
     #: {"line", "reason", "text", "column"}, shown in the preview.
     rejected = models.JSONField(default=list, blank=True)
     applied = models.PositiveIntegerField(default=0)
@@ -767,7 +767,7 @@ class ImportPreviewQuerySet(models.QuerySet["ImportPreview"]):
 
 class ImportPreview(models.Model):
     """A tournament file uploaded in the browser, read and previewed, waiting
-    for the committee's "Save" (issue 15; ratings/import_preview.py).
+    for the committee's "Save" (ratings/import_preview.py).
 
     The bytes are kept so that saving re-reads the very file that was
     previewed; ``report`` is what the preview showed (ImportReport.summary),

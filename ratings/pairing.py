@@ -1,4 +1,4 @@
-"""Handicap and komi advice for a pairing of a list's players (issue 17).
+"""Handicap and komi advice for a pairing of a list's players.
 
 What the "what handicap do we play?" page and the sheet's pre-fill show:
 for each of the list's systems (the primary first), who takes White, the

@@ -1,4 +1,4 @@
-"""Renaming a player, and merging two records of one person (issue 16).
+"""Renaming a player, and merging two records of one person.
 
 - Rename: the name (and suffix) change, the record sheet gets the address of
   the new name and the old address redirects (:class:`FormerSlug`); the log

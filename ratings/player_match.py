@@ -1,5 +1,5 @@
 """Which players of a list a name typed at entry may mean, and which players
-the entry autocomplete offers (issue 16).
+the entry autocomplete offers.
 
 - *Did you mean*: a name the list does not know exactly (its identity key,
   :func:`ratings.exchange.names.identity_key`) is compared under

@@ -1,4 +1,4 @@
-"""Which system predicts a list's results best, for the site (issue 17).
+"""Which system predicts a list's results best, for the site.
 
 The pure work is in :mod:`ratings.evaluation`; this module is its Django
 edge:
@@ -13,7 +13,7 @@ edge:
 * :func:`curve` gives the curve a system's probabilities use (the stored
   one, else the prior's mean) and :func:`standing` a player's standing in
   a system before a date: what entry (ratings/improbable.py) and the
-  handicap advice (ratings/advice.py) need.
+  handicap advice (ratings/evaluation/advice.py) need.
 """
 
 from __future__ import annotations

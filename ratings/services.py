@@ -1,7 +1,7 @@
 """The one place that writes games, record sheets and rank adjustments.
 
 Every function here is atomic (one transaction), writes the log-file of
-seed 001 ("You can then verify that the details are correct by visiting the
+the SAGC FAQ ("You can then verify that the details are correct by visiting the
 site and checking the log-file") as :class:`~ratings.models.LogEntry` rows,
 keeps :attr:`Player.last_updated` and, inside the same transaction, calls
 :func:`ratings.recompute.mark_dirty` with the earliest date whose ratings the
@@ -46,14 +46,14 @@ from ratings.models import (
 )
 
 MAX_HANDICAP = 9
-#: Komi bounds of the data model (Game.komi).  Seed 003 counts one handicap
+#: Komi bounds of the data model (Game.komi).  The West Surrey ladder page counts one handicap
 #: stone as 10 komi ("One handicap stone is equivalent to 10 komi"), so a
 #: nine-stone handicap given as komi is 90 points; beyond 99.5 it is a typo.
 MAX_KOMI = Decimal("99.5")
 
 #: Komi when the sheet leaves it blank.  Decision: 6.5 to White for an even
-#: game and 0.5 for a handicap game.  Seed 003 gives White 6 komi in an even
-#: game and "For a handicap of 1, either black starts with no komi"; seed 001's
+#: game and 0.5 for a handicap game.  The West Surrey ladder page gives White 6 komi in an even
+#: game and "For a handicap of 1, either black starts with no komi"; the SAGC FAQ's
 #: effective handicap ``int(handicap - (komi - 6) / 10)`` reads both 6.5/0 and
 #: 0.5/h as exactly the stones played (int(-0.05) = 0, int(h + 0.55) = h), and
 #: the half point avoids a jigo.
@@ -87,7 +87,7 @@ class SheetError(ValueError):
 
 @dataclass(frozen=True)
 class NewPlayer:
-    """A player created by the sheet that first records them (seed 001, "How
+    """A player created by the sheet that first records them (the SAGC FAQ, "How
     do I get a SAGC rank?": "play a game, and then record it.  Your name and
     rank will be added onto the system")."""
 
@@ -244,7 +244,7 @@ def _slug_taken(slug: str) -> bool:
 
 def refresh_last_updated(players: Iterable[Player]) -> None:
     """Player.last_updated = date of the player's most recently *added* game,
-    not the most recently played (seed 001, "My last updated date has gone
+    not the most recently played (the SAGC FAQ, "My last updated date has gone
     backwards": "the last-updated column is actually only the date of the
     most recently added game")."""
     # In primary-key order: two sheets saved at once lock the same player
@@ -501,7 +501,7 @@ def _write_sheet(
 def _set_last_updated_from_sheet(games: Sequence[Game]) -> None:
     """Player.last_updated after saving ``games`` (one sheet, in row order).
 
-    seed 001, "My last updated date has gone backwards": the last-updated
+    the SAGC FAQ, "My last updated date has gone backwards": the last-updated
     date is "the date of the most recently added game".  The sheet's games
     were all added just now (one ``entered_at``, ids in row order), so for
     each of its players that is the date of their last game on the sheet:

@@ -1,4 +1,4 @@
-"""Whole-sheet operations (issue 16): games a new sheet repeats, deleting a
+"""Whole-sheet operations: games a new sheet repeats, deleting a
 saved sheet, and restoring a deleted sheet from the log.
 
 - A *repeat* is a game of the new sheet whose club, date, White and Black are

@@ -80,7 +80,7 @@ _CLASSES = ("A", "B", "C", "D")
 _CLASS_WEIGHTS = (1, 3, 4, 2)
 _KOMI_EVEN = 6.5
 _KOMI_HANDICAP = 0.5
-_KOMI_REVERSE = (-0.5, -5.5, -6.5)  # komi to Black (seed 001, record sheet column 5)
+_KOMI_REVERSE = (-0.5, -5.5, -6.5)  # komi to Black (the SAGC FAQ, record sheet column 5)
 _KOMI_INTEGER = (6.0, 7.0, 0.0)
 
 

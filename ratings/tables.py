@@ -1,5 +1,5 @@
 """Tables of the read pages: the players list (django-tables2) and the
-rows of a player's record sheet (seed 001's 12 columns)."""
+rows of a player's record sheet (the SAGC FAQ's 12 columns)."""
 
 from __future__ import annotations
 
@@ -86,14 +86,14 @@ def signed(value: float | None) -> str:
     return f"+{text}" if value is not None and value > 0 else text
 
 
-# seed 001, "The Game Status Factor", keyed by the stored kind ("club"):
+# the SAGC FAQ, "The Game Status Factor", keyed by the stored kind ("club"):
 # the engine's table, not a copy of it.
 STATUS_FACTOR: dict[str, float] = {kind.value: factor for kind, factor in sagc.STATUS_FACTOR.items()}
 
 COLOURS = {"w": "White", "b": "Black"}
 WINNER_COLOURS = {Winner.WHITE: "White", Winner.BLACK: "Black", Winner.JIGO: "Jigo"}
 
-#: seed 001, "What are the columns in my record sheet?", in its order.
+#: the SAGC FAQ, "What are the columns in my record sheet?", in its order.
 SHEET_HEADERS: tuple[str, ...] = (
     "Opponent",
     "Opponent's rank",
@@ -144,7 +144,7 @@ def sheet_headers(system: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class SheetRow:
-    """One line of a record sheet (seed 001's columns 1-12, in order)."""
+    """One line of a record sheet (the SAGC FAQ's columns 1-12, in order)."""
 
     opponent: Player
     opponent_rank: float | None
@@ -212,7 +212,7 @@ class SheetLine:
             opponent_url = "" if row.adjustment else row.opponent.get_absolute_url()
         name, rank, colour, handicap, komi, winner, factor, change, index, new_rank, day, comments = cells
         if row.adjustment and row.opponent_rank is not None and row.new_rank != row.opponent_rank:
-            # Issue 16: a rank change by adjustment shows the step of ranks,
+            # A rank change by adjustment shows the step of ranks,
             # not the index difference ("+172" read as a gain for a demotion).
             change = rank_step(row.opponent_rank, row.new_rank)
         return cls(
@@ -259,7 +259,7 @@ def sheet_row(entry: HistoryEntry, player: Player) -> SheetRow:
     """A HistoryEntry (with ``opponent_rank`` annotated, see
     HistoryQuerySet.with_opponent_rank) as a record-sheet line.
 
-    An adjustment shows the player's own name as opponent (seed 001, column
+    An adjustment shows the player's own name as opponent (the SAGC FAQ, column
     1: "same name indicates an adjustment") and, as that "opponent's" rank,
     the rank the player had before it.
     """

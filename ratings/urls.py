@@ -5,7 +5,7 @@ from django.urls import path
 from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
 from ratings.views import kit as kit_views  # club-night kit
 from ratings.views import player_changes as player_change_views  # rename, merge
-from ratings.views import predictions as prediction_views  # which system predicts best (issue 17)
+from ratings.views import predictions as prediction_views  # which system predicts best
 from ratings.views import recompute as recompute_views  # recompute area
 from ratings.views import sheet_changes as sheet_change_views  # changes to a saved sheet
 

@@ -14,7 +14,7 @@ column          required  values
 ``black``       yes       idem, not the same as ``white``
 ``winner``      yes       ``white``, ``black`` or ``jigo``
 ``handicap``    yes       stones, 0 for an even game
-``komi``        yes       to White; negative = komi to Black (seed 001)
+``komi``        yes       to White; negative = komi to Black (the SAGC FAQ)
 ``event``       no        the tournament's name; empty = a club game
 ``kind``        no        ``free``, ``internet``, ``club`` (default),
                           ``tournament``
@@ -109,12 +109,12 @@ OUTPUT_COLUMNS = (
 # Decimals of the rating and change columns, by system.  A system may say
 # otherwise with a ``rating_decimals`` class attribute.
 _DECIMALS: Mapping[str, int] = {
-    "sagc": 0,  # seed 001: the index is a whole number
+    "sagc": 0,  # the SAGC FAQ: the index is a whole number
     "egf": 3,  # GoR to 0.001, as the EGD prints rating changes
     "egf-old": 3,
-    "ffg": 1,  # seed 002's worked example: 41,3 / -34,7 points
+    "ffg": 1,  # the FFG algorithm page's worked example: 41,3 / -34,7 points
     "ffg-old": 1,
-    "west-surrey": 1,  # seed 003's rungs are tenths of a grade
+    "west-surrey": 1,  # the West Surrey ladder page's rungs are tenths of a grade
 }
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _RANK_LIKE = re.compile(r"[kKdD]")

@@ -1,6 +1,6 @@
 """Shared fixtures: a rating list and its club, the personas, and real-service guards.
 
-Personas (STYLE.md, healthchecks' hc/test.py): ``anonymous``, ``player``
+Personas (as in healthchecks' hc/test.py): ``anonymous``, ``player``
 (a user linked to a Player), ``volunteer`` (of the club) and ``committee``
 (of its list); ``outsiders`` adds a volunteer of another club of the list,
 the committee of another list and a site admin.  ``client_for`` gives a test
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
 PASSWORD = "correct-horse-battery-staple"
 #: The lists of the fixtures do not ask to confirm improbable results or
-#: handicaps off the rule (issue 17): tests of other features enter
+#: handicaps off the rule: tests of other features enter
 #: whatever games they need; tests of the check turn it on
 #: (tests/test_improbable_entry.py).
 NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
@@ -53,7 +53,7 @@ def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:
 
 
 def shared_data(name: str) -> Path:
-    """A file of ../shared/data, or skip cleanly when the folder is absent."""
+    """A file of the shared sample-data folder beside the repository, or skip cleanly when the folder is absent."""
     path = SHARED_DATA / name
     if not path.exists():
         pytest.skip(f"{path} not present (the shared data folder is not part of a user's clone)")
@@ -130,7 +130,7 @@ def committee_of(user: User, rating_list: Any) -> User:
 
 @pytest.fixture
 def personas(db, club, make_player) -> dict[str, User | None]:  # type: ignore[no-untyped-def]
-    """The four personas of the club and its list; the outsiders of issue 11
+    """The four personas of the club and its list; the outsiders
     (another club's volunteer, another list's committee, the site admin) are
     in :func:`outsiders`."""
     player_user = _user("player")

@@ -1,4 +1,4 @@
-"""The fault and load suite's machinery (issue 13, docs/reliability.md):
+"""The fault and load suite's machinery (docs/reliability.md):
 real services as subprocesses, volunteers saving sheets over HTTP, and the
 checks every scenario ends with.
 
@@ -436,7 +436,7 @@ def sheet(club_id: int, players: Sequence[str], client: int, number: int, games:
         "club": str(club_id), "date": day.isoformat(), "event": "", "kind": "club",
         "comments": TOKEN.format(client=client, sheet=number),
         # The same pairings come back on one day: confirmed as the volunteer
-        # would ("save anyway", issue 16's repeated-sheet warning).
+        # would ("save anyway" past the repeated-sheet warning).
         "save_anyway": "1",
     }  # fmt: skip
     count = len(players)
@@ -463,7 +463,7 @@ def seed(slug: str, volunteers: int, players: int) -> dict[str, Any]:
     from accounts.models import Volunteer as VolunteerRole
     from ratings.models import Club, Player, RatingList
 
-    # Without the entry checks of issue 17 (improbable results, the handicap
+    # Without the list's entry checks (improbable results, the handicap
     # rule): the clients' pairings are arbitrary, and every save must save.
     rating_list = RatingList.objects.create(
         name=f"Fault suite {slug}", slug=slug, improbable_below=0.0, check_handicap=False

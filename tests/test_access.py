@@ -1,6 +1,6 @@
 """Every mutating view (list administration included: lists, clubs, roles,
-invitations, player links), every export and the API, against every persona
-(issue 11): anonymous, player, volunteer of club A, volunteer of club B (same
+invitations, player links), every export and the API, against every persona:
+anonymous, player, volunteer of club A, volunteer of club B (same
 list), committee of list 1, committee of list 2, site admin.
 
 Where a persona does not belong the answer is 403 or 404 (anonymous visitors

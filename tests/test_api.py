@@ -1,4 +1,4 @@
-"""The read-only JSON API for national bodies (issue 5, docs/api.md)."""
+"""The read-only JSON API for national bodies (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -182,7 +182,7 @@ def test_a_club_gives_only_the_games_played_there(client_for, club, other_club, 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_a_session_must_be_the_committees(role, client_for, club, games) -> None:
-    """The API is the committee's now (issue 11): a volunteer is refused."""
+    """The API is the committee's now: a volunteer is refused."""
     response = client_for(role).get(URL, {"list": club.rating_list.slug})
     expected = {"anonymous": 401, "player": 403, "volunteer": 403, "committee": 200}[role]
     assert response.status_code == expected

@@ -1,4 +1,4 @@
-"""Broker down (issue 13, item 1): a save succeeds, says the ratings will
+"""Broker down: a save succeeds, says the ratings will
 update shortly, and the list stays dirty until the broker is back."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The whole entry path in a real browser (issue 3, "Tests").
+"""The whole entry path in a real browser.
 
 Playwright drives Debian's Chromium against the live server: a volunteer
 logs in, enters a three-game sheet that adds a new player inline and holds a
 game dated before games already in the database, saves, and opens every
-player's record sheet, whose 12 columns (seed 001, "What are the columns in
+player's record sheet, whose 12 columns (the SAGC FAQ, "What are the columns in
 my record sheet?") must match what the SAGC engine computes for the same
 games, replayed here straight from the database.  Every page is saved as a
 screenshot in $ARTIFACTS_DIR (default artifacts/), on a desktop and a phone
@@ -139,7 +139,7 @@ def expected_sheets() -> dict[str, list[list[str]]]:
     ]
     starts = {pk: base.Start(rank=p.start_rank) for pk, p in players.items()}
     ledger = get_system("sagc").rate(events, starts=starts).ledger
-    status = {"free": 0, "internet": 0.5, "club": 1, "tournament": 1.5}  # seed 001, Game Status Factor
+    status = {"free": 0, "internet": 0.5, "club": 1, "tournament": 1.5}  # the SAGC FAQ, Game Status Factor
     sheets: dict[str, list[list[str]]] = {p.name: [] for p in players.values()}
     for i, g in enumerate(games):
         for colour, own, other in ((base.WHITE, g.white, g.black), (base.BLACK, g.black, g.white)):
@@ -234,7 +234,7 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
 
     # Game 3 is dated before the games already in the database.
     fill_player(page, "row-2-white", "Chen Wei")
-    fill_player(page, "row-2-black", "Dora Newcomer")  # new on game 1: no second rank (issue 16)
+    fill_player(page, "row-2-black", "Dora Newcomer")  # new on game 1: no second rank
     page.wait_for_selector("#id_row-2-black-status .new-player")
     page.fill('input[name="row-2-handicap"]', "3")
     page.click("#row-2 details.more summary")
@@ -304,7 +304,7 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
 
 
 def test_the_pages_work_under_the_content_security_policy(live_server, history, browser) -> None:  # type: ignore[no-untyped-def]
-    """Issue 13, item 9: no inline script, style or eval is blocked, and the
+    """No inline script, style or eval is blocked, and the
     behaviour moved to static/js (add and remove a game row, the confirm
     before a new API token) still works."""
     from django.contrib.auth.models import User

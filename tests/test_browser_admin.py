@@ -1,6 +1,6 @@
-"""List administration in a real browser (issue 11).
+"""List administration in a real browser.
 
-The second test is the issue's walk: a list set up in the browser, two
+The second test is a whole walk: a list set up in the browser, two
 clubs, a volunteer each, a visitor with one record sheet.  The first, on a
 phone 375 px wide:
 
@@ -149,7 +149,7 @@ def enter_game(page: Any, white: tuple[str, str | None], black: tuple[str, str |
     page.check(f"#id_row-0-winner_{winner}")
     with page.expect_navigation():
         page.click("button.save")
-    if page.locator("#improbable").count():  # the list's entry check (issue 17): confirm as the paper says
+    if page.locator("#improbable").count():  # the list's entry check: confirm as the paper says
         page.check("#improbable input[type=checkbox]")
         page.click("button.save")
     page.wait_for_url(re.compile(r"/sheets/\d+/$"))
@@ -161,7 +161,7 @@ def test_a_list_with_two_clubs_set_up_in_the_browser_rates_a_visitor_on_one_reco
     browser,
     artifacts,
 ):  # type: ignore[no-untyped-def]
-    """Issue 11, "Done when": the site admin creates a list; its committee
+    """The site admin creates a list; its committee
     creates two clubs and invites one volunteer for each; each volunteer
     enters a sheet at their club, one of them with a player whose home club
     is the other; that player has one record sheet holding both clubs' games."""

@@ -1,4 +1,4 @@
-"""Improbable result at entry, in a real browser (issue 17, "Done when").
+"""Improbable result at entry, in a real browser.
 
 A volunteer picks two players: the list's rule pre-fills the handicap and
 komi (htmx).  They then enter an even game that the 10k won against the

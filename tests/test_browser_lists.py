@@ -1,4 +1,4 @@
-"""A rating list set up and used from the browser alone (issue 11, "Done when").
+"""A rating list set up and used from the browser alone.
 
 Playwright drives Debian's Chromium against the live server: the site admin
 creates a list and invites its committee; the committee creates two clubs
@@ -101,7 +101,7 @@ def enter_sheet(page: Any, base: str, club: str, day: date, rows: list[Row]) -> 
         page.check(f"#id_row-{n}-winner_{0 if winner == 'white' else 1}")
     with page.expect_navigation():
         page.click("button.save")
-    if page.locator("#improbable").count():  # the list's entry check (issue 17): confirm as the paper says
+    if page.locator("#improbable").count():  # the list's entry check: confirm as the paper says
         page.check("#improbable input[type=checkbox]")
         with page.expect_navigation():
             page.click("button.save")
@@ -187,7 +187,7 @@ def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_
         today,
         [
             ("Alice Mokoena", None, "Carol Nkosi", "12k", "black"),
-            ("Bob Smit", None, "Carol Nkosi", None, "white"),  # new on game 1: known on game 2 (issue 16)
+            ("Bob Smit", None, "Carol Nkosi", None, "white"),  # new on game 1: known on game 2
         ],
     )
     shoot(sipho, artifacts, "lists-07-sheet-cape-town")

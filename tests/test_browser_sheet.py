@@ -1,4 +1,4 @@
-"""Sheet entry with the keyboard in a real browser (issue 16, part 1).
+"""Sheet entry with the keyboard in a real browser.
 
 Playwright drives Debian's Chromium (launch options and fixtures of
 tests/test_browser.py): a new player typed on game 1 is known on game 2
@@ -312,7 +312,7 @@ def test_a_whole_club_night_two_volunteers_twenty_games_on_desktop_and_phone(
     browser,  # noqa: F811
     artifacts,  # noqa: F811
 ) -> None:
-    """Issue 16, "Done when": two volunteers, 20 games, a new member on three
+    """Two volunteers, 20 games, a new member on three
     rows, a typo caught by did-you-mean, a sheet entered twice (warned, then
     deleted), a forgotten game added the next day."""
     from django.contrib.auth.models import User

@@ -1,6 +1,6 @@
 """Integration: a real Celery worker on real Redis and real PostgreSQL picks
 up the recompute of late games posted through the entry page, and the games
-appear on the players' record sheets (issue 4, "Proof").
+appear on the players' record sheets.
 
 The worker is a separate process, so it must see the test database: this
 needs pytest-django's test database on PostgreSQL (DATABASE_URL pointing to

@@ -25,7 +25,7 @@ def test_the_x_axis_is_spaced_by_real_dates() -> None:
 
 
 def test_the_line_steps_at_a_rank_change_and_slopes_within_a_rank() -> None:
-    # 5k at index -900 demoted to 6k at index +72 (issue 16), then a game within 6k.
+    # 5k at index -900 demoted to 6k at index +72, then a game within 6k.
     points = [(date(2026, 1, 1), -5 - 0.45), (date(2026, 2, 1), -6 + 0.036), (date(2026, 3, 1), -6 + 0.1)]
     chart = history_chart(points, whole_ticks=True, step_when=lambda a, b: round(a) != round(b))
     pairs = [tuple(map(float, pair.split(","))) for pair in chart.points.split()]

@@ -1,4 +1,4 @@
-"""clean_name (issue 13, item 8): the one gate every new player's name passes."""
+"""clean_name: the one gate every new player's name passes."""
 
 from __future__ import annotations
 

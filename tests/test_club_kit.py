@@ -1,4 +1,4 @@
-"""Issue 16: the printable club-night kit."""
+"""The printable club-night kit."""
 
 from __future__ import annotations
 

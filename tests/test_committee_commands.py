@@ -1,4 +1,4 @@
-"""import_ranks, export_games and import_tournament (issue 5) from the command line."""
+"""import_ranks, export_games and import_tournament from the command line."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_an_unknown_list_or_date_is_a_clear_error(tmp_path, club, members) -> No
 
 
 def test_several_lists_need_list(tmp_path, club, members) -> None:
-    """Ranks belong to a list's players (issue 11): a second list makes the choice ambiguous."""
+    """Ranks belong to a list's players: a second list makes the choice ambiguous."""
     make_pool(name="Other", slug="other")
     with pytest.raises(CommandError, match="give --list \\(one of: other, sagc\\)"):
         run("import_ranks", write(tmp_path, "saga.csv", RANKS))

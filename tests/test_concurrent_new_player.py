@@ -1,4 +1,4 @@
-"""Issue 13, item 4: many volunteers saving at once the first night of the
+"""Many volunteers saving at once the first night of the
 same new member, typed with different case and spacing.  The database keeps
 one player (a unique normalised name within the list); every other save is
 answered with a normal page naming the row, never a 500, and no game is

@@ -1,4 +1,4 @@
-"""Formula injection (issue 13, item 6): every CSV the site writes
+"""Formula injection: every CSV the site writes
 neutralises text cells a spreadsheet would run, and keeps numbers numbers
 (ratings/exchange/cells.py)."""
 

@@ -1,4 +1,4 @@
-"""Issue 16: a demotion shows on the record sheet as the drop and the new
+"""A demotion shows on the record sheet as the drop and the new
 rank, not as the index difference ("+172")."""
 
 from __future__ import annotations

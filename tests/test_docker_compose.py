@@ -1,5 +1,5 @@
-"""docker-compose.yml and the Dockerfile match the project: the services the
-issue names, with health checks, and commands that exist here (issue 4)."""
+"""docker-compose.yml and the Dockerfile match the project: the services a
+production site needs, with health checks, and commands that exist here."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _command(service: dict[str, Any]) -> list[str]:
     return shlex.split(command) if isinstance(command, str) else list(command)
 
 
-def test_it_has_every_service_the_issue_names(compose):
+def test_it_has_every_service_a_production_site_needs(compose):
     assert set(compose["services"]) == {"web", "worker", "beat", "redis", "postgres", "migrate"}
 
 

@@ -1,6 +1,6 @@
-"""The current EGF GoR (seed 004, EGD since 2021): golden values and properties.
+"""The current EGF GoR (the Revised European Ratings page, EGD since 2021): golden values and properties.
 
-Golden values come from published sources only: seed 004's conversion
+Golden values come from published sources only: the Revised European Ratings page's conversion
 tables, the EGD's own GoR calculator and rated EGD tournament games (as
 quoted in public implementations), and the official formulas worked by
 hand where a source gives none.
@@ -56,16 +56,16 @@ def rated(starts: dict[str, float], events: list[Event], system: EGF | None = No
     return system.rate(events, starts={p: Start(rating=r) for p, r in starts.items()})
 
 
-# --- seed 004: the formulas and the GoR/Elo tables -------------------------------------------
+# --- the Revised European Ratings page: the formulas and the GoR/Elo tables -------------------------------------------
 
-SEED_004_GOR_TO_ELO = [
+GOR_TO_ELO_AS_PUBLISHED = [
     (2700, 2721), (2730, 2784), (2760, 2849), (2790, 2919), (2820, 2993), (2850, 3071), (2880, 3155),
     (2910, 3245), (2940, 3342), (2970, 3448), (3000, 3564), (3030, 3692), (3060, 3835),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("gor", "elo"), SEED_004_GOR_TO_ELO)
-def test_seed_004_goratings_org_table_converts_gor_to_elo(gor: int, elo: int) -> None:
+@pytest.mark.parametrize(("gor", "elo"), GOR_TO_ELO_AS_PUBLISHED)
+def test_revised_european_ratings_goratings_org_table_converts_gor_to_elo(gor: int, elo: int) -> None:
     assert round(gor_to_elo(gor)) == elo
 
 
@@ -74,11 +74,11 @@ def test_seed_004_goratings_org_table_converts_gor_to_elo(gor: int, elo: int) ->
     [("Fan Hui", 2872, 2770), ("AlphaGo Fan", 3146, 2877), ("AlphaGo Lee", 3738, 3040),
      ("AlphaGo Master", 4852, 3196), ("AlphaGo Zero", 5187, 3221)],
 )  # fmt: skip
-def test_seed_004_deepmind_table_converts_elo_to_gor(who: str, elo: int, gor: int) -> None:
+def test_revised_european_ratings_deepmind_table_converts_elo_to_gor(who: str, elo: int, gor: int) -> None:
     assert round(elo_to_gor(elo)) == gor, who
 
 
-def test_seed_004_beta_is_minus_seven_log_of_distance_to_perfect_play() -> None:
+def test_revised_european_ratings_beta_is_minus_seven_log_of_distance_to_perfect_play() -> None:
     assert beta(2300) == pytest.approx(-7 * math.log(1000))
     # Se = 1 / (1 + exp(beta(r2) - beta(r1))): equal ratings are even, and
     # "100 GoR difference should equal 1 grade": about 64% at 1d v 1k.
@@ -86,7 +86,7 @@ def test_seed_004_beta_is_minus_seven_log_of_distance_to_perfect_play() -> None:
     assert revised_expected(2100, 2000) == pytest.approx(1 / (1 + (1200 / 1300) ** 7))
 
 
-def test_seed_004_con_and_bonus_formulas() -> None:
+def test_revised_european_ratings_con_and_bonus_formulas() -> None:
     assert revised_con(2100) == pytest.approx(6**1.6)  # ((3300 - 2100) / 200) ^ 1.6
     assert revised_con(0) == pytest.approx(16.5**1.6)
     assert revised_bonus(2300) == pytest.approx(math.log(2) / 5)
@@ -337,7 +337,7 @@ def read_h9(path: Path) -> tuple[str, dict[str, float], list[Game]]:
 def juvisy() -> tuple[str, dict[str, float], list[Game]]:
     path = SHARED_DATA / "juvisy-2019.h9"
     if not path.exists():
-        pytest.skip("../shared/data is absent")
+        pytest.skip("the shared sample-data folder beside the repository is absent")
     return read_h9(path)
 
 

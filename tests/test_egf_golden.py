@@ -1,4 +1,4 @@
-"""Golden EGF GoR results from independent public implementations (issue 14).
+"""Golden EGF GoR results from independent public implementations.
 
 ``tests/data/egf_golden.json`` holds the outputs of four implementations,
 run outside this repository on the scenarios in the same file: single games

@@ -97,7 +97,7 @@ def test_epsilon_lowers_both_expectations_by_half_of_it() -> None:
 
 
 def test_expectation_may_be_negative_so_a_300_who_loses_to_a_1500_gains_0_65() -> None:
-    # issue 14: no source bounds Se at 0.  a(300) = 190, Se = 1/(e^(1200/190) + 1) - 0.008.
+    # No source bounds Se at 0.  a(300) = 190, Se = 1/(e^(1200/190) + 1) - 0.008.
     se = 1 / (math.exp(1200 / 190) + 1) - 0.008
     assert old_expected(300, 1500, epsilon=0.016) == pytest.approx(se) and se < 0
     white, _ = one_game(300, 1500, Winner.BLACK, epsilon=0.016)
@@ -151,7 +151,7 @@ def test_bad_handicap_is_refused_and_registry_builds_it() -> None:
 def test_juvisy_2019_old_and_new_systems_agree_on_who_gained() -> None:
     path = SHARED_DATA / "juvisy-2019.h9"
     if not path.exists():
-        pytest.skip("../shared/data is absent")
+        pytest.skip("the shared sample-data folder beside the repository is absent")
     _, grades, games = read_h9(path)
     starts = {p: Start(rank=g) for p, g in grades.items()}
     old = OldEGF().rate(games, starts=starts).state

@@ -1,9 +1,9 @@
-"""Every system explains each change with the terms it computed it from (issue 14).
+"""Every system explains each change with the terms it computed it from.
 
 Properties over random histories: for every row of every system, the
 explanation's terms recombine to the change the ledger holds, exactly (the
 explanation is the replay's own numbers, not a second derivation).  Then
-golden explanations of the seeds' and the EGD's worked examples, and
+golden explanations of the sources' and the EGD's worked examples, and
 ``manage.py rate --explain``.
 """
 
@@ -146,7 +146,7 @@ def test_the_terms_of_every_explanation_recombine_to_the_stored_change(
         CHECKS[system](dict(terms), change, after)
 
 
-# --- golden explanations: the seeds' and the EGD's worked examples ---------------------------
+# --- golden explanations: the sources' and the EGD's worked examples ---------------------------
 
 
 def explain_one(
@@ -159,8 +159,8 @@ def explain_one(
     return dict(white.terms), dict(black.terms)
 
 
-def test_ffg_2022_seed_002_15k_against_14k_when_the_14k_wins() -> None:
-    # seed 002: D = 100, a = (1250 + 1450)/7 ≈ 386, P(15k) = 43,55 %, K 90 and 85,
+def test_ffg_2022_worked_example_15k_against_14k_when_the_14k_wins() -> None:
+    # the FFG algorithm page: D = 100, a = (1250 + 1450)/7 ≈ 386, P(15k) = 43,55 %, K 90 and 85,
     # ε 10 %: the 14k wins 85 x (1 - 0,5645 + 0,05) = 41,3, the 15k loses -34,7.
     game = Game(DAY, "14k", "15k", Winner.WHITE, event="T")
     white, black = explain_one("ffg", game, {"14k": Start(rating=-1350.0), "15k": Start(rating=-1450.0)})
@@ -171,8 +171,8 @@ def test_ffg_2022_seed_002_15k_against_14k_when_the_14k_wins() -> None:
     assert white["iterations"] == 1 and white["start_levels"] == [-1350.0]
 
 
-def test_sagc_seed_001_the_16k_reads_plus_2_and_the_14k_minus_2() -> None:
-    # seed 001: "The 16k player will read his GRF from the +2 row, while the 14k
+def test_sagc_faq_example_the_16k_reads_plus_2_and_the_14k_minus_2() -> None:
+    # the SAGC FAQ: "The 16k player will read his GRF from the +2 row, while the 14k
     # will read his from the -2 row" (16k Black, even game); the 16k wins in the
     # promotion zone: GRF 2.2; the 14k loses there: -1.8.  LF(16k) = 22² + 33 + 55
     # + 22⁵/30000 (x = 22), HF 1, OF 1, club game.
@@ -184,16 +184,16 @@ def test_sagc_seed_001_the_16k_reads_plus_2_and_the_14k_minus_2() -> None:
     assert black["change"] == round(float(black["LF"]) * 2.2)
 
 
-def test_sagc_level_factors_of_seed_001s_table() -> None:
-    # seed 001's table: 3d 77, 1k 115, 10k 370, 22k 1455 (rounded).
+def test_sagc_level_factors_of_the_faqs_table() -> None:
+    # the SAGC FAQ's table: 3d 77, 1k 115, 10k 370, 22k 1455 (rounded).
     for rank, table in ((2, 77), (-1, 115), (-10, 370), (-22, 1455)):
         game = Game(DAY, "w", "b", Winner.WHITE)
         white, _ = explain_one("sagc", game, {"w": Start(rank=rank), "b": Start(rank=rank)})
         assert round(white["LF"]) == table
 
 
-def test_west_surrey_seed_003_fred_and_bert() -> None:
-    # seed 003: Fred 1.3d, Bert 14.5k, handicap 14; Bert wins: 14k, Fred 1.2d.
+def test_west_surrey_worked_example_fred_and_bert() -> None:
+    # the West Surrey ladder page: Fred 1.3d, Bert 14.5k, handicap 14; Bert wins: 14k, Fred 1.2d.
     game = Game(DAY, "Fred", "Bert", Winner.BLACK)
     fred, bert = explain_one("west-surrey", game, {"Fred": Start(rank=0.3), "Bert": Start(rank=-14.5)})
     assert fred["handicap_levels"] == bert["handicap_levels"] == 14
@@ -226,7 +226,7 @@ def test_egf_old_egd_example_5() -> None:
 
 
 def test_ffg_old_worked_example_of_the_stages() -> None:
-    # docs (seed 000's stages): White 2k (-150) beats Black 6k (-550) with 4 stones:
+    # docs (the French Ladder page's stages): White 2k (-150) beats Black 6k (-550) with 4 stones:
     # NFN = -200, stage 1: 11.67 / -11.67; stage 2: x 0.6; stage 5: x 1.15 and 1.55.
     game = Game(DAY, "w", "b", Winner.WHITE, handicap=4, komi=0.5, event="T")
     white, black = explain_one("ffg-old", game, {"w": Start(rating=-150.0), "b": Start(rating=-550.0)})

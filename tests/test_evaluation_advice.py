@@ -21,12 +21,12 @@ from ratings.evaluation.advice import (
 )
 from ratings.evaluation.fit import LogisticCurve
 
-FRED = WestSurreyState(0.3)  # seed 003: "Fred 1.3dan"
+FRED = WestSurreyState(0.3)  # the West Surrey ladder page: "Fred 1.3dan"
 BERT = WestSurreyState(-14.5)  # "Bert 14.5kyu"
 
 
 def test_west_surrey_fred_gives_bert_fourteen_levels_at_most_nine_as_stones() -> None:
-    # seed 003: 0.3 - (-14.5) = 14.8 -> 14 levels; we advise 9 stones and the
+    # the West Surrey ladder page: 0.3 - (-14.5) = 14.8 -> 14 levels; we advise 9 stones and the
     # other 5 levels as 50 komi to Black.
     assert prescribed_handicap("west-surrey", FRED, BERT) == Handicap("first", 9, -50.0)
     assert prescribed_handicap("west-surrey", BERT, FRED) == Handicap("second", 9, -50.0)
@@ -36,13 +36,13 @@ def test_west_surrey_fred_gives_bert_fourteen_levels_at_most_nine_as_stones() ->
 
 
 def test_west_surrey_even_game_is_six_komi() -> None:
-    # seed 003: "For a handicap of 0, white receives 6 komi and black starts."
+    # the West Surrey ladder page: "For a handicap of 0, white receives 6 komi and black starts."
     same = WestSurreyState(-3.0)
     assert prescribed_handicap("west-surrey", same, WestSurreyState(-3.8)) == Handicap("first", 0, 6.0)
 
 
 def test_sagc_one_stone_per_rank_of_difference() -> None:
-    # seed 001: a 16k playing a 14k; the correct handicap is 2 stones to the 16k.
+    # the SAGC FAQ: a 16k playing a 14k; the correct handicap is 2 stones to the 16k.
     k16, k14 = SAGCState(-16, 300), SAGCState(-14, -200)
     assert prescribed_handicap("sagc", k16, k14) == Handicap("second", 2, 0.5)
     # "Suppose the weaker player takes two handicap stones too few, e.g. a 14k
@@ -76,7 +76,7 @@ def test_egf_and_ffg_grade_difference_at_most_nine() -> None:
 
 
 def test_the_egf_probability_is_its_se() -> None:
-    # Se of 2200 against 2100: 1 / (1 + (11/12)^7) = 0.647731 (seed 004).
+    # Se of 2200 against 2100: 1 / (1 + (11/12)^7) = 0.647731 (the Revised European Ratings page).
     assert win_probability("egf", EGFState(2200), EGFState(2100), 0, 6.5) == pytest.approx(0.647731, abs=1e-6)
 
 

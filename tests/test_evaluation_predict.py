@@ -33,7 +33,7 @@ def test_the_first_game_of_a_2d_and_a_1d() -> None:
     # White 2d (GoR 2100 + 100 = 2200), Black 1d (2100), even.
     result = evaluate([game("Two", "One", W)], {"Two": Start(rank=1.0), "One": Start(rank=0.0)})
     p = {name: result.probabilities[name][0] for name in PREDICTORS}
-    # EGF since 2021, seed 004: Se = 1 / (1 + ((3300 - 2200) / (3300 - 2100))^7)
+    # EGF since 2021, the Revised European Ratings page: Se = 1 / (1 + ((3300 - 2200) / (3300 - 2100))^7)
     # = 1 / (1 + (11/12)^7) = 1 / (1 + 0.543851) = 0.647731.
     assert p["egf"] == pytest.approx(0.647731, abs=1e-6)
     # EGF before 2021: a = 205 - 2100/20 = 100 at the weaker rating, D = -100:
@@ -43,7 +43,7 @@ def test_the_first_game_of_a_2d_and_a_1d() -> None:
     # stronger, logistic(ln 2 x 1) = 2/3.
     for name in ("sagc", "ffg", "ffg-old", "ranks"):
         assert p[name] == pytest.approx(2 / 3, abs=1e-12), name
-    # West Surrey (seed 003) counts White's 6.5 komi as half a point beyond its
+    # West Surrey (the West Surrey ladder page) counts White's 6.5 komi as half a point beyond its
     # even 6, at 10 komi a level: White is 1.05 levels ahead, 2^1.05 / (1 + 2^1.05).
     assert p["west-surrey"] == pytest.approx(2**1.05 / (1 + 2**1.05), abs=1e-12)
     assert p["even"] == 0.5
@@ -146,7 +146,7 @@ def test_later_games_never_change_an_earlier_prediction(
 
 def test_a_french_tournament_is_predicted_from_the_levels_before_it() -> None:
     # The FFG corrects a new player's start level with the whole tournament's
-    # results (seed 002, "Ajustements"): the ledger's rows of round 1 change
+    # results (the FFG algorithm page, "Ajustements"): the ledger's rows of round 1 change
     # when round 3 is added.  The predictions must not.
     starts = {"K": Start(rank=-10.0), "D": Start(rank=0.0), "E": Start(rank=-5.0)}
     rounds = [

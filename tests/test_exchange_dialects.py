@@ -1,4 +1,4 @@
-"""Each dialect of issue 15 shown by a small file of our own (tests/data/dialect-*).
+"""Each dialect other software writes, shown by a small file of our own (tests/data/dialect-*).
 
 The real files that show them are tested in test_exchange_realdata.py; these
 files hold one dialect each, written by hand after those files, so that a

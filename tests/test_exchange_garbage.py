@@ -35,7 +35,7 @@ SAMPLE_LINES = [
     "12345 2 w 0 7",
     "date,white,black,winner,komi",
     "2024-01-01,A,B,white,6.5",
-    # Issue 15's dialects.
+    # Dialects other software writes (docs/formats.md).
     "; DT[2005-05-24~27]",
     "; TM[3h]",
     "; CL[X]",
@@ -101,7 +101,7 @@ def test_real_files_cut_anywhere_raise_only_exchange_errors(data: st.DataObject)
     )
     path = DATA / name
     if not path.exists():
-        pytest.skip("../shared/data is absent")
+        pytest.skip("the shared sample-data folder beside the repository is absent")
     raw = path.read_bytes()
     cut = raw[: data.draw(st.integers(0, len(raw)))]
     _only_exchange_errors(lambda: read_tournament(cut))

@@ -1,4 +1,4 @@
-"""Name keys: accent-, case- and order-insensitive matching (issue 5)."""
+"""Name keys: accent-, case- and order-insensitive matching."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from ratings.exchange import (
 )
 
 
-def test_the_issue_examples_have_one_key() -> None:
-    # Issue 5: "DUPONT Jean" = "Jean Dupont"; brief: = "dupont, jean"; "Léa" = "Lea".
+def test_spellings_of_one_name_have_one_key() -> None:
+    # "DUPONT Jean" = "Jean Dupont" = "dupont, jean"; "Léa" = "Lea".
     assert name_key("DUPONT Jean") == name_key("Jean Dupont") == name_key("dupont, jean")
     assert name_key("Léa") == name_key("Lea")
 

@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parent / "data"
 def real(name: str) -> bytes:
     path = DATA / name
     if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/data is not part of a user's clone)")
+        pytest.skip(f"{path} is absent (the shared sample-data folder is not part of a user's clone)")
     return path.read_bytes()
 
 
@@ -24,12 +24,12 @@ def by_name(entries: tuple[RankEntry, ...], name: str) -> RankEntry:
     return next(e for e in entries if e.name == name)
 
 
-# --- conversions, from FORMATS.md ------------------------------------------------
+# --- conversions, as the lists define them ------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("level", "rank"),
-    # FORMATS.md: "0..99 = 1d, 100..199 = 2d, -100..-1 = 1k; -9999 = not rated".
+    # FFG ladder: 0..99 = 1d, 100..199 = 2d, -100..-1 = 1k; -9999 = not rated.
     [(0, 0), (99, 0), (100, 1), (199, 1), (-1, -1), (-100, -1), (-101, -2), (-3000, -30), (-9999, None)],
 )
 def test_ffg_levels_become_grades_as_formats_md_says(level: int, rank: float | None) -> None:
@@ -38,7 +38,7 @@ def test_ffg_levels_become_grades_as_formats_md_says(level: int, rank: float | N
 
 @pytest.mark.parametrize(
     ("rating", "rank"),
-    # FORMATS.md: "-20.05 = 20k, 3.4 = 3d"; the AGA has no grade between -1 and 1.
+    # AGA TD list: -20.05 = 20k, 3.4 = 3d; the AGA has no grade between -1 and 1.
     [(-20.05, -20), (3.4, 2), (-1.0, -1), (-1.99, -1), (1.0, 0), (1.99, 0), (-2.0, -2), (-0.5, -1), (0.5, 0)],
 )
 def test_aga_ratings_become_grades_by_their_integer_part(rating: float, rank: float) -> None:
@@ -186,7 +186,7 @@ def test_the_egd_list_reads_the_documented_line() -> None:
     egd = read_rank_list((FIXTURES / "allworld_lp_sample.html").read_bytes())
     assert egd.format == "egd"
     assert str(egd.as_of) == "2020-02-02"
-    # FORMATS.md: "19574643 Abad Jahin FR 38GJ 20k -- 15 2 T200202B"
+    # An EGD rating-list line: 19574643 Abad Jahin FR 38GJ 20k -- 15 2 T200202B
     abad = egd.entries[0]
     assert (abad.national_id, abad.surname, abad.given_name, abad.country, abad.club) == (
         "19574643",

@@ -1,4 +1,4 @@
-"""Every importer on every file of ../shared/realdata (issue 15).
+"""Every importer on every file of the shared real-data folder beside the repository.
 
 Each file is pinned to what a committee member holding it expects: a valid
 tournament file gives its players and games, a valid rank list its players,
@@ -6,7 +6,7 @@ a broken file is refused naming the line.  The figures below were counted
 from the files without the readers of ratings.exchange, by the methods in
 the comments; ``_count_results`` and ``_count_player_lines`` repeat those
 counts here, so a table row cannot drift from its file.  The files are
-never copied into the repository: the tests skip when ../shared is absent.
+never copied into the repository: the tests skip when the folder is absent.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ REALDATA = REPO.parent / "shared" / "realdata"
 def realdata(name: str) -> bytes:
     path = REALDATA / name
     if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/realdata is not part of a user's clone)")
+        pytest.skip(f"{path} is absent (the shared real-data folder is not part of a user's clone)")
     return path.read_bytes()
 
 
@@ -158,8 +158,8 @@ def test_egc_2009_h9_has_no_dt_line_and_is_refused_unless_the_date_is_given() ->
 
 def test_polish_youth_2012_is_refused_naming_the_two_lines_that_disagree() -> None:
     # Written by hand: round 3, line 11 ('4 Paczek') says '6+/w' and line 13
-    # ('6 Zarzycki') says '4-/w': both players had White.  FORMATS.md: the two
-    # lines must agree.  The committee is told which lines to correct.
+    # ('6 Zarzycki') says '4-/w': both players had White.  The h9 format: the
+    # two lines of a game must agree.  The committee is told which lines to correct.
     with pytest.raises(ExchangeError, match="round 3: the two lines disagree") as error:
         read_tournament(realdata("polish-youth-2012-u12.h9"))
     assert (error.value.line, error.value.other_line) == (11, 13)
@@ -250,7 +250,7 @@ def test_a_truncated_egd_download_is_refused() -> None:
 
 def test_every_file_of_realdata_is_covered_here() -> None:
     if not REALDATA.exists():
-        pytest.skip(f"{REALDATA} is absent (../shared/realdata is not part of a user's clone)")
+        pytest.skip(f"{REALDATA} is absent (the shared real-data folder is not part of a user's clone)")
     covered = {row[0] for row in VALID_TOURNAMENTS} | {row[0] for row in VALID_RANK_LISTS}
     covered |= {
         "egc-2009.h9",

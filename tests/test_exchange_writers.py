@@ -34,7 +34,7 @@ ROUNDED = ("h9", "tou", "csv", "json")
 def real(name: str) -> bytes:
     path = DATA / name
     if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/data is not part of a user's clone)")
+        pytest.skip(f"{path} is absent (the shared sample-data folder is not part of a user's clone)")
     return path.read_bytes()
 
 

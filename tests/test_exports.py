@@ -1,4 +1,4 @@
-"""Exports for national bodies (issue 5): the page, the files, and the round trip back in."""
+"""Exports for national bodies: the page, the files, and the round trip back in."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
 def test_a_list_export_has_every_club_of_the_list_and_a_club_export_only_its_own(
     club, other_club, season
 ) -> None:
-    """Players of the list meet at any of its clubs (issue 11): the list's
+    """Players of the list meet at any of its clubs: the list's
     export has the game played at Cape Town, Stellenbosch's export does not."""
     services.save_sheet(club=other_club, date=date(2024, 5, 7), rows=[
         GameRow(white=season["ann"], black=season["dan"], winner="black"),
@@ -174,7 +174,7 @@ def test_what_is_exported_imports_back_to_the_same_games(club, season, fmt: str)
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_the_committee_of_the_list_exports(role, client_for, club, season) -> None:
-    """Exports are the committee's now (issue 11): volunteers no longer export."""
+    """Exports are the committee's now: volunteers no longer export."""
     response = client_for(role).get(
         reverse("export"),
         {"rating_list": club.rating_list.pk, "club": club.pk, "format": "csv", "start": "", "end": ""},

@@ -1,4 +1,4 @@
-"""Exports in constant memory (issue 13, item 7): CSV and JSON are written a
+"""Exports in constant memory: CSV and JSON are written a
 chunk of games at a time, and give exactly the file the whole-period writer
 gives (rounds and ranks included); table formats are bounded."""
 

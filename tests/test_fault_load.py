@@ -1,4 +1,4 @@
-"""Fault and load suite (issue 13): twenty volunteers each save fifty sheets
+"""Fault and load suite: twenty volunteers each save fifty sheets
 at once, over HTTP, to a real web server (gunicorn) with a real Celery
 worker on a real Redis and PostgreSQL. Every sheet is saved once, none is
 lost or doubled, no request answers 5xx, and the ratings the worker keeps

@@ -1,4 +1,4 @@
-"""Fault and load suite (issue 13): PostgreSQL is restarted while volunteers
+"""Fault and load suite: PostgreSQL is restarted while volunteers
 save sheets over HTTP to a real web server (gunicorn) with a real Celery
 worker. Saves during the restart may fail (5xx only then); a client whose
 save failed asks the database whether its sheet was saved (by the sheet's

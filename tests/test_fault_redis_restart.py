@@ -1,7 +1,6 @@
-"""Fault and load suite (issue 13): the broker (Redis) is stopped and started
+"""Fault and load suite: the broker (Redis) is stopped and started
 again while volunteers save sheets over HTTP to a real web server with a
-real Celery worker. Saves during the outage succeed (the list stays dirty,
-issue 13 item 1); once Redis is back the worker brings the ratings up to
+real Celery worker. Saves during the outage succeed (the list stays dirty); once Redis is back the worker brings the ratings up to
 date, and they equal a full replay. Nothing lost, nothing doubled, no 5xx.
 
 The Redis stopped is a private redis-server of this test, on a port of its

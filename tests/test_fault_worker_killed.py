@@ -1,8 +1,8 @@
-"""Fault and load suite (issue 13): the Celery worker is killed (SIGKILL) in
+"""Fault and load suite: the Celery worker is killed (SIGKILL) in
 the middle of the write of a 100,000-game recompute. The server rolls the
 write back (no row of it stays, the history's indexes are intact), and a
 worker started afterwards resumes the recompute at once (its start sweeps
-the dirty lists, issue 13 item 2) with nobody saving anything. Pages read
+the dirty lists) with nobody saving anything. Pages read
 meanwhile never answer 5xx; the games are all there once; the history equals
 a full replay.
 """

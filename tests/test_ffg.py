@@ -1,4 +1,4 @@
-"""The FFG ladder since 2022 (seed 002): worked example, tables, properties."""
+"""The FFG ladder since 2022 (the FFG algorithm page): worked example, tables, properties."""
 
 from __future__ import annotations
 
@@ -26,29 +26,29 @@ def established(**levels: float) -> dict[str, Start]:
     return {name: Start(rating=level) for name, level in levels.items()}
 
 
-# --- seed 002's worked example: 15k (-1450) against 14k (-1350) -------------
+# --- the FFG algorithm page's worked example: 15k (-1450) against 14k (-1350) -------------
 
 
-def test_seed_002_example_probability_of_the_15k_is_43_55_percent() -> None:
+def test_ffg_worked_example_probability_of_the_15k_is_43_55_percent() -> None:
     # "le paramètre a vaut (1250 - (-1450))/7 soit environ 386"; "P = 43,55%"
     assert round((1250 - (-1450)) / 7) == 386
     assert round(100 * expected(-1450.0, -1350.0), 2) == 43.55
     assert round(100 * expected(-1350.0, -1450.0), 2) == 56.45
 
 
-def test_seed_002_example_14k_wins_41_3_and_15k_loses_34_7() -> None:
+def test_ffg_worked_example_14k_wins_41_3_and_15k_loses_34_7() -> None:
     result = FFG().rate([game("14k", "15k", W)], starts=established(**{"14k": -1350, "15k": -1450}))
     assert round(result.ledger.change[0], 1) == 41.3
     assert round(result.ledger.change[1], 1) == -34.7
 
 
-def test_seed_002_example_15k_wins_55_3_and_14k_loses_43_7() -> None:
+def test_ffg_worked_example_15k_wins_55_3_and_14k_loses_43_7() -> None:
     result = FFG().rate([game("14k", "15k", B)], starts=established(**{"14k": -1350, "15k": -1450}))
     assert round(result.ledger.change[0], 1) == -43.7
     assert round(result.ledger.change[1], 1) == 55.3
 
 
-def test_seed_002_example_uses_each_players_own_k_not_the_weaker_players() -> None:
+def test_ffg_worked_example_uses_each_players_own_k_not_the_weaker_players() -> None:
     # The text says K depends on the weaker player; the example uses 90 for the
     # 15k and 85 for the 14k.  With the weaker's K (90) the 14k would gain 43.7.
     result = FFG().rate([game("14k", "15k", W)], starts=established(**{"14k": -1350, "15k": -1450}))
@@ -56,7 +56,7 @@ def test_seed_002_example_uses_each_players_own_k_not_the_weaker_players() -> No
     assert abs(result.ledger.change[0] - 90 * (1 - 0.5645 + 0.05)) > 2
 
 
-def test_seed_002_example_published_levels_are_whole() -> None:
+def test_ffg_worked_example_published_levels_are_whole() -> None:
     result = FFG().rate([game("14k", "15k", W)], starts=established(**{"14k": -1350, "15k": -1450}))
     assert result.state["14k"].level == -1350 + 41 == result.ledger.rating_after[0]
     assert result.state["15k"].level == -1450 - 35 == result.ledger.rating_after[1]
@@ -65,7 +65,7 @@ def test_seed_002_example_published_levels_are_whole() -> None:
 
 # --- the tables -------------------------------------------------------------
 
-SEED_K_TABLE = [  # seed 002, "Valeur du paramètre K", as printed
+K_TABLE_AS_PRINTED = [  # the FFG algorithm page, "Valeur du paramètre K", as printed
     (650, 10), (550, 11), (450, 13), (350, 15), (250, 18), (150, 21), (50, 24), (-50, 27),
     (-150, 31), (-250, 35), (-350, 39), (-450, 43), (-550, 47), (-650, 51), (-750, 55),
     (-850, 60), (-950, 65), (-1050, 70), (-1150, 75), (-1250, 80), (-1350, 85), (-1450, 90),
@@ -73,8 +73,8 @@ SEED_K_TABLE = [  # seed 002, "Valeur du paramètre K", as printed
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("level", "k"), SEED_K_TABLE)
-def test_k_table_of_seed_002_on_its_rows(level: int, k: int) -> None:
+@pytest.mark.parametrize(("level", "k"), K_TABLE_AS_PRINTED)
+def test_k_table_of_the_ffg_page_on_its_rows(level: int, k: int) -> None:
     assert k_factor(level) == k
 
 
@@ -101,7 +101,7 @@ def test_k_between_two_rows_is_interpolated() -> None:
         (-2000.1, 0.15), (-2950, 0.15),  # "inférieur à -2000 | 15 %"
     ],
 )  # fmt: skip
-def test_epsilon_table_of_seed_002(level: float, value: float) -> None:
+def test_epsilon_table_of_the_ffg_page(level: float, value: float) -> None:
     assert epsilon(level) == value
 
 
@@ -125,7 +125,7 @@ def test_epsilon_is_read_at_the_stronger_players_level() -> None:
         (-2950, True, 80), (-2950, False, 40),
     ],
 )  # fmt: skip
-def test_adjustment_thresholds_of_seed_002(level: float, known: bool, value: float) -> None:
+def test_adjustment_thresholds_of_the_ffg_page(level: float, known: bool, value: float) -> None:
     assert threshold(level, known) == pytest.approx(value)
 
 
@@ -396,7 +396,7 @@ def test_resuming_at_a_period_boundary_equals_full_replay(
 
 
 def test_adjusted_start_levels_are_independent_of_a_fantasy_entry_level() -> None:
-    # seed 002: "Cet algorithme itératif permet d'ignorer les niveaux
+    # the FFG algorithm page: "Cet algorithme itératif permet d'ignorer les niveaux
     # d'inscription fantaisistes": a newcomer entered 7k or 12k who loses all
     # five games to known 10k players ends far below either entry, about the
     # same place (not exactly: the threshold is read at the entry level).
@@ -409,8 +409,8 @@ def test_adjusted_start_levels_are_independent_of_a_fantasy_entry_level() -> Non
     assert abs(final(-7) - final(-12)) <= 150
 
 
-def test_seed_002_the_5k_beaten_by_an_ex_7k_now_4k_loses_practically_nothing() -> None:
-    # seed 002: "si un 5k se fait battre par un ex-7k qui a en fait progressé
+def test_ffg_page_the_5k_beaten_by_an_ex_7k_now_4k_loses_practically_nothing() -> None:
+    # the FFG algorithm page: "si un 5k se fait battre par un ex-7k qui a en fait progressé
     # jusqu'au niveau 4k depuis son dernier tournoi, alors le 5k ne perdra
     # pratiquement rien à l'échelle".  The ex-7k (-650, known) beats a 5k
     # (-450) and 4k players (-350): his gain passes his threshold, his start

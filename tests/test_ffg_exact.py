@@ -1,12 +1,12 @@
-"""The FFG ladder's default is seed 002's adjustment exactly as written (issue 14).
+"""The FFG ladder's default is the FFG algorithm page's adjustment exactly as written.
 
-A slow reference below runs seed 002's "algorithme d'ajustement" word for
+A slow reference below runs the FFG algorithm page's "algorithme d'ajustement" word for
 word: a complete calculation of the tournament from the start levels, then
 every player whose variation passes the threshold has their start level
 corrected by delta - seuil, and the whole tournament is rated again, until
 the computed levels move less than 0.1 between two iterations (or after 100
 iterations).  It uses the engine's tables (K, ε, thresholds, coefficients),
-which tests/test_ffg.py checks against the seed; what it checks here is the
+which tests/test_ffg.py checks against the FFG algorithm page; what it checks here is the
 iteration.  The engine rates again only the games of corrected players, so
 the two agree up to the order of float additions.
 """
@@ -30,7 +30,7 @@ W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
 
 
 def reference(games: list[Game], starts: dict[str, Start]) -> dict[str, float]:
-    """Seed 002 on one tournament, slowly: the final levels before rounding."""
+    """The FFG algorithm page on one tournament, slowly: the final levels before rounding."""
     start = {}
     known = {}
     for g in games:
@@ -100,7 +100,7 @@ def final_levels(games: list[Game], starts: dict[str, Start]) -> dict[str, float
 def test_the_minus_2323_player_who_draws_minus_625_and_beats_minus_884_at_nine_stones_ends_at_minus_1971() -> (
     None
 ):
-    # issue 14: at -2000 the player leaves the 9-stone exemption; the seed's
+    # At -2000 the player leaves the 9-stone exemption; the FFG algorithm page's
     # iteration settles at -1971 (the accelerated one gave -1953).
     games = tournament(("a", "p", J, 9), ("b", "p", B, 9))
     starts = {"p": Start(rating=-2323.0), "a": Start(rating=-625.0), "b": Start(rating=-884.0)}
@@ -121,7 +121,7 @@ def test_the_minus_2323_player_who_draws_minus_625_and_beats_minus_884_at_nine_s
         (-20, (-2050.0,), (W,), -2248),
     ],
 )
-def test_new_10k_and_20k_players_end_where_the_seeds_iteration_ends(
+def test_new_10k_and_20k_players_end_where_the_ffg_pages_iteration_ends(
     rank: int, opponents: tuple[float, ...], winners: tuple[Winner, ...], level: int
 ) -> None:
     games = tournament(*((f"o{i}", "new", winner, 0) for i, winner in enumerate(winners)))
@@ -132,7 +132,7 @@ def test_new_10k_and_20k_players_end_where_the_seeds_iteration_ends(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
-def test_the_default_ffg_ends_where_the_seeds_iteration_ends(
+def test_the_default_ffg_ends_where_the_ffg_pages_iteration_ends(
     history: tuple[list[Game], dict[str, Start]],
 ) -> None:
     events, starts = history

@@ -1,6 +1,6 @@
-"""The older FFG ladder (seed 000): stages 1-6, special cases, properties.
+"""The older FFG ladder (the French Ladder page): stages 1-6, special cases, properties.
 
-Seed 000 has no worked example; the expected figures below are worked by
+The French Ladder page has no worked example; the expected figures below are worked by
 hand from its stage formulas, each named after the stage it checks.
 """
 
@@ -133,7 +133,7 @@ def test_no_ceiling_in_the_old_ladder() -> None:
 
 
 def test_levels_are_used_for_the_next_round() -> None:
-    # seed 000 stage 5: "used for the next round of the tournament".
+    # the French Ladder page stage 5: "used for the next round of the tournament".
     starts = established(a=-500, b=-500, c=-500)
     result = bare().rate([game("a", "b", W), game("a", "c", W)], starts=starts)
     first = result.ledger.change[0]

@@ -1,7 +1,7 @@
-"""Handicap and komi advice (issue 17): the public "what handicap do we
+"""Handicap and komi advice: the public "what handicap do we
 play?" page and the sheet's pre-fill.
 
-SAGC's rule (seed 001): one stone per rank of difference, the stronger
+SAGC's rule (the SAGC FAQ): one stone per rank of difference, the stronger
 takes White; stones with 0.5 komi.  Between 5k and 8k: White to the 5k,
 3 stones, komi 0.5, and with no game rated yet the prior's curve at x = 0
 gives White 50 %.  The EGF's rating rule gives no handicap: the EGD's

@@ -1,4 +1,4 @@
-"""Hostile and junk input (issue 13, item 8): NUL bytes, negative or absurd
+"""Hostile and junk input: NUL bytes, negative or absurd
 paging parameters and garbage in any query parameter answer an ordinary
 page (200, 400 or 404), never a 500."""
 

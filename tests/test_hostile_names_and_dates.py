@@ -1,4 +1,4 @@
-"""Names and dates from people and files (issue 13, item 8): names are
+"""Names and dates from people and files: names are
 cleaned (ratings.exchange.clean_name) on the record sheet and in imports;
 dates before 1900 or in the future are refused naming the field or line."""
 

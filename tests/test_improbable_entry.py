@@ -1,4 +1,4 @@
-"""Improbable results at entry (issue 17): the sheet asks to confirm.
+"""Improbable results at entry: the sheet asks to confirm.
 
 The list's primary system is SAGC.  With no game rated yet every player
 stands at their start rank (index 0) and the probability is the prior's

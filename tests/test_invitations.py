@@ -1,4 +1,4 @@
-"""Invitations by e-mail (issue 11): the committee invites to a role; the
+"""Invitations by e-mail: the committee invites to a role; the
 link works once, for 14 days; a newcomer sets a password, someone already
 on the site accepts while logged in."""
 

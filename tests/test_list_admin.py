@@ -1,4 +1,4 @@
-"""List administration in the browser (issue 11): the site admin creates
+"""List administration in the browser: the site admin creates
 lists; a list's committee creates its clubs, gives and takes roles (keeping
 one committee member), and links users to players."""
 

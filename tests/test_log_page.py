@@ -1,4 +1,4 @@
-"""The log-file page /log/ (seed 001: "You can then verify that the details
+"""The log-file page /log/ (the SAGC FAQ: "You can then verify that the details
 are correct by visiting the site and checking the log-file"): every entry,
 newest first, who and when, filters by list, club (where entered), player
 and date, pagination, and what an edit changed."""

@@ -1,4 +1,4 @@
-"""Issue 16: rename a player (the log keeps the old name, old addresses
+"""Rename a player (the log keeps the old name, old addresses
 redirect), merge two records of one person (one recompute from the earliest
 moved date; the stored history then equals a full replay), and undo a merge."""
 

@@ -1,5 +1,5 @@
-"""The committee's page: which system predicts the list's results best
-(issue 17).  The figures are computed after a recompute and stored
+"""The committee's page: which system predicts the list's results best.
+The figures are computed after a recompute and stored
 (ratings/predictions.py); the page reads them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""National rank sync (issue 5): match by id then name, preview, apply as adjustments, history."""
+"""National rank sync: match by id then name, preview, apply as adjustments, history."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(club, make_
 
 
 def test_a_fractional_club_rank_in_the_national_grade_is_no_change(club, make_player) -> None:
-    # Decision (committee.proposes_change): 1.3d (West Surrey, seed 003) is in grade 1d.
+    # Decision (committee.proposes_change): 1.3d (West Surrey, the West Surrey ladder page) is in grade 1d.
     player = make_player("Fred Smith", rank=0)
     Player.objects.filter(pk=player.pk).update(rank=0.3)
     sync = committee.preview_rank_sync(
@@ -273,7 +273,7 @@ def test_only_the_committee_uploads_a_list(role, client_for, club, make_player) 
 def test_it_matches_players_of_every_club_of_the_list_and_never_another_lists(
     club, other_club, other_list, make_player
 ) -> None:
-    """Ranks belong to the list's players (issue 11), whatever their home club."""
+    """Ranks belong to the list's players, whatever their home club."""
     make_player("Ann Bee", rank=-10, club=other_club)
     make_player("Cat Dee", rank=-10, club=other_list.clubs.get())
     sync = committee.preview_rank_sync(

@@ -1,4 +1,4 @@
-"""Rank lists with lines that do not read (issue 15): the valid lines are
+"""Rank lists with lines that do not read: the valid lines are
 imported, every rejected line is stored on the sync with its number, reason
 and text, shown in the preview, and the committee confirms as before."""
 
@@ -15,7 +15,7 @@ from django.urls import reverse
 from ratings import committee
 from ratings.models import RankAdjustment, RankSync
 
-from .test_exchange_realdata import realdata  # skips when ../shared/realdata is absent
+from .test_exchange_realdata import realdata  # skips when the real-data folder is absent
 
 DATA = Path(__file__).parent / "data"
 

@@ -1,4 +1,4 @@
-"""One rating list shared by many clubs (issue 11): players meet at any club
+"""One rating list shared by many clubs: players meet at any club
 of their list, lists never mix, identity is per list, recomputes are per list,
 and existing databases migrate without loss."""
 

@@ -1,5 +1,5 @@
 """Concurrency: several clients enter sheets for the same club at once;
-every game is saved and the final history equals a full replay (issue 4).
+every game is saved and the final history equals a full replay.
 
 Runs on PostgreSQL, where writers really run side by side (row locks, the
 advisory lock of the recompute).  SQLite serialises writers anyway

@@ -1,6 +1,6 @@
 """Fault tests: a recompute that fails in the middle of its write (an
 injected error, a killed process) leaves the previous history intact and the
-club dirty; the next run brings it up to date (issue 4, "Proof")."""
+club dirty; the next run brings it up to date."""
 
 from __future__ import annotations
 

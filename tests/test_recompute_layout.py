@@ -1,4 +1,4 @@
-"""The recompute package's shape (issue 12): the task module depends on the
+"""The recompute package's shape: the task module depends on the
 recompute and never the other way round; no private Django API."""
 
 from __future__ import annotations

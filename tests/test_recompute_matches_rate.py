@@ -1,5 +1,5 @@
-"""The site's history equals ``manage.py rate`` on the same games (issue 4,
-"Proof"): games entered in random order with incremental recomputes in
+"""The site's history equals ``manage.py rate`` on the same games:
+games entered in random order with incremental recomputes in
 between give, row for row, what the what-if command gives on the games
 written out in timeline order."""
 

@@ -1,6 +1,6 @@
 """Property (hypothesis): random histories entered in random order, with
 random incremental recomputes in between, end in exactly the history that
-one full replay gives (issue 4, "Proof")."""
+one full replay gives."""
 
 from __future__ import annotations
 

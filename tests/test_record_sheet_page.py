@@ -1,4 +1,4 @@
-"""The record sheet page /players/<slug>/ (seed 001, "What are the columns in
+"""The record sheet page /players/<slug>/ (the SAGC FAQ, "What are the columns in
 my record sheet?"): the 12 columns, their values against the SAGC engine,
 adjustments, order, CSV, system switch, chart, pagination."""
 
@@ -18,7 +18,7 @@ from ratings.engine.ranks import format_rank
 from ratings.models import Game, HistoryEntry, Kind, RankAdjustment, RecordSheet
 from ratings.tables import STATUS_FACTOR
 
-SEED_001_COLUMNS = [
+SAGC_FAQ_COLUMNS = [
     "Opponent",
     "Opponent's rank",
     "Colour",
@@ -190,12 +190,12 @@ def _signed(change: float) -> str:
     return "0" if change == 0 else f"{int(change):+d}"
 
 
-def test_it_shows_exactly_the_12_columns_of_seed_001_in_order(client, history):  # type: ignore[no-untyped-def]
+def test_it_shows_exactly_the_12_columns_of_the_sagc_faq_in_order(client, history):  # type: ignore[no-untyped-def]
     ann = history["players"][0]
     html = client.get(reverse("player", args=[ann.slug])).content.decode()
     headers = re.findall(r'<th scope="col">(.*?)</th>', html.split('class="data sheet"')[1])
-    assert [h.replace("&#x27;", "'") for h in headers] == SEED_001_COLUMNS
-    assert sheet_csv(client, ann)[0] == SEED_001_COLUMNS
+    assert [h.replace("&#x27;", "'") for h in headers] == SAGC_FAQ_COLUMNS
+    assert sheet_csv(client, ann)[0] == SAGC_FAQ_COLUMNS
 
 
 @pytest.mark.parametrize("who", [0, 1, 2])

@@ -20,7 +20,7 @@ NAV_BY_ROLE = {
         ["Players", "Log", "My record sheet", "Log out"],
         ["Enter a sheet", *COMMITTEE_LINKS, "Log in<"],
     ),
-    # Exports are the committee's now (issue 11): a volunteer is not offered a page that refuses them.
+    # Exports are the committee's now: a volunteer is not offered a page that refuses them.
     "volunteer": (["Players", "Log", "Enter a sheet", "Log out"], ["My record sheet", *COMMITTEE_LINKS]),
     "committee": (["Players", "Log", "Enter a sheet", *COMMITTEE_LINKS, "Log out"], ["My record sheet"]),
 }

@@ -1,6 +1,6 @@
-"""The South African Go Clubs system against every rule of seed 001.
+"""The South African Go Clubs system against every rule of the SAGC FAQ.
 
-Golden tests are named after the seed's tables and examples; the hypothesis
+Golden tests are named after the SAGC FAQ's tables and examples; the hypothesis
 properties at the end check the rules over random histories, and the replay
 loop against a rule-by-rule reference built from the module's functions.
 """
@@ -49,7 +49,7 @@ def rank(text: str) -> int:
     return int(parse_rank(text))
 
 
-# --- seed 001, "The Level Factor" ------------------------------------------------
+# --- the SAGC FAQ, "The Level Factor" ------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -65,11 +65,11 @@ def rank(text: str) -> int:
         ("22k", 1455),
     ],
 )
-def test_level_factor_table_of_seed_001(grade: str, expected: int) -> None:
+def test_level_factor_table_of_the_sagc_faq(grade: str, expected: int) -> None:
     assert round(level_factor(rank(grade))) == expected
 
 
-def test_level_factor_x_examples_of_seed_001() -> None:
+def test_level_factor_x_examples_of_the_sagc_faq() -> None:
     # "for 10k: x=16, 1k: x=7, 1d: x=6"
     for grade, x in (("10k", 16), ("1k", 7), ("1d", 6)):
         assert level_factor(rank(grade)) == x**2 + 1.5 * x + 55 + x**5 / 30000
@@ -80,17 +80,17 @@ def test_level_factor_is_55_at_7d_and_above() -> None:
     assert level_factor(rank("7d")) == level_factor(rank("8d")) == level_factor(rank("9d")) == 55
 
 
-# --- seed 001, "The Game Status Factor" ------------------------------------------
+# --- the SAGC FAQ, "The Game Status Factor" ------------------------------------------
 
 
-def test_game_status_factors_of_seed_001() -> None:
+def test_game_status_factors_of_the_sagc_faq() -> None:
     assert status_factor(Kind.FREE) == 0
     assert status_factor(Kind.INTERNET) == 0.5
     assert status_factor(Kind.CLUB) == 1
     assert status_factor(Kind.TOURNAMENT) == 1.5
 
 
-# --- seed 001, "The Opponent Factor" ---------------------------------------------
+# --- the SAGC FAQ, "The Opponent Factor" ---------------------------------------------
 
 
 def test_opponent_factor_subtracts_a_tenth_per_game_in_the_previous_ten() -> None:
@@ -109,10 +109,10 @@ def test_opponent_factor_only_counts_the_last_ten_games() -> None:
     assert opponent_factor(["B"] + ["C"] * 9 + ["B"], "B") == 0.9
 
 
-# --- seed 001, "The Handicap Factor" ---------------------------------------------
+# --- the SAGC FAQ, "The Handicap Factor" ---------------------------------------------
 
 
-def test_handicap_factor_examples_of_seed_001() -> None:
+def test_handicap_factor_examples_of_the_sagc_faq() -> None:
     # "a 4-handicap game would have a handicap factor of 0.8, and an 8-handicap game, a factor of 0.6"
     assert handicap_factor(4) == 0.8
     assert handicap_factor(8) == 0.6
@@ -124,8 +124,8 @@ def test_handicap_factor_minimum_is_a_tenth() -> None:
     assert handicap_factor(30) == 0.1
 
 
-def test_handicap_factor_of_a_negative_effective_handicap_is_above_one_as_in_the_seeds_code() -> None:
-    # issue 14: "$eff_handicap = int($handicap - ($komi-6)/10)" and "1 - 0.05*eff_handicap":
+def test_handicap_factor_of_a_negative_effective_handicap_is_above_one_as_in_the_sagc_faqs_code() -> None:
+    # The SAGC FAQ's code: "$eff_handicap = int($handicap - ($komi-6)/10)" and "1 - 0.05*eff_handicap":
     # 1 stone with komi 26.5 is int(1 - 2.05) = -1, a factor of 1.05 (not 0.95).
     assert effective_handicap(1, 26.5) == -1
     assert handicap_factor(-1) == 1.05
@@ -145,7 +145,7 @@ def test_a_game_with_a_negative_effective_handicap_moves_the_index_by_105_percen
     assert result.ledger.change[0] == -round(lf * Fraction(144, 100) * Fraction(105, 100))
 
 
-def test_effective_handicap_formula_of_seed_001() -> None:
+def test_effective_handicap_formula_of_the_sagc_faq() -> None:
     # "$eff_handicap = int($handicap - ($komi-6)/10);" ... "scratch games count as 0 handicap"
     assert effective_handicap(0, 6.5) == 0
     assert effective_handicap(0, 5.5) == 0
@@ -163,7 +163,7 @@ def test_effective_handicap_truncates_toward_zero_like_perl_int() -> None:
     assert effective_handicap(0, 26.5) == -2
 
 
-# --- seed 001, "The Game Result Factor" ------------------------------------------
+# --- the SAGC FAQ, "The Game Result Factor" ------------------------------------------
 
 
 def test_correct_handicap_factors_lie_between_minus_1_17_and_1_4() -> None:
@@ -176,7 +176,7 @@ def test_correct_handicap_factors_lie_between_minus_1_17_and_1_4() -> None:
 
 
 def test_14k_against_16k_scratch_reads_minus_2_and_plus_2_rows() -> None:
-    # seed 001: "The 16k player will read his GRF from the +2 row, while the 14k
+    # the SAGC FAQ: "The 16k player will read his GRF from the +2 row, while the 14k
     # will read his from the -2 row."  The 16k takes Black in an even game.
     eff = effective_handicap(0, 6.5)
     assert differential(rank("16k"), rank("14k"), eff, black=True) == 2
@@ -184,7 +184,7 @@ def test_14k_against_16k_scratch_reads_minus_2_and_plus_2_rows() -> None:
 
 
 def test_14k_losing_to_16k_follows_the_table_not_the_example_numbers() -> None:
-    # The seed's example says -2 and -1.64; its table's -2 row says -1.8 and -1.
+    # The SAGC FAQ's example says -2 and -1.64; its table's -2 row says -1.8 and -1.
     # We follow the table (docs/rating-systems.md).
     assert result_factor(-2, 0, won=False) == -1.8
     assert result_factor(-2, -1, won=False) == -1.0
@@ -229,7 +229,7 @@ def test_changes_round_to_whole_points_halves_away_from_zero() -> None:
 
 
 def test_an_exact_half_of_177_5_rounds_away_from_zero() -> None:
-    # issue 14: a 14k (LF 591 2/3) in an internet game (GSF 0.5) ...
+    # A 14k (LF 591 2/3) in an internet game (GSF 0.5) ...
     # ... who loses an even game in the demotion zone (GRF -0.6): -177.5 exactly,
     # which a float product gives as -177.49999999999997 and rounds to -177.
     state = {"W": SAGCState(rank("14k"), -100), "B": SAGCState(rank("14k"), 0)}
@@ -266,7 +266,7 @@ def test_30k_is_never_demoted() -> None:
     assert settle(rank("30k"), -999, -300) == (rank("30k"), -999, 0)
 
 
-def test_the_11k_example_of_seed_001() -> None:
+def test_the_11k_example_of_the_sagc_faq() -> None:
     # "a huge loss can only drop him/her to -900" ... "not allowed to pass the -950 mark"
     # ... "not allowed to pass the -999 mark" ... "only on the fourth loss can they possibly be demoted"
     eleven = rank("11k")
@@ -293,7 +293,7 @@ def test_a_small_loss_is_not_restricted() -> None:
         (("4k", "1k", "1d", "9d"), 2),
     ],
 )
-def test_minimum_lost_games_for_demotion_table_of_seed_001(grades: tuple[str, ...], losses: int) -> None:
+def test_minimum_lost_games_for_demotion_table_of_the_sagc_faq(grades: tuple[str, ...], losses: int) -> None:
     for grade in grades:
         start = rank(grade)
         current, index, count = start, 0, 0
@@ -322,7 +322,7 @@ def test_loss_limits_by_band() -> None:
     start=st.integers(0, 999),
     sizes=st.lists(st.integers(-5000, -1), min_size=1, max_size=12),
 )
-def test_demotion_never_comes_before_the_seeds_minimum_number_of_losses(
+def test_demotion_never_comes_before_the_sagc_faqs_minimum_number_of_losses(
     grade: int, start: int, sizes: list[int]
 ) -> None:
     minimum = 6 if grade <= -25 else 5 if grade <= -20 else 4 if grade <= -10 else 3 if grade <= -5 else 2
@@ -493,7 +493,7 @@ mixed = st.lists(st.one_of(games(), games(), games(), adjustments), max_size=40)
 
 
 def reference(events: list[Any], state: dict[str, SAGCState]) -> list[tuple[float, ...]]:
-    """Seed 001 rule by rule with the module's small functions, slowly."""
+    """The SAGC FAQ rule by rule with the module's small functions, slowly."""
     players = {p: [s.rank, s.index, list(s.recent)] for p, s in state.items()}
     rows: list[tuple[float, ...]] = []
     for event in events:
@@ -577,7 +577,7 @@ def test_a_free_game_changes_nothing_for_either_player(
 
 def mirrored(event: Game) -> Game:
     """The same game with colours swapped: Black's advantage in points,
-    10 x handicap - (komi - 6), changes sign (seed 001's eff_handicap)."""
+    10 x handicap - (komi - 6), changes sign (the SAGC FAQ's eff_handicap)."""
     komi = 12 + 10 * event.handicap - event.komi
     winner = {Winner.WHITE: Winner.BLACK, Winner.BLACK: Winner.WHITE, Winner.JIGO: Winner.JIGO}[event.winner]
     return Game(event.date, event.black, event.white, winner, 0, komi, event.kind, forfeit=event.forfeit)
@@ -588,7 +588,7 @@ def mirrored(event: Game) -> Game:
 def test_swapping_colours_with_the_handicap_mirrored_mirrors_the_result(
     state: dict[str, SAGCState], events: list[Game]
 ) -> None:
-    # Decision (issue 14): the Handicap Factor follows the seed's code, so it
+    # Decision: the Handicap Factor follows the SAGC FAQ's code, so it
     # is above 1 for a negative effective handicap and colours are mirrored
     # exactly only where the effective handicap is 0 both ways.
     events = [replace(e, handicap=0, komi=min(15.5, max(-3.5, e.komi))) for e in events]

@@ -1,5 +1,5 @@
 """Login throttling, Content-Security-Policy and request size limits
-(issue 13, item 9; docs/limits.md)."""
+(docs/limits.md)."""
 
 from __future__ import annotations
 

@@ -83,8 +83,8 @@ def test_it_defaults_komi_from_the_handicap(club, alice, bob) -> None:
     ]
 
 
-def test_default_komi_gives_seed_001_effective_handicap_equal_to_the_stones() -> None:
-    # seed 001, The Handicap Factor: eff_handicap = int(handicap - (komi - 6) / 10)
+def test_default_komi_gives_an_sagc_effective_handicap_equal_to_the_stones() -> None:
+    # the SAGC FAQ, The Handicap Factor: eff_handicap = int(handicap - (komi - 6) / 10)
     for stones in range(10):
         komi = float(services.default_komi(stones))
         assert int(stones - (komi - 6) / 10) == stones
@@ -192,7 +192,7 @@ def test_a_refused_sheet_does_not_mark_the_club_dirty(club, alice) -> None:
 
 
 def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_older(club, alice, bob) -> None:
-    # seed 001, "My last updated date has gone backwards"
+    # the SAGC FAQ, "My last updated date has gone backwards"
     with time_machine.travel("2024-06-10 12:00 +0000"):
         _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 6, 8))
     alice.refresh_from_db()
@@ -208,7 +208,7 @@ def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_olde
 def test_on_one_sheet_the_last_row_of_a_player_is_their_most_recently_added_game(
     club, alice, bob, make_player
 ) -> None:
-    # seed 001, "My last updated date has gone backwards": the rows of a sheet
+    # the SAGC FAQ, "My last updated date has gone backwards": the rows of a sheet
     # are added in order, so the later row counts even when it is older.
     cat = make_player("Cat")
     _sheet(

@@ -1,4 +1,4 @@
-"""`manage.py setup` (issue 11): a fresh site in one command, interactive or
+"""`manage.py setup`: a fresh site in one command, interactive or
 not, idempotent, all or nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16, part 2: a sheet entered twice is caught, the club's recent
+"""A sheet entered twice is caught, the club's recent
 sheets, a forgotten game added to a saved sheet, a whole sheet deleted
 (one recompute, logged) and restored from the log."""
 

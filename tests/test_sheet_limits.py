@@ -1,4 +1,4 @@
-"""Record-sheet limits (issue 13, item 5; docs/limits.md): stated on the
+"""Record-sheet limits (docs/limits.md): stated on the
 page, and a sheet beyond them is refused whole with a message, never cut
 short and never answered with a bare 400."""
 

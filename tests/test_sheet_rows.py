@@ -1,4 +1,4 @@
-"""Sheet entry, issue 16: a new player known to every later row, the kind per game."""
+"""Sheet entry: a new player known to every later row, the kind per game."""
 
 from __future__ import annotations
 

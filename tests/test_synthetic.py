@@ -169,7 +169,7 @@ def test_it_never_imports_django() -> None:
 
 
 def test_the_benchmark_ends_with_its_figure_line() -> None:
-    # bench/engine.py's contract with `make bench` and the note.
+    # bench/engine.py's contract with `make bench`: its last line is the figure line.
     process = subprocess.run(
         [sys.executable, "bench/engine.py", "--system", "sagc", "--games", "300", "--players", "50"],
         cwd=REPO,

@@ -1,4 +1,4 @@
-"""Tournament imports (issue 5): h9 and .tou as one record sheet, all or nothing."""
+"""Tournament imports: h9 and .tou as one record sheet, all or nothing."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club) -> 
 def test_the_same_tournament_at_another_club_of_the_list_is_refused_but_another_list_takes_it(
     club, other_club
 ) -> None:
-    """The games of every club of a list are one pool (issue 11): the same
+    """The games of every club of a list are one pool: the same
     tournament entered at club B would count its games twice."""
     committee.import_tournament(club, juvisy("h9"), filename="juvisy-2019.h9")
     before = state()
@@ -119,7 +119,7 @@ def test_the_same_tournament_at_another_club_of_the_list_is_refused_but_another_
 def test_it_matches_the_lists_players_by_licence_then_by_name_whatever_their_home_club(
     club, other_club, other_list, make_player
 ) -> None:
-    """A tournament at one club meets players of the whole list (issue 11),
+    """A tournament at one club meets players of the whole list,
     never those of another list."""
     by_id = make_player("Davide M.", rank=0, ffg_licence="1800014", since=date(2019, 1, 1))
     by_name = make_player("Théo Lemoine", rank=-1, since=date(2019, 1, 1), club=other_club)
@@ -177,10 +177,10 @@ def test_rank_lists_are_refused_as_tournaments_naming_a_line(club, name: str) ->
 
 
 def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
-    """Every file of ../shared/data (README.md excepted), each into a fresh club."""
+    """Every file of the shared sample-data folder beside the repository (its README excepted), each into a fresh club."""
     files = sorted(p for p in SHARED_DATA.glob("*") if p.name != "README.md") if SHARED_DATA.exists() else []
     if not files:
-        pytest.skip("../shared/data is absent")
+        pytest.skip("the shared sample-data folder beside the repository is absent")
     for number, path in enumerate(files):
         target = new_club(f"club-{number}")
         try:

@@ -1,5 +1,5 @@
-"""A tournament upload in the browser is previewed before anything is saved
-(issue 15): players matched (and how), new players (and the rank they start
+"""A tournament upload in the browser is previewed before anything is saved:
+players matched (and how), new players (and the rank they start
 at), the games, the skipped lines; "Save these N games" then saves exactly
 what was shown, re-running the import all or nothing."""
 

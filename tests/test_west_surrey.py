@@ -1,4 +1,4 @@
-"""The West Surrey club ladder against seed 003."""
+"""The West Surrey club ladder against the West Surrey ladder page."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ from ratings.engine.west_surrey import (
 
 DAY = date(2024, 5, 7)
 
-# seed 003, "The rungs", as printed (bold marks removed).  "9.2", "8.2" ... "1.2"
-# have lost their "k" in the seed; they sit between 9.4k and 9k, so they are kyu.
-SEED_RUNGS = """
+# the West Surrey ladder page, "The rungs", as printed (bold marks removed).  "9.2", "8.2" ... "1.2"
+# have lost their "k" in the West Surrey ladder page; they sit between 9.4k and 9k, so they are kyu.
+RUNGS_AS_PRINTED = """
 40k 39k 38k 37k 36k 35k 34k 33k 32k 31k 30k 29k 28k
 27k 26k 25k 24k 23k 22k
 21k 20k 19.5k 19k 18.5k 18k 17.5k 17k
@@ -55,11 +55,11 @@ def game(white: str, black: str, winner: Winner, **extra: Any) -> Game:
     return Game(DAY, white, black, winner, **extra)
 
 
-# --- seed 003, the rungs -------------------------------------------------------------
+# --- the West Surrey ladder page, the rungs -------------------------------------------------------------
 
 
-def test_rungs_are_exactly_the_seeds_list() -> None:
-    assert [strength(token) for token in SEED_RUNGS.split()] == list(RUNGS)
+def test_rungs_are_exactly_the_published_list() -> None:
+    assert [strength(token) for token in RUNGS_AS_PRINTED.split()] == list(RUNGS)
 
 
 def test_the_jump_from_0_2k_to_1d() -> None:
@@ -77,16 +77,16 @@ def test_a_new_player_starts_at_the_rung_at_or_below_their_rank() -> None:
     assert RUNGS[rung_at_or_below(12)] == parse_rank("9.9d")
 
 
-# --- seed 003, handicaps ---------------------------------------------------------------
+# --- the West Surrey ladder page, handicaps ---------------------------------------------------------------
 
 
-def test_fred_and_bert_handicap_of_seed_003() -> None:
+def test_fred_and_bert_handicap_of_the_west_surrey_page() -> None:
     # "Fred=0.3, Bert=-14.5. Fred - Bert = 14.8. Ignoring fractions gives 14 handicap levels"
     assert ladder_handicap(0.3, -14.5) == 14
     assert ladder_handicap(-14.5, 0.3) == 14
 
 
-def test_fred_and_bert_handicap_options_of_seed_003() -> None:
+def test_fred_and_bert_handicap_options_of_the_west_surrey_page() -> None:
     labels = [option.label for option in handicap_options(14)]
     assert labels == ["14 stones"] + [f"{13 - k} stones + {10 * (k + 1)} komi" for k in range(12)] + [
         "1 stone + 130 komi",
@@ -121,7 +121,7 @@ def test_handicap_options_refuse_a_bad_number() -> None:
         handicap_options(-1)
 
 
-# --- seed 003, the ladder ----------------------------------------------------------------
+# --- the West Surrey ladder page, the ladder ----------------------------------------------------------------
 
 
 def test_when_bert_wins_he_is_14k_and_fred_1_2d() -> None:
@@ -222,10 +222,10 @@ def test_state_from_json_refuses_a_strength_off_the_ladder() -> None:
         WestSurrey().state_from_json({"rank": -9.9})
 
 
-# --- seed 003, grades from the BGA list ----------------------------------------------------
+# --- the West Surrey ladder page, grades from the BGA list ----------------------------------------------------
 
 
-def test_bga_list_dan_example_of_seed_003() -> None:
+def test_bga_list_dan_example_of_the_west_surrey_page() -> None:
     # "if I were a 2 dan with BGA ratings of 2.0d, 2.2d, 1.9d, 1.7d, 1.4d ... I would
     # enter the next tournament at 2dan. When I descended to 1.3d I would then enter
     # the next one at 1dan. And after 1.2d, 1.4d, 1.6d would enter all at 1dan until
@@ -238,7 +238,7 @@ def test_bga_list_dan_example_of_seed_003() -> None:
     assert seen == ["2d"] * 5 + ["1d"] * 4 + ["2d"]
 
 
-def test_bga_list_kyu_example_of_seed_003() -> None:
+def test_bga_list_kyu_example_of_the_west_surrey_page() -> None:
     # "if I were a 2 kyu with BGA ratings of 2.0k, 2.2k, 1.9k, 1.7k, 1.4k ... 2kyu. When I
     # improved to 1.3k ... 1kyu. And after 1.2k, 1.4k, 1.6k ... 1kyu until I fell back to 1.7k
     # when I would revert to 2kyu."

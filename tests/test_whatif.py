@@ -1,7 +1,7 @@
 """What-if runs (ratings/whatif.py): reading the games CSV, writing the rows.
 
-The seed examples that fit a CSV naturally are run end to end: seed 002's
-15k against 14k, seed 003's Fred against Bert.  No database is used: these
+The source examples that fit a CSV naturally are run end to end: the FFG algorithm page's
+15k against 14k, the West Surrey ladder page's Fred against Bert.  No database is used: these
 tests have no ``db`` fixture, so pytest-django fails any query.
 """
 
@@ -30,16 +30,16 @@ def fixture(name: str) -> str:
     return (DATA / name).read_text(encoding="utf-8")
 
 
-# --- the seeds' examples ----------------------------------------------------
+# --- the sources' examples ----------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("name", "winner_change", "loser_change", "winner", "loser"),
     [
-        # seed 002: "En cas de victoire du joueur 14k, il gagne alors ... 41,3
+        # the FFG algorithm page: "En cas de victoire du joueur 14k, il gagne alors ... 41,3
         # points tandis que son adversaire perd ... -34,7 points."
         ("whatif_ffg_14k_wins.csv", "41.3", "-34.7", "Quatorze", "Quinze"),
-        # seed 002: "En cas de victoire du joueur 15k, il gagne alors ... 55,3
+        # the FFG algorithm page: "En cas de victoire du joueur 15k, il gagne alors ... 55,3
         # points tandis que son adversaire perd ... -43,7 points."
         ("whatif_ffg_15k_wins.csv", "55.3", "-43.7", "Quinze", "Quatorze"),
     ],
@@ -59,7 +59,7 @@ def test_the_ffg_2022_worked_example_15k_against_14k(
 
 
 def test_the_west_surrey_example_fred_against_bert() -> None:
-    # seed 003: "Fred=0.3, Bert=-14.5 ... 14 handicap levels which may be taken
+    # the West Surrey ladder page: "Fred=0.3, Bert=-14.5 ... 14 handicap levels which may be taken
     # as ... 9st + 50k" (komi to Black is negative) ... "When Bert wins, he is
     # promoted to 14k and Fred is demoted to 1.2d."
     pytest.importorskip("ratings.engine.west_surrey")
@@ -135,7 +135,7 @@ def test_a_plain_number_start_is_an_established_rating_in_the_systems_unit() -> 
     text = HEADER + "2024-01-06,Ann,Bob,white,0,6.5,1923.5,12k\n"
     rows = rows_of(rate_csv(text, "egf"))
     assert rows[0]["rating_before"] == "1923.500"
-    assert rows[1]["rating_before"] == "900.000"  # a new 12k: 1k = 2000, 100 a grade (issue 2, seed 004)
+    assert rows[1]["rating_before"] == "900.000"  # a new 12k: 1k = 2000, 100 a grade
 
 
 def test_a_later_start_of_a_known_player_is_not_used() -> None:
@@ -281,14 +281,14 @@ def test_an_unknown_system_is_refused() -> None:
         rate_csv(HEADER, "elo")
 
 
-# --- West Surrey's end rungs (issue 14) -------------------------------------------
+# --- West Surrey's end rungs -------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("start", "after"), [("40k", "39k"), ("35k", "34k"), ("31k", "30k"), ("9.1d", "9.2d")]
 )
 def test_west_surrey_starts_on_the_ladders_end_rungs(start: str, after: str) -> None:
-    # seed 003 lists the rungs from 40k to 9.9d; a new player may declare any of them.
+    # the West Surrey ladder page lists the rungs from 40k to 9.9d; a new player may declare any of them.
     text = HEADER + f"2024-01-06,Low,Top,white,0,6.5,{start},9.9d\n"
     rows = {row["player"]: row for row in rows_of(rate_csv(text, "west-surrey"))}
     assert rows["Low"]["rank_before"] == start

@@ -1,4 +1,4 @@
-"""Roles per place (issue 11): the site-wide groups "volunteer" and
+"""Roles per place: the site-wide groups "volunteer" and
 "committee" become memberships.  Before, a volunteer could enter games at any
 club, so each volunteer becomes a volunteer of every club, and each committee
 member a committee member of every list (after ratings' migration 0009 each

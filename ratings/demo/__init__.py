@@ -1,7 +1,7 @@
 """The demo site of ``manage.py demo`` (and ``make run``): two rating lists.
 
 - **South African Go Clubs** (slug ``sagc``, SAGC primary, EGF compared), one
-  list shared by four clubs (seed 001, first section): Stellenbosch, Cape
+  list shared by four clubs (the SAGC FAQ, first section): Stellenbosch, Cape
   Town, Johannesburg and Pretoria.  Every player has a home club and plays
   its weekly club night; now and then a player visits another club's night
   (mostly the neighbouring town's), and the game is entered there, by that

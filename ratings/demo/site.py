@@ -140,7 +140,7 @@ def _south_africa(
     committee, volunteers = _memberships(rating_list, clubs, user)
 
     everyone = names(rng, FIRST_SA, LAST_SA, PLAYERS_PER_CLUB * len(clubs))
-    # Two real people of one name, told apart by a suffix (issue 11).
+    # Two real people of one name, told apart by a suffix.
     twin = everyone[0]
     members: dict[str, list[DemoPlayer]] = {}
     for n, (spec, club) in enumerate(zip(SAGC_CLUBS, clubs, strict=True)):

@@ -148,7 +148,7 @@ def promote_improvers(
 
 
 def set_last_updated(players: list[DemoPlayer], games: list[Game]) -> None:
-    """Player.last_updated: the date of the most recently *added* game (seed 001)."""
+    """Player.last_updated: the date of the most recently *added* game (the SAGC FAQ)."""
     latest: dict[int, tuple[datetime, date]] = {}
     for game in games:
         for pid in (game.white_id, game.black_id):

@@ -5,11 +5,11 @@ rate a tournament as a whole, weight it by its EGF class, start new players
 at their grade and keep no GoR below the floor (-900, before 2021 100).  Only the formulas for the
 expected result and for ``con`` differ, so one replay loop serves both; the
 formulas sit inline in it because the loop must replay a million games in a
-few seconds (issue 2, "Speed").
+few seconds.
 
 Sources (docs/rating-systems.md lists them with addresses):
 
-* seed 004 (goratings.eu) and the EGD page "EGF Official ratings system"
+* the Revised European Ratings page (goratings.eu) and the EGD page "EGF Official ratings system"
   (europeangodatabase.eu/EGD/EGF_rating_system.php) for the current system;
 * the EGD page of the old system (EGF_rating_system_old.php) for the
   pre-2021 one;
@@ -17,7 +17,7 @@ Sources (docs/rating-systems.md lists them with addresses):
   britgo.org "British Go Tournaments and the European Rating List").
 
 Periods.  "Ratings are not updated between the games of one tournament"
-(issue 2, EGD "Remarks"): every game of a period is computed from the
+(EGD "Remarks"): every game of a period is computed from the
 ratings its two players had when the period began, and the changes are
 summed.  A period is :func:`ratings.engine.base.period_key` (an event, or a
 club's day).  We track it per player: a player's period opens with their
@@ -72,7 +72,7 @@ FLOOR: Final = -900.0
 OLD_FLOOR: Final = 100.0
 
 #: The revised formulas are defined below GoR 3300 only ("a perfect player
-#: would have about 3300 GoR", seed 004): con and beta take logarithms and
+#: would have about 3300 GoR", the Revised European Ratings page): con and beta take logarithms and
 #: powers of 3300 - r.  A rating (or a handicap-raised rating) at or above
 #: this cap is counted as the cap; no real player comes near it.
 REVISED_CAP: Final = 3299.0
@@ -99,13 +99,13 @@ def grade_rank(gor: float) -> float:
 
 
 def revised_con(gor: float) -> float:
-    """con = ((3300 - r) / 200) ^ 1.6 (seed 004; EGD since 2021)."""
+    """con = ((3300 - r) / 200) ^ 1.6 (the Revised European Ratings page; EGD since 2021)."""
     r = gor if gor < REVISED_CAP else REVISED_CAP
     return float(((3300.0 - r) / 200.0) ** 1.6)
 
 
 def revised_bonus(gor: float) -> float:
-    """bonus = ln(1 + exp((2300 - r) / 80)) / 5 (seed 004, "to counter deflation")."""
+    """bonus = ln(1 + exp((2300 - r) / 80)) / 5 (the Revised European Ratings page, "to counter deflation")."""
     x = (2300.0 - gor) / 80.0
     # log1p(exp(x)) overflows for x above ~709 (GoR below about -54,400,
     # unreachable above the floor); for large x it equals x to double precision.
@@ -113,18 +113,18 @@ def revised_bonus(gor: float) -> float:
 
 
 def beta(gor: float) -> float:
-    """beta(r) = -7 ln(3300 - r) (seed 004, "the integral of 1 / a")."""
+    """beta(r) = -7 ln(3300 - r) (the Revised European Ratings page, "the integral of 1 / a")."""
     r = gor if gor < REVISED_CAP else REVISED_CAP
     return -7.0 * math.log(3300.0 - r)
 
 
 def revised_expected(gor: float, opponent: float) -> float:
-    """Se = 1 / (1 + exp(beta(r2) - beta(r1))) (seed 004, Bradley-Terry)."""
+    """Se = 1 / (1 + exp(beta(r2) - beta(r1))) (the Revised European Ratings page, Bradley-Terry)."""
     return 1.0 / (1.0 + math.exp(beta(opponent) - beta(gor)))
 
 
 def gor_to_elo(gor: float) -> float:
-    """Rough conversion to Rémi Coulom's goratings.org Elo (seed 004).
+    """Rough conversion to Rémi Coulom's goratings.org Elo (the Revised European Ratings page).
 
     "Elo = -7 * ln(3300 - GoR) * 400 / ln(10) + 10500"; e.g. 2700 (1p) -> 2721.
     """
@@ -132,7 +132,7 @@ def gor_to_elo(gor: float) -> float:
 
 
 def elo_to_gor(elo: float) -> float:
-    """Seed 004's inverse, "GoR = 3300 - exp(((10500 - Elo) / 7) * ln(10) / 400)"."""
+    """The Revised European Ratings page's inverse, "GoR = 3300 - exp(((10500 - Elo) / 7) * ln(10) / 400)"."""
     return 3300.0 - math.exp(((10500.0 - elo) / 7.0) * math.log(10.0) / 400.0)
 
 
@@ -175,7 +175,7 @@ def old_expected(gor: float, opponent: float, epsilon: float = 0.0) -> float:
     taken at the weaker player's rating (EGD old "System description";
     its Example 5 uses the handicap-raised rating of the weaker player).
     With epsilon it may be below 0 (a 300 against a 1500): no source bounds
-    it, so a loss there gains a little (issue 14).
+    it, so a loss there gains a little.
     """
     a = old_a(min(gor, opponent))
     return 1.0 / (math.exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
@@ -465,7 +465,7 @@ class EGFBase:
             # Black's rating by 100 (H - 0.5) in Se only.
             eb = rb + 100.0 * (h - 0.5) if h else rb
             if revised:
-                # seed 004: Se = 1 / (1 + exp(beta(rb) - beta(rw))) with
+                # the Revised European Ratings page: Se = 1 / (1 + exp(beta(rb) - beta(rw))) with
                 # beta = -7 ln(3300 - r), i.e. 1 / (1 + ((3300-rw)/(3300-rb))^7).
                 q = (3300.0 - (rw if rw < cap else cap)) / (3300.0 - (eb if eb < cap else cap))
                 q2 = q * q

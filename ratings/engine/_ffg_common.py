@@ -1,13 +1,13 @@
 """What the FFG ladder since 2022 and the older FFG ladder share.
 
 Both French systems (:mod:`ratings.engine.ffg`, :mod:`ratings.engine.ffg_old`)
-keep a *level* per player (seed 000: "100..199 = 2d, 0..99 = 1d, -100..-1 =
+keep a *level* per player (the French Ladder page: "100..199 = 2d, 0..99 = 1d, -100..-1 =
 1k"), start new players at their entry level (1d = 50, 1k = -50), never let a
 level fall below -2950, rate a tournament as a whole and then correct the
 start level of every player whose variation over the tournament passes a
-threshold, repeating until the levels settle (seed 000 "Special Cases",
-seed 002 "Ajustements").  This module holds what they share: the player
-state, the rules on which games count and with what coefficient (seed 000
+threshold, repeating until the levels settle (the French Ladder page "Special Cases",
+the FFG algorithm page "Ajustements").  This module holds what they share: the player
+state, the rules on which games count and with what coefficient (the French Ladder page
 stages 2 to 4), and the replay driver that cuts the timeline into periods.
 
 Periods.  A period is the set of games sharing :func:`base.period_key`
@@ -45,21 +45,21 @@ from ratings.engine.base import (
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
 
-#: seed 002: "Lorsque le niveau calculé ... descend en dessous de -2950, il est
-#: ramené à -2950"; seed 000 stage 6: "descends beneath -2950 then it remains
+#: the FFG algorithm page: "Lorsque le niveau calculé ... descend en dessous de -2950, il est
+#: ramené à -2950"; the French Ladder page stage 6: "descends beneath -2950 then it remains
 #: at -2950".
 FLOOR: Final = -2950.0
-#: seed 002: "Lorsque le niveau calculé ... monte au-dessus de 850, il est
+#: the FFG algorithm page: "Lorsque le niveau calculé ... monte au-dessus de 850, il est
 #: ramené à 850" (the old ladder has no ceiling).
 CEILING: Final = 850.0
-#: seeds 000 and 002: the special rules "for players whose level is less than
-#: -2000" (seed 002: "de niveau inférieur à -2000").
+#: the French Ladder and FFG algorithm pages: the special rules "for players whose level is less than
+#: -2000" (the FFG algorithm page: "de niveau inférieur à -2000").
 BEGINNER: Final = -2000.0
-#: Kinds of game that count by default: every kind but free games (issue 2;
-#: the FFG itself only sees tournament games, a club may count the others).
+#: Kinds of game that count by default: every kind but free games (a
+#: free game counts for no system; the FFG itself only sees tournament games, a club may count the others).
 COUNTED_KINDS: Final[frozenset[Kind]] = frozenset({Kind.INTERNET, Kind.CLUB, Kind.TOURNAMENT})
-#: Komi below which a game without stones is a sen game, H = 1 (seed 000:
-#: "H = 1 for an 'even game' with komi of 0.5"; seed 002: "H=1 pour une
+#: Komi below which a game without stones is a sen game, H = 1 (the French Ladder page:
+#: "H = 1 for an 'even game' with komi of 0.5"; the FFG algorithm page: "H=1 pour une
 #: partie à sen").  Half a normal komi: the nearer of the two cases.
 SEN_KOMI: Final = 3.5
 
@@ -69,7 +69,7 @@ class LadderPlayer:
     """One player's place on a French ladder between periods.
 
     ``known`` is True once a game of the player has counted on the ladder
-    (seed 002: "joueur connu ayant au moins une partie déjà comptée à
+    (the FFG algorithm page: "joueur connu ayant au moins une partie déjà comptée à
     l'échelle"), or when the player entered with an established level.
     """
 
@@ -104,7 +104,7 @@ def ladder_player_from_json(data: Mapping[str, Any]) -> LadderPlayer:
 
 
 def handicap_stones(handicap: int, komi: float) -> int:
-    """H of seeds 000 and 002 from a record sheet's stones and komi.
+    """H of the French Ladder and FFG algorithm pages from a record sheet's stones and komi.
 
     H is the number of stones; a game without stones is even (H = 0) when
     White gets at least :data:`SEN_KOMI` points of komi, and a sen game
@@ -118,15 +118,15 @@ def handicap_stones(handicap: int, komi: float) -> int:
 def handicap_bonus(stones: int) -> float:
     """How much higher Black counts in a handicap game: 100 (H - 0.5).
 
-    Seed 002: "le niveau ... de Noir est remplacé par le niveau fictif
-    Niveau+100*(H-0,5)"; seed 000: "NN + 100*(H - 0.5)" unless the game is
+    The FFG algorithm page: "le niveau ... de Noir est remplacé par le niveau fictif
+    Niveau+100*(H-0,5)"; the French Ladder page: "NN + 100*(H - 0.5)" unless the game is
     even (H = 0), when Black's level is used as it is.
     """
     return 100.0 * (stones - 0.5) if stones > 0 else 0.0
 
 
 def game_coefficient(stones: int, board: int, minutes: int | None) -> tuple[float, float]:
-    """Seed 000 stages 2 to 4: (coefficient, time coefficient) of a game.
+    """The French Ladder page stages 2 to 4: (coefficient, time coefficient) of a game.
 
     The coefficient multiplies both players' changes: 1 - H/10 for the
     handicap (stage 2), 0.2 for 13x13 and 0.1 for 9x9 (stage 3), 0.5 for a
@@ -192,9 +192,9 @@ def check_game(index: int, game: Game) -> None:
 
 
 def clamp_start(level: float, ceiling: float | None) -> float:
-    """A start level kept inside the ladder's bounds (seeds 000 stage 6, 002).
+    """A start level kept inside the ladder's bounds (the French Ladder page, stage 6; the FFG algorithm page).
 
-    Real FFG lists hold levels such as -3000 (data/ech_ffg_V3.txt); they enter
+    Real FFG lists hold levels such as -3000 (the FFG's published ech_ffg_V3.txt); they enter
     the ladder at its floor rather than being refused.
     """
     if level < FLOOR:
@@ -254,7 +254,7 @@ class LadderBase:
     def _enter(self, index: int, player: PlayerId, start: Start | None) -> tuple[float, bool]:
         """Level and known flag of a player first seen at event ``index``.
 
-        seed 000: "Their initial level is their entry level in the tournament
+        the French Ladder page: "Their initial level is their entry level in the tournament
         (1D = 50, 1k=-50)"; a Start with a rating is an established level,
         so the player counts as known.
         """

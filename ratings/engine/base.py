@@ -32,7 +32,7 @@ PlayerId: TypeAlias = Hashable
 
 
 class Kind(str, Enum):
-    """Game status (seed 001, "The Game Status Factor")."""
+    """Game status (the SAGC FAQ, "The Game Status Factor")."""
 
     FREE = "free"
     INTERNET = "internet"
@@ -50,13 +50,13 @@ class Winner(str, Enum):
 class Game:
     """One game as written on a record sheet.
 
-    ``komi`` is given to White; a negative komi is given to Black (seed 001,
+    ``komi`` is given to White; a negative komi is given to Black (the SAGC FAQ,
     record sheet column 5).  ``handicap`` is the number of handicap stones,
     0 for an even game.  ``minutes`` is the main time per player, None when
     unknown (counted as a normal game).  ``event`` names the tournament the
     game belongs to; ``event_class`` is its EGF class (A, B, C or D).
     ``club`` is used to form the rating period of games without an event.
-    ``forfeit`` games are recorded but never rated (seed 002: "Les résultats
+    ``forfeit`` games are recorded but never rated (the FFG algorithm page: "Les résultats
     par forfait ne comptent pas").
 
     Not frozen: no system changes an event, and a frozen dataclass costs
@@ -315,10 +315,10 @@ def period_key(game: Game) -> Hashable:
     """The rating period of a game, for systems that rate a period at once.
 
     EGF and FFG do not update ratings between the games of one tournament
-    (seed 004; seed 002 "Chaque itération se fait sur l'ensemble des rondes du
+    (the Revised European Ratings page; the FFG algorithm page "Chaque itération se fait sur l'ensemble des rondes du
     tournoi").  A game with an event belongs to that event.  A club game
     without one belongs to its club's day: the games one club played on one
-    day form one period (issue 2's default, docs/rating-systems.md).
+    day form one period (our default, docs/rating-systems.md).
     """
     if game.event:
         return ("event", game.event)

@@ -1,4 +1,4 @@
-"""The EGF GoR as computed by the European Go Database since 2021 (seed 004).
+"""The EGF GoR as computed by the European Go Database since 2021 (the Revised European Ratings page).
 
 Rules (docs/rating-systems.md explains each with its source):
 

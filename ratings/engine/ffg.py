@@ -1,4 +1,4 @@
-"""The French federation's ladder (échelle FFG) since 6 October 2022 (seed 002).
+"""The French federation's ladder (échelle FFG) since 6 October 2022 (the FFG algorithm page).
 
 Every game of a period (a tournament, or one club's day) is rated from the
 levels its players had when the period began:
@@ -10,7 +10,7 @@ levels its players had when the period began:
   (fictitious) levels and a = (1250 - level) / 7 of the weaker (fictitious)
   level;
 * each player's change is K (R - P + ε/2), K from the player's own level
-  (the seed's worked example, see :func:`k_factor`), ε from the stronger
+  (the FFG algorithm page's worked example, see :func:`k_factor`), ε from the stronger
   player's level;
 * times the game's coefficient (stage 2, see :func:`game_coefficient`);
 * the level at the end of the period stays within -2950..850;
@@ -18,8 +18,8 @@ levels its players had when the period began:
   threshold (:func:`threshold`) is corrected by delta - threshold, and the
   period is rated again, until the levels move less than 0.1 between two
   iterations, or after 100 iterations ("Ajustements"), step by step as the
-  seed says.  (An accelerated iteration once reached a nearby end point in
-  fewer steps, but not the seed's: issue 14 removed it.)
+  FFG algorithm page says.  (An accelerated iteration once reached a nearby
+  end point in fewer steps, but not the page's own, so it was removed.)
 
 docs/rating-systems.md explains every rule and every decision to a committee.
 """
@@ -46,7 +46,7 @@ from ratings.engine._ffg_common import (
 )
 from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
-#: seed 002, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
+#: the FFG algorithm page, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650
 #: down to -1950.  Linear between two rows (see :func:`k_factor`).
 K_TABLE: Final[tuple[float, ...]] = (
@@ -58,9 +58,9 @@ K_BOTTOM: Final = -1950.0
 
 
 def k_factor(level: float) -> float:
-    """K of seed 002's table at a player's own level.
+    """K of the FFG algorithm page's table at a player's own level.
 
-    The seed says K "dépend du niveau du joueur le plus faible", but its
+    The FFG algorithm page says K "dépend du niveau du joueur le plus faible", but its
     worked example gives each player their own K ("K est égal à 90 pour le
     joueur 15k et 85 pour le joueur 14k"): we follow the example.  The rows
     are the middles of the grades (650 = 7d ... -1950 = 20k) and the first
@@ -80,7 +80,7 @@ def k_factor(level: float) -> float:
 
 
 def epsilon(level: float) -> float:
-    """ε of seed 002's table, at the level of the stronger player."""
+    """ε of the FFG algorithm page's table, at the level of the stronger player."""
     if level >= 400.0:
         return 0.0  # "supérieur ou égal à 400 | 0 %"
     if level >= 0.0:
@@ -93,7 +93,7 @@ def epsilon(level: float) -> float:
 
 
 def threshold(level: float, known: bool) -> float:
-    """The adjustment threshold ("seuil d'ajustement") of seed 002's table.
+    """The adjustment threshold ("seuil d'ajustement") of the FFG algorithm page's table.
 
     Known player ("ayant au moins une partie déjà comptée à l'échelle"): 20
     above 675, (6200 - 4 level) / 175 down to -1950 excluded, 80 below.  An
@@ -110,7 +110,7 @@ def threshold(level: float, known: bool) -> float:
 
 
 def expected(level: float, opponent: float) -> float:
-    """P = 1 / (e^(D/a) + 1), a = (1250 - weaker level) / 7 (seed 002).
+    """P = 1 / (e^(D/a) + 1), a = (1250 - weaker level) / 7 (the FFG algorithm page).
 
     Both levels are as they count in the game (Black's fictitious level in a
     handicap game).
@@ -119,7 +119,7 @@ def expected(level: float, opponent: float) -> float:
     return 1.0 / (math.exp((opponent - level) / ((1250.0 - weak) / 7.0)) + 1.0)
 
 
-#: The smallest threshold of seed 002's table (unknown player above 675): a
+#: The smallest threshold of the FFG algorithm page's table (unknown player above 675): a
 #: variation within it never needs the table.
 SMALLEST_THRESHOLD: Final = 10.0
 
@@ -217,10 +217,10 @@ class FFG(LadderBase):
 
     ``coefficients``: apply the game coefficients of stage 2 (handicap
     1 - H/10, 13x13 0.2, 9x9 0.1, 30-59 minutes 0.5; other sizes, faster games
-    and more than 9 stones not counted), which seed 002's note on players below
+    and more than 9 stones not counted), which the FFG algorithm page's note on players below
     -2000 presupposes; False rates every game with the bare formula.
     ``counted_kinds``: the kinds of game that count (free games never do by
-    default).  ``adjust``: run the adjustment of start levels (seed 002's
+    default).  ``adjust``: run the adjustment of start levels (the FFG algorithm page's
     iteration as written, see :meth:`_settle`).  ``round_levels``: publish whole levels at the end
     of each period.  ``tolerance`` and ``max_iterations``: when the
     adjustment stops.
@@ -260,7 +260,7 @@ class FFG(LadderBase):
         ledger: LedgerColumns,
         explanations: list[Explanation | None] | None = None,
     ) -> None:
-        """Rate one period (seed 002), adjust its start levels, write its rows.
+        """Rate one period (the FFG algorithm page), adjust its start levels, write its rows.
 
         The period's players get local numbers 0..m-1; what each counted game
         needs (Black's handicap bonus, coefficient, White's coefficient below
@@ -304,7 +304,7 @@ class FFG(LadderBase):
                     continue
                 gbonus[i] = handicap_bonus(stones)
                 gcoef[i] = coefficient
-                # Note of seed 002: below -2000 "le coefficient est 1 quels que
+                # Note of the FFG algorithm page: below -2000 "le coefficient est 1 quels que
                 # soient le handicap, la taille du goban ou le temps de
                 # réflexion, sauf quand Blanc perd une partie 19x19 à handicap"
                 # -- then White keeps the game's coefficient.
@@ -326,7 +326,7 @@ class FFG(LadderBase):
         cws = rated.cws
         cbs = rated.cbs
         rated.replay(counted)
-        # seed 002: levels below -2950 are brought back to -2950, above 850 to 850.
+        # the FFG algorithm page: levels below -2950 are brought back to -2950, above 850 to 850.
         final = vec[float]([0.0] * m)
         for p in range(m):
             x = start[p] + acc[p]
@@ -421,7 +421,7 @@ class FFG(LadderBase):
         period: _Games,
         trail: list[list[float]] | None = None,
     ) -> int:
-        """seed 002, "L'algorithme d'ajustement", on one period.
+        """the FFG algorithm page, "L'algorithme d'ajustement", on one period.
 
         "pour tous les joueurs dont la variation delta dépasse le seuil, le
         niveau de départ est corrigé de delta-seuil.  Cet algorithme est
@@ -455,7 +455,7 @@ class FFG(LadderBase):
 
         Returns the players whose computed level may have moved (the
         corrected ones and their opponents) and the largest move of a
-        computed level, which the seed's stopping rule compares with 0.1.
+        computed level, which the FFG algorithm page's stopping rule compares with 0.1.
         """
         floor = FLOOR
         ceiling = CEILING
@@ -493,7 +493,7 @@ class FFG(LadderBase):
         period: _Games,
         trail: list[list[float]] | None,
     ) -> int:
-        """The seed's iteration as written: every player past the threshold
+        """The FFG algorithm page's iteration as written: every player past the threshold
         moves by delta - seuil, then the period is rated again.
 
         Each step moves a start level by the excess only, while the excess

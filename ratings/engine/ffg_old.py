@@ -1,4 +1,4 @@
-"""The French federation's older ladder (seed 000, Sensei's Library).
+"""The French federation's older ladder (the French Ladder page, Sensei's Library).
 
 Games are rated one after the other, each from the levels the players have
 after their previous games ("used for the next round of the tournament"):
@@ -41,7 +41,7 @@ from ratings.engine._ffg_common import (
 )
 from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
-#: seed 000, "Special Cases": "above 50 points in absolute terms" for players
+#: the French Ladder page, "Special Cases": "above 50 points in absolute terms" for players
 #: unknown to the ladder, "the threshold is fixed at 100" for known ones.
 UNKNOWN_THRESHOLD: Final = 50.0
 KNOWN_THRESHOLD: Final = 100.0
@@ -164,19 +164,19 @@ class _Plays:
 
 
 class OldFFG(LadderBase):
-    """The FFG ladder before 2022 (seed 000); settings in the constructor.
+    """The FFG ladder before 2022 (the French Ladder page); settings in the constructor.
 
     ``counted_kinds``: the kinds of game that count (free games never do by
     default).  ``adjust``: run the adjustment of start levels.
     ``round_levels``: publish whole levels at the end of each period.
     ``tolerance`` and ``max_iterations``: when the adjustment stops ("until
     convergence where the change is less than 10"; the cap of 100 iterations
-    is seed 002's, the seed 000 names none).
+    is the FFG algorithm page's, the French Ladder page names none).
     """
 
     name: ClassVar[str] = "ffg-old"
     unit: ClassVar[str] = "level"
-    _ceiling: float | None = None  # seed 000 has a barrier at -2950 only
+    _ceiling: float | None = None  # the French Ladder page has a barrier at -2950 only
 
     def __init__(
         self,
@@ -228,7 +228,7 @@ class OldFFG(LadderBase):
             else:
                 stones = handicap_stones(handicap, g.komi)
                 coefficient, timing = game_coefficient(stones, g.board, g.minutes)
-            # Forfeits and free games are never rated; seed 000 knows only a
+            # Forfeits and free games are never rated; the French Ladder page knows only a
             # winner and a loser, so a jigo does not count either.
             decided = winner is white_wins or winner is black_wins
             if g.forfeit or g.kind not in counted_kinds or coefficient == 0.0 or not decided:

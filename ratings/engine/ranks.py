@@ -1,14 +1,14 @@
 """Go ranks as numbers, shared by every rating system.
 
-One scale for all systems (seed 003, "Handicaps": "treat 'x'kyu = -x;
+One scale for all systems (the West Surrey ladder page, "Handicaps": "treat 'x'kyu = -x;
 'y'dan = y-1"): 30k = -30, 1k = -1, 1d = 0, 9d = 8.  Fractional ranks such as
 West Surrey's rungs ("1.3d", "14.5k") use the same scale: 1.3d = 0.3,
 14.5k = -14.5.  The difference of two values is the number of handicap stones
 between them, and the conversions to other systems' units are linear:
 
-* EGF GoR (seed 004, issue 2): 1d = 2100, 1k = 2000, 100 per grade,
+* EGF GoR (the Revised European Ratings page): 1d = 2100, 1k = 2000, 100 per grade,
   so GoR = 2100 + 100 * value.
-* FFG level (seeds 000, 002): 1d = 0..99, 1k = -100..-1, entry level of a
+* FFG level (the French Ladder and FFG algorithm pages): 1d = 0..99, 1k = -100..-1, entry level of a
   new 1d is 50, of a new 1k is -50, so level = 100 * value + 50.
 """
 
@@ -18,7 +18,7 @@ import math
 import re
 from typing import Final
 
-MIN_RANK: Final = -30  # 30k, SAGC's floor (seed 001: "minimum 30 kyu")
+MIN_RANK: Final = -30  # 30k, SAGC's floor (the SAGC FAQ: "minimum 30 kyu")
 MAX_RANK: Final = 8  # 9d
 
 _RANK_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKdD])(?:yu|an)?\s*$")
@@ -31,8 +31,8 @@ class RankError(ValueError):
 def parse_rank(text: str) -> float:
     """'11k' -> -11.0, '2d' -> 1.0, '1.3d' -> 0.3, '14.5k' -> -14.5.
 
-    Kyu numbers below 1 ('0.2k', seed 003's rung just below 1d) are accepted.
-    A dan grade below 1 ('0.5d') does not exist (seed 003: "0d to 0.9d do not
+    Kyu numbers below 1 ('0.2k', the West Surrey ladder page's rung just below 1d) are accepted.
+    A dan grade below 1 ('0.5d') does not exist (the West Surrey ladder page: "0d to 0.9d do not
     exist") and is refused.
     """
     match = _RANK_RE.match(text)
@@ -63,7 +63,7 @@ def format_rank(value: float) -> str:
 
 
 def rank_to_gor(value: float) -> float:
-    """EGF grade to GoR: 1d = 2100, 1k = 2000 (issue 2, seed 004)."""
+    """EGF grade to GoR: 1d = 2100, 1k = 2000 (the Revised European Ratings page)."""
     return 2100.0 + 100.0 * value
 
 
@@ -76,7 +76,7 @@ def gor_to_rank(gor: float) -> int:
 
 
 def rank_to_ffg(value: float) -> float:
-    """FFG entry level of a grade: 1d = 50, 1k = -50 (seed 000)."""
+    """FFG entry level of a grade: 1d = 50, 1k = -50 (the French Ladder page)."""
     return 100.0 * value + 50.0
 
 

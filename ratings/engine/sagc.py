@@ -1,11 +1,11 @@
-"""The South African Go Clubs (SAGC) rating system (seed 001).
+"""The South African Go Clubs (SAGC) rating system (the SAGC FAQ).
 
 Every player has a whole rank (30k .. 9d) and an integer index in
 -999 .. +999.  After a game each player's index changes by
 
     Level Factor x Game Status Factor x Opponent Factor x Game Result Factor x Handicap Factor
 
-(seed 001, "How do I calculate my index adjustment?"), rounded to a whole
+(the SAGC FAQ, "How do I calculate my index adjustment?"), rounded to a whole
 point.  Going past +999 promotes the player one rank and going past -999
 demotes them one rank; either way the index restarts at 0 ("How does the
 system work?").  Losses are limited by the demotion restrictions ("What
@@ -17,7 +17,7 @@ million games in a few seconds).  Every factor is a whole number of its own
 unit (LF in 1/30000, GSF in halves, OF in tenths, GRF in hundredths, HF in
 twentieths), so the product is an exact fraction and an exact half rounds as
 a half (:func:`rounded_change`): in floating point 591.67 x 0.5 x 0.6 is
-177.49999999999997, not 177.5.  Decisions where the seed is silent or
+177.49999999999997, not 177.5.  Decisions where the SAGC FAQ is silent or
 contradicts itself are marked "Decision:" and explained in
 docs/rating-systems.md.
 """
@@ -46,14 +46,14 @@ from ratings.engine.base import (
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 
-INDEX_MAX: Final = 999  # seed 001: "an index which ranges between +999 and -999"
+INDEX_MAX: Final = 999  # the SAGC FAQ: "an index which ranges between +999 and -999"
 INDEX_MIN: Final = -999
 MAX_HANDICAP: Final = MAX_RANK - MIN_RANK  # 38 stones: 30k against 9d; more is a typo
 MAX_KOMI: Final = 1000.0  # a komi beyond +-1000 points is a typo, not a game
 _T = TypeVar("_T")
-HISTORY: Final = 10  # seed 001, Opponent Factor: "in his previous ten games"
+HISTORY: Final = 10  # the SAGC FAQ, Opponent Factor: "in his previous ten games"
 
-# seed 001, "The Game Result Factor": the table, one row per Rank/Handicap
+# the SAGC FAQ, "The Game Result Factor": the table, one row per Rank/Handicap
 # differential, columns (promotion-zone victory, promotion-zone defeat,
 # demotion-zone victory, demotion-zone defeat).  Rows +4 and -4 are the
 # table's ">+3 (harder game)" and "<-3 (easier game)" rows.
@@ -69,7 +69,7 @@ RESULT_TABLE: Mapping[int, tuple[float, float, float, float]] = {
     -4: (0.0, -2.7, 0.0, -1.9),
 }
 
-# seed 001, "The Game Status Factor" (and "What's this about free games?").
+# the SAGC FAQ, "The Game Status Factor" (and "What's this about free games?").
 STATUS_FACTOR: Mapping[Kind, float] = {
     Kind.FREE: 0.0,
     Kind.INTERNET: 0.5,
@@ -94,7 +94,7 @@ RESULT_HUNDREDTHS: Mapping[int, tuple[int, int, int, int]] = {
     for diff, (a, b, c, d) in RESULT_TABLE.items()
 }
 
-# seed 001, demotion restrictions: "-800, -850, -900, -950 or -999 ... for each
+# the SAGC FAQ, demotion restrictions: "-800, -850, -900, -950 or -999 ... for each
 # of the categories above, respectively", then every 50-mark below it.
 DEMOTION_MARKS: Final[tuple[int, ...]] = (-800, -850, -900, -950, -999)
 
@@ -120,7 +120,7 @@ class SAGCState:
 
 
 def level_factor(rank: int) -> float:
-    """seed 001, "The Level Factor": x^2 + 1.5x + 55 + x^5/30000.
+    """the SAGC FAQ, "The Level Factor": x^2 + 1.5x + 55 + x^5/30000.
 
     x is the number of stones weaker than 7d (10k: 16, 1k: 7, 1d: 6); "If you
     are stronger than 7-dan, x in the level factor is set to 0."
@@ -140,17 +140,17 @@ def level_units(rank: int) -> int:
 
 
 def status_factor(kind: Kind) -> float:
-    """seed 001, "The Game Status Factor": free 0, internet 0.5, club 1,
+    """the SAGC FAQ, "The Game Status Factor": free 0, internet 0.5, club 1,
     tournament 1.5."""
     return STATUS_FACTOR[kind]
 
 
 def opponent_factor(recent: Sequence[PlayerId], opponent: PlayerId) -> float:
-    """seed 001, "The Opponent Factor": 1 - 0.1 for each of the player's
+    """the SAGC FAQ, "The Opponent Factor": 1 - 0.1 for each of the player's
     previous ten games against this opponent, at least 0.1.
 
     ``recent`` holds the opponents of the player's previous games (free games
-    included, seed 001); only the last ten count.
+    included, the SAGC FAQ); only the last ten count.
     """
     return opponent_tenths(list(recent[-HISTORY:]).count(opponent)) / OPPONENT_UNIT
 
@@ -162,7 +162,7 @@ def opponent_tenths(times: int) -> int:
 
 
 def effective_handicap(handicap: int, komi: float) -> int:
-    """seed 001, "The Handicap Factor": ``$eff_handicap = int($handicap - ($komi-6)/10);``
+    """the SAGC FAQ, "The Handicap Factor": ``$eff_handicap = int($handicap - ($komi-6)/10);``
 
     ``komi`` is given to White, a negative komi to Black (record sheet column
     5).  Python's int() truncates toward zero exactly as Perl's int() does.
@@ -171,9 +171,9 @@ def effective_handicap(handicap: int, komi: float) -> int:
 
 
 def handicap_factor(eff_handicap: int) -> float:
-    """seed 001: "(1 - 0.05*eff_handicap), with a minimum of 0.1".
+    """the SAGC FAQ: "(1 - 0.05*eff_handicap), with a minimum of 0.1".
 
-    As the seed's code has it: a negative effective handicap (a large komi
+    As the SAGC FAQ's code has it: a negative effective handicap (a large komi
     to White, e.g. 1 stone and 26.5 komi: -1) gives a factor above 1 (1.05).
     """
     return handicap_twentieths(eff_handicap) / HANDICAP_UNIT
@@ -185,15 +185,15 @@ def handicap_twentieths(eff_handicap: int) -> int:
 
 
 def differential(own_rank: int, opponent_rank: int, eff_handicap: int, black: bool) -> int:
-    """The player's Rank/Handicap differential (seed 001, "The Game Result
+    """The player's Rank/Handicap differential (the SAGC FAQ, "The Game Result
     Factor"): positive for a harder game than the correct handicap, negative
     for an easier one, not yet clamped.
 
     The correct handicap between ranks r_white and r_black is r_white - r_black
-    stones for Black (one stone per rank, seed 001's eff_handicap counts
+    stones for Black (one stone per rank, the SAGC FAQ's eff_handicap counts
     stones); the effective handicap Black actually got is ``eff_handicap``.
     Black's differential is the correct minus the actual handicap, White's
-    is its negation.  Seed 001's example fixes the sign: a 16k (Black)
+    is its negation.  The SAGC FAQ's example fixes the sign: a 16k (Black)
     playing a 14k on even has +2, the 14k has -2.
     """
     if black:
@@ -202,7 +202,7 @@ def differential(own_rank: int, opponent_rank: int, eff_handicap: int, black: bo
 
 
 def result_factor(diff: int, index: float, won: bool, *, beyond_three_rows: bool = False) -> float:
-    """seed 001, the Game Result Factor table.
+    """the SAGC FAQ, the Game Result Factor table.
 
     Promotion zone: index >= 0 ("a positive or zero index"); demotion zone:
     index < 0.  "Any game with a differential greater than 3, is treated like
@@ -244,12 +244,12 @@ def rounded_change(units: float) -> float:
 
 
 def demotion_floor_of(rank: int) -> int:
-    """The first demotion restriction for a rank (seed 001): a loss from a
+    """The first demotion restriction for a rank (the SAGC FAQ): a loss from a
     non-negative index cannot take the index below this.
 
     25k-29k: -800, 20k-24k: -850, 10k-19k: -900, 5k-9k: -950, dan-4k: -999,
-    which gives the seed's minimum of 6, 5, 4, 3 and 2 lost games.
-    Decision: 30k is in none of the seed's bands; it is never demoted and its
+    which gives the SAGC FAQ's minimum of 6, 5, 4, 3 and 2 lost games.
+    Decision: 30k is in none of the SAGC FAQ's bands; it is never demoted and its
     index simply stops at -999 ("A player at 30 kyu cannot be demoted").
     """
     if rank <= -25:
@@ -265,17 +265,17 @@ def demotion_floor_of(rank: int) -> int:
 
 def loss_limit(rank: int, index: int) -> int | None:
     """The lowest index a loss may leave a player at, or None when a loss
-    may demote them (seed 001, demotion restrictions).
+    may demote them (the SAGC FAQ, demotion restrictions).
 
     From a non-negative index the band's first floor applies.  "Thereafter,
     his/her index points will not be allowed to pass a '50-mark' without first
-    stopping somewhere within those 50 points": as in the seed's 11k example,
+    stopping somewhere within those 50 points": as in the SAGC FAQ's 11k example,
     from -1..-900 a loss stops at -950, from -901..-950 at -999, and from
     -951..-999 it may demote.  The marks are the first floor and every 50
     below it, down to -999.
     """
     if rank <= MIN_RANK:
-        return INDEX_MIN  # seed 001: 30k "is never allowed past -999"
+        return INDEX_MIN  # the SAGC FAQ: 30k "is never allowed past -999"
     first = demotion_floor_of(rank)
     if index >= 0:
         return first
@@ -305,7 +305,7 @@ def settle_within(rank: int, index: float, change: float, limit: float) -> tuple
     (record sheet column 8, "Change in index"): it is the computed change
     unless a demotion restriction or an end of the scale cut it short.
 
-    seed 001: "If it goes past +999, the index is reset to zero, and the
+    the SAGC FAQ: "If it goes past +999, the index is reset to zero, and the
     players' rank is improved by one rank.  Similarly, if it goes past -999,
     the index is reset and the player demoted by one rank."
     Decision: 9d is the top rank; a 9d's index stops at +999.
@@ -337,7 +337,7 @@ def index_change(
     beyond_three_rows: bool = False,
 ) -> int:
     """One player's rounded index change for one decisive game, before the
-    demotion restrictions (seed 001, "How do I calculate my index
+    demotion restrictions (the SAGC FAQ, "How do I calculate my index
     adjustment?"): the five factors multiplied exactly."""
     eff = effective_handicap(handicap, komi)
     diff = differential(rank, opponent_rank, eff, black)
@@ -356,7 +356,7 @@ def index_change(
 
 
 def start_rank(rank: float) -> int:
-    """The whole SAGC rank of a declared rank (seed 001: "Your current SAGA
+    """The whole SAGC rank of a declared rank (the SAGC FAQ: "Your current SAGA
     rank will be your point of departure").
 
     Decision: a fractional rank (1.3d, 14.5k from another system) starts at
@@ -371,11 +371,11 @@ def start_rank(rank: float) -> int:
 
 
 class SAGC:
-    """South African Go Clubs ranks and indexes (seed 001).
+    """South African Go Clubs ranks and indexes (the SAGC FAQ).
 
     ``beyond_three_rows``: read the result table's ">+3" and "<-3" rows for
     differentials beyond 3 instead of treating them as 3 (default False,
-    following the seed's sentence and issue 2; see :func:`result_factor`).
+    following the SAGC FAQ's sentence; see :func:`result_factor`).
     """
 
     name: ClassVar[str] = "sagc"
@@ -578,7 +578,7 @@ class SAGC:
                 nrw: int
                 nrb: int
                 if forfeit or kind is free or winner is jigo:
-                    # seed 001: free games have status factor 0, so they
+                    # the SAGC FAQ: free games have status factor 0, so they
                     # change nothing.  Decision: a jigo has neither victor nor
                     # loser in the result table and changes no index either.
                     # Decision: a forfeit is no game at all (below, it is not
@@ -588,7 +588,7 @@ class SAGC:
                     if sink is not None:
                         sink.append((i, -1, rw, iw, rb, ib, event))
                 else:
-                    eff: int = int(handicap - (komi - 6) / 10)  # seed 001, eff_handicap
+                    eff: int = int(handicap - (komi - 6) / 10)  # the SAGC FAQ, eff_handicap
                     hf: float = float(HANDICAP_UNIT - eff)  # handicap_twentieths
                     if hf < 2.0:
                         hf = 2.0
@@ -622,7 +622,7 @@ class SAGC:
                     pb[0] = nrb
                     pb[1] = nib
                 if not forfeit:
-                    # seed 001: free games count among the previous ten games.
+                    # the SAGC FAQ: free games count among the previous ten games.
                     hw.append(black)  # a deque of at most ten: the oldest drops out
                     hb.append(white)
                 slot = i + i
@@ -650,7 +650,7 @@ class SAGC:
         players: dict[PlayerId, list[Any]],
         enter: Any,
     ) -> None:
-        """A committee adjustment (seed 001, "ranks are periodically
+        """A committee adjustment (the SAGC FAQ, "ranks are periodically
         synchronized with the SAGA ranks"; record sheet "same name indicates
         an adjustment").  It sets the rank and the index (0 unless given);
         its change is the new index minus the old one."""

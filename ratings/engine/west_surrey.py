@@ -1,4 +1,4 @@
-"""The West Surrey Go Club ladder (seed 003).
+"""The West Surrey Go Club ladder (the West Surrey ladder page).
 
 Every player stands on a rung of an unevenly spaced ladder from 40k to 9.9d.
 After a ladder game "the winner is promoted one rung, the loser demoted one
@@ -8,7 +8,7 @@ Subtract the two strengths then ignore any fractions" — the shared rank scale
 of :mod:`ratings.engine.ranks` is exactly that scale.
 
 Also here: the handicap and komi options for a number of handicap levels
-("taken as komi, stones or a mixture at black's discretion") and the seed's
+("taken as komi, stones or a mixture at black's discretion") and the West Surrey ladder page's
 rule for choosing a tournament grade from the BGA rating list (promote at
 +0.7, demote at -0.7).  Decisions are marked "Decision:" and explained in
 docs/rating-systems.md.
@@ -39,8 +39,8 @@ from ratings.engine.base import (
 )
 from ratings.engine.ranks import format_rank
 
-# seed 003, "The rungs": 40k..20k one kyu apart, 19.5k..10k half a kyu apart,
-# 9.8k..0.2k a fifth apart ("9.2" in the seed's list is 9.2k), then "the jump
+# the West Surrey ladder page, "The rungs": 40k..20k one kyu apart, 19.5k..10k half a kyu apart,
+# 9.8k..0.2k a fifth apart ("9.2" in the West Surrey ladder page's list is 9.2k), then "the jump
 # from 0.2k to 1d", and 1d..9.9d a tenth apart.  Values on the shared scale
 # (14.5k = -14.5, 1.3d = 0.3).
 RUNGS: tuple[float, ...] = (
@@ -52,8 +52,8 @@ RUNGS: tuple[float, ...] = (
 BOTTOM = RUNGS[0]  # 40k
 TOP = RUNGS[-1]  # 9.9d
 MAX_HANDICAP = math.floor(TOP - BOTTOM)  # 48 levels between the ends of the ladder
-KOMI_PER_STONE = 10  # seed 003: "One handicap stone is equivalent to 10 komi."
-EVEN_KOMI = 6  # seed 003: "For a handicap of 0, white receives 6 komi and black starts."
+KOMI_PER_STONE = 10  # the West Surrey ladder page: "One handicap stone is equivalent to 10 komi."
+EVEN_KOMI = 6  # the West Surrey ladder page: "For a handicap of 0, white receives 6 komi and black starts."
 _RUNG_OF: dict[float, int] = {value: position for position, value in enumerate(RUNGS)}
 
 
@@ -86,7 +86,7 @@ def rung_at_or_below(strength: float) -> int:
 
 
 def ladder_handicap(first: float, second: float) -> int:
-    """seed 003, "Handicaps": "Subtract the two strengths then ignore any
+    """the West Surrey ladder page, "Handicaps": "Subtract the two strengths then ignore any
     fractions to obtain the handicap" (Fred 0.3 - Bert -14.5 = 14.8 -> 14).
 
     The order does not matter: the stronger player is White.  The difference
@@ -106,7 +106,7 @@ class HandicapOption(NamedTuple):
 
 
 def handicap_options(levels: int) -> tuple[HandicapOption, ...]:
-    """seed 003: every way to take ``levels`` handicap levels, most stones first.
+    """the West Surrey ladder page: every way to take ``levels`` handicap levels, most stones first.
 
     "After the handicap is taken as komi, stones or a mixture at black's
     discretion, it is then white's move. One handicap stone is equivalent to
@@ -136,8 +136,8 @@ def handicap_options(levels: int) -> tuple[HandicapOption, ...]:
     return tuple(options)
 
 
-BGA_FROM = -15.0  # seed 003: "Start using this when your BGA rating reaches 15kyu."
-HYSTERESIS = 0.7  # seed 003: "from X to X+1 when I get to X+0.7 ... from X to X-1 when I get to X-0.7"
+BGA_FROM = -15.0  # the West Surrey ladder page: "Start using this when your BGA rating reaches 15kyu."
+HYSTERESIS = 0.7  # the West Surrey ladder page: "from X to X+1 when I get to X+0.7 ... from X to X-1 when I get to X-0.7"
 
 
 def bga_grade(current: int, bga: float, *, margin: float = HYSTERESIS, start: float = BGA_FROM) -> int:
@@ -145,7 +145,7 @@ def bga_grade(current: int, bga: float, *, margin: float = HYSTERESIS, start: fl
     and a rating from the BGA list (both on the shared scale: 2d = 1,
     1.3d = 0.3, 2k = -2).
 
-    seed 003: "I only promote myself from X to X+1 when I get to X+0.7 on the
+    the West Surrey ladder page: "I only promote myself from X to X+1 when I get to X+0.7 on the
     BGA list and I only demote myself from X to X-1 when I get to X-0.7."
     Below 15k the list is not used ("has reasonable validity above 15kyu").
     Decision: a rating far away moves the grade as many steps as the rule
@@ -166,7 +166,7 @@ def bga_grade(current: int, bga: float, *, margin: float = HYSTERESIS, start: fl
 
 
 class WestSurrey:
-    """The West Surrey club ladder (seed 003).
+    """The West Surrey club ladder (the West Surrey ladder page).
 
     ``lightning_below``: a club game whose main time per player is known and
     below this many minutes is a lightning game and leaves the ladder alone
@@ -175,7 +175,7 @@ class WestSurrey:
 
     name: ClassVar[str] = "west-surrey"
     unit: ClassVar[str] = "strength"
-    #: The ranks a new player may declare: the ladder's end rungs (seed 003
+    #: The ranks a new player may declare: the ladder's end rungs (the West Surrey ladder page
     #: lists 40k .. 9.9d), beyond the shared scale's 30k .. 9d.
     start_ranks: ClassVar[tuple[float, float]] = (BOTTOM, TOP)
 
@@ -214,7 +214,7 @@ class WestSurrey:
                 start = start_of.get(player)
                 if start is None:
                     raise UnknownPlayer(i, player)
-                # seed 003 has no entry rule; a new player starts at the rung
+                # the West Surrey ladder page has no entry rule; a new player starts at the rung
                 # of their declared rank (a rank or a strength: the same scale).
                 value = start.rank if start.rank is not None else start.rating
                 assert value is not None
@@ -267,7 +267,7 @@ class WestSurrey:
             if pb is None:
                 pb = enter(i, black)
             slot = i + i
-            # seed 003: "for 'normal' games. It has no relevance to lightning,
+            # the West Surrey ladder page: "for 'normal' games. It has no relevance to lightning,
             # teaching, external or tournament games": only club games count.
             # Decision: 9x9 and 13x13 games and forfeits are not normal games either.
             if (
@@ -322,7 +322,7 @@ class WestSurrey:
         positions: dict[PlayerId, int],
         enter: Any,
     ) -> None:
-        """seed 003: "After a player has taken part in a tournament, they
+        """the West Surrey ladder page: "After a player has taken part in a tournament, they
         should modify their strength on the ladder to be correct with respect
         to that tournament."  The adjustment's strength (its rating, else its
         rank) is taken to the rung at or below it; change = after - before."""
@@ -367,7 +367,7 @@ def explain_west_surrey(
     events: Sequence[Event], sink: Sequence[tuple[int, int, int, int, int, bool]], ledger: LedgerColumns
 ) -> list[Explanation | None]:
     """Name what the replay recorded: each player's rung before and after,
-    the move, and the handicap the two rungs give (seed 003)."""
+    the move, and the handicap the two rungs give (the West Surrey ladder page)."""
     out: list[Explanation | None] = [None] * (2 * len(events))
     for k, event in enumerate(events):
         if not isinstance(event, Game):

@@ -16,14 +16,14 @@ pre-fill).  A player's standing is anything with a ``rank`` and a
 
 Handicap rules (docs/evaluation.md):
 
-* SAGC (seed 001): the correct handicap is one stone per rank of
+* SAGC (the SAGC FAQ): the correct handicap is one stone per rank of
   difference, counted as the effective handicap
   ``int(handicap - (komi - 6) / 10)``;
-* West Surrey (seed 003): the difference of the two strengths, fractions
+* West Surrey (the West Surrey ladder page): the difference of the two strengths, fractions
   dropped, in levels of one stone or 10 komi;
 * EGF and FFG: their rating rules give no handicap, so we use the EGD's
-  tournament rule "handicap = grade difference minus N" (FORMATS.md,
-  ``HA[hN]``) with N = 0, at most 9 stones, grades from the ratings (GoR:
+  tournament rule "handicap = grade difference minus N" (the h9
+  header's ``HA[hN]``, docs/formats.md) with N = 0, at most 9 stones, grades from the ratings (GoR:
   2050..2149 = 1d; FFG level: 0..99 = 1d).
 """
 
@@ -159,7 +159,7 @@ def prescribed_handicap(system: str, first: Standing, second: Standing) -> Handi
     white: Literal["first", "second"] = "first" if units >= 0 else "second"
     units = abs(units)
     if system == "west-surrey":
-        # seed 003 leaves the mix of stones and komi to Black: we advise the
+        # the West Surrey ladder page leaves the mix of stones and komi to Black: we advise the
         # most stones, at most nine (the options come most stones first).
         option = next(o for o in handicap_options(units) if o.stones <= MAX_STONES)
         return Handicap(white, option.stones, float(-option.komi_to_black))

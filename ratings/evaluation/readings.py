@@ -41,7 +41,7 @@ SE_SYSTEMS: Final = frozenset({"egf", "egf-old"})
 FITTED_SYSTEMS: Final = frozenset({"sagc", "ffg", "ffg-old", "west-surrey"})
 
 #: SAGC index points per rank: +999 promotes (index back to 0 one rank up),
-#: -999 demotes (seed 001), so rank r with index i stands at r + i / 1000.
+#: -999 demotes (the SAGC FAQ), so rank r with index i stands at r + i / 1000.
 SAGC_INDEX_PER_RANK: Final = 1000.0
 #: GoR and FFG levels: 100 points a grade (ratings.engine.ranks).
 POINTS_PER_GRADE: Final = 100.0
@@ -71,7 +71,7 @@ def egf_advantage(handicap: int, komi: float) -> float:
 
 
 def west_surrey_levels(handicap: int, komi: float) -> float:
-    """Handicap levels Black got, by seed 003's rule.
+    """Handicap levels Black got, by the West Surrey ladder page's rule.
 
     "One handicap stone is equivalent to 10 komi"; "For a handicap of 0,
     white receives 6 komi and black starts"; "The 1 stone is Black playing
@@ -90,10 +90,10 @@ def west_surrey_levels(handicap: int, komi: float) -> float:
 
 
 _ADVANTAGE: Mapping[str, Callable[[int, float], float]] = {
-    # seed 001: eff_handicap = int(handicap - (komi - 6) / 10), one stone per rank.
+    # the SAGC FAQ: eff_handicap = int(handicap - (komi - 6) / 10), one stone per rank.
     "sagc": lambda h, k: float(effective_handicap(h, k)),
     "west-surrey": west_surrey_levels,
-    # seeds 000 and 002: Black counts 100 (H - 0.5) levels higher; likewise the EGF's GoR.
+    # the French Ladder and FFG algorithm pages: Black counts 100 (H - 0.5) levels higher; likewise the EGF's GoR.
     "ffg": egf_advantage,
     "ffg-old": egf_advantage,
     "egf": lambda h, k: handicap_points(h) / POINTS_PER_GRADE,

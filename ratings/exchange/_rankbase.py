@@ -1,6 +1,6 @@
 """What every rank-list reader returns, and the line-by-line collection they share.
 
-Issue 15: a national list is imported line by line.  A line that does not
+A national list is imported line by line.  A line that does not
 read is *rejected* (its number and the reason are kept in
 :attr:`RankList.rejected`, for the committee's preview) and the others are
 imported; only a list broken as a whole (no header, truncated, a footer that

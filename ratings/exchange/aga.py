@@ -1,6 +1,6 @@
 """AGA results files (to submit games to the American Go Association).
 
-FORMATS.md, "AGA results file": ``TOURNEY name, place, dates``, then
+The AGA's results file (docs/formats.md): ``TOURNEY name, place, dates``, then
 ``start=`` / ``finish=`` / ``rules=AGA`` lines, ``PLAYERS`` followed by
 ``id Last, First rank``, ``GAMES`` followed by
 ``whiteID blackID w|b handicap komi``.  '#' starts a comment.

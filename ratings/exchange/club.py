@@ -47,7 +47,7 @@ def club_tournament(
     komi: float | None = None,
     minutes: int | None = None,
 ) -> Tournament:
-    """The club's games as a class C "club ladder" (issue 5), rounds assigned.
+    """The club's games as a class C "club ladder", rounds assigned.
 
     ``games`` name players by ``Player.key`` (the club's player id) and
     carry their dates; ``round`` is ignored.  ``start``/``end`` default to

@@ -1,13 +1,13 @@
 """EGD tournament results files ("h9"), read and written.
 
-FORMATS.md, "EGD tournament results": header tags on ';' lines, then one
+The EGD's tournament results format (docs/formats.md): header tags on ';' lines, then one
 line per player: place, 'Surname Firstname', grade, country, club, some
 tie-break columns, one result per round ``<opp><+|-|=|?>/<w|b><h>``, and an
 optional ``|PIN``.  Opponents are referred to by the position of their line
 (1 = first player line), not by the place column: places repeat on ties and
 are then left blank (tournoi-chinois.h9, players 10, 12 to 17 and 19 to 24).
 
-The files other software writes differ (issue 15, docs/formats.md "EGD
+The files other software writes differ (docs/formats.md "EGD
 tournament results"): results before, after or between the tie-breaks,
 tie-breaks like '408?' or '322½', '!' for games won or lost by default, a
 bare '?' for "not paired", tab-separated columns, loose DT and TM tags,
@@ -319,7 +319,7 @@ def write_h9(tournament: Tournament, *, event_class: str = "C") -> str:
 
     A player with no game in a round gets '0-' (not paired, no point), as
     OpenGotha writes them (tournoi-chinois.h9).  The one tie-break column is
-    the number of wins.  The class defaults to C, a club ladder (issue 5).
+    the number of wins.  The class defaults to C, a club ladder.
     """
     tournament.check()
     rounds = tournament.rounds()

@@ -97,7 +97,7 @@ class Tournament:
     name: str
     start: date | None = None
     end: date | None = None
-    #: EGF class A, B, C or D (FORMATS.md); None when the file has none (.tou).
+    #: EGF tournament class A, B, C or D (docs/formats.md); None when the file has none (.tou).
     event_class: str | None = None
     place: str | None = None
     komi: float | None = None

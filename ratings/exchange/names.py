@@ -7,14 +7,14 @@ whitespace collapsed, and refused (ValueError with a message) when it
 could not be written to an h9 file or would only look like another name
 (docs/formats.md, "Player names").
 
-Issue 5: match "by name (accent-, case- and order-insensitive: 'DUPONT Jean'
-= 'Jean Dupont')".  :func:`name_key` reduces a name to a key that is equal
+Players are matched by name, whatever the accents, case and word order:
+'DUPONT Jean' = 'Jean Dupont'.  :func:`name_key` reduces a name to a key that is equal
 for all those spellings: transliterated to ASCII (anyascii, ISC licence:
 "Léa" -> "Lea", "Müller" -> "Muller", "Łódź" -> "Lodz"), case-folded, punctuation and the underscores the EGD
 uses inside name parts ("Barbara_van") turned into spaces, and the words
 sorted.  Sorting the words makes "Jean Pierre Dupont" equal "Dupont Pierre
 Jean" too; that can only make two different people look alike, and an
-ambiguous match is shown to the committee, never applied (issue 5), so it
+ambiguous match is shown to the committee, never applied, so it
 errs on the safe side.
 """
 

@@ -1,8 +1,8 @@
 """The FFG ladder (``ech_ffg_V3.txt``, and the older ``ech_ffg.txt``/``ech_ffg_new.txt``).
 
-FORMATS.md: first line ``#Echelle au dd/mm/yyyy [hh:mm:ss]``, then one player
+The FFG ladder list (docs/formats.md): first line ``#Echelle au dd/mm/yyyy [hh:mm:ss]``, then one player
 a line: ``NAME Firstname  level status licence club country``.  The real
-files (../shared/realdata, 2012 to 2021) also show:
+files (the FFG's published lists, 2012 to 2021) also show:
 
 - the older five-field layout (2012, ``ech_ffg_new`` of 2014): one field
   after the licence, a club (``94MJ``) or, for players abroad, a country
@@ -38,7 +38,7 @@ FFG_NOT_RATED = -9999
 
 
 def ffg_level_to_rank(level: int) -> float | None:
-    """FORMATS.md: 0..99 = 1d, 100..199 = 2d, -100..-1 = 1k; -9999 = not rated."""
+    """FFG ladder levels: 0..99 = 1d, 100..199 = 2d, -100..-1 = 1k; -9999 = not rated."""
     if level == FFG_NOT_RATED:
         return None
     return clamp(ffg_to_rank(level))

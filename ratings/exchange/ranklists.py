@@ -2,7 +2,7 @@
 
 Every reader turns a list into :class:`RankEntry` rows with the rank on the
 one scale of :mod:`ratings.engine.ranks` (30k = -30, 1k = -1, 1d = 0) and the
-rating in the list's own unit.  Issue 15: the valid lines are imported and
+rating in the list's own unit.  The valid lines are imported and
 each line that does not read is listed in :attr:`RankList.rejected` with its
 number and reason (the committee sees them in the preview); a list broken
 as a whole is refused with :class:`ExchangeError` naming the line: no

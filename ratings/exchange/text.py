@@ -4,7 +4,7 @@ Decision (docs/formats.md, "Text encodings"): a strict UTF-8 decode
 first (with or without a byte-order mark), then Windows-1252, which agrees
 with ISO-8859-1 on every printable character and also gives the curly quotes
 and the euro sign that Windows editors put in 0x80-0x9F.  charset-normalizer
-was measured on the real files of ../shared/data and guessed cp1250, cp775
+was measured on the real files national bodies and tournament software publish, and guessed cp1250, cp775
 and big5 for ISO-8859-1 French names ("Léa" became "L嶧"), so it is not used:
 the files national bodies publish are either UTF-8 or a Western single-byte
 encoding, and a strict UTF-8 try tells them apart without guessing (a

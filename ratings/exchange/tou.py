@@ -1,6 +1,6 @@
 """FFG ``.tou`` tournament files, read and written.
 
-FORMATS.md, "FFG .tou": ';key=value' header lines (name, date dd/mm/yyyy,
+The FFG's .tou format (docs/formats.md): ';key=value' header lines (name, date dd/mm/yyyy,
 vill, comm, prog, size, time, ta, komi), then one row per player: number,
 name (fixed width), level ('12K', '3D'), a 7-character licence ('-------'
 or blank when none: juvisy-2019.tou line 29), club, and per round

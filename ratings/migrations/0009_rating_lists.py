@@ -1,4 +1,4 @@
-"""One rating list shared by many clubs (issue 11).
+"""One rating list shared by many clubs.
 
 Each existing club becomes a list holding that one club: the list takes the
 club's id, name, slug, systems, recompute bookkeeping and API token (stored

@@ -117,7 +117,7 @@ def recompute_list(
         # gave up, so its work is ours (no lost wake-up).
         if m.RatingList.objects.filter(pk=rating_list_id, dirty_from__isnull=False).exists() is False:
             if last is not None:
-                predictions.schedule(rating_list_id)  # the committee's figures (issue 17)
+                predictions.schedule(rating_list_id)  # the committee's figures
             return last
     return last
 

@@ -256,7 +256,7 @@ def _as_utc(value: Any) -> datetime:
 def period_start(rating_list: m.RatingList, day: date) -> date:
     """``day`` moved back to the first date of any multi-day rating period
     (a tournament) that it would split: EGF and FFG rate a period at once
-    (seed 004; seed 002 "Chaque itération se fait sur l'ensemble des rondes
+    (the Revised European Ratings page; the FFG algorithm page "Chaque itération se fait sur l'ensemble des rondes
     du tournoi"), so a recompute may only start on a period boundary."""
     pairs = (
         m.Game.objects.filter(rating_list=rating_list, sheet__kind=m.Kind.TOURNAMENT, date__lt=day)

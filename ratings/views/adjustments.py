@@ -2,7 +2,7 @@
 
 An adjustment sets a player's rank (and optionally index) from a date on; it
 shows on the player's record sheet as a row whose opponent is the player's
-own name (seed 001, record sheet column 1: "same name indicates an
+own name (the SAGC FAQ, record sheet column 1: "same name indicates an
 adjustment"), written there by the recompute.
 """
 

@@ -1,4 +1,4 @@
-"""Read-only JSON API for national bodies (issue 5; documented in docs/api.md).
+"""Read-only JSON API for national bodies (documented in docs/api.md).
 
 ``GET /api/games/?list=SLUG[&club=SLUG]&from=YYYY-MM-DD&to=YYYY-MM-DD&page_size=M[&cursor=C]``
 returns ``{"next", "results"}``; each result has the fields of

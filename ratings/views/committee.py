@@ -1,4 +1,4 @@
-"""Committee pages of issue 5: national rank sync, exports, tournament imports.
+"""Committee pages for exchanges with national bodies: rank sync, exports, tournament imports.
 
 Each is for the committee of the list concerned (accounts/roles.py): the
 forms offer only the user's lists and clubs, and a sync is fetched through
@@ -186,7 +186,7 @@ def export_token(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_import(request: HttpRequest) -> HttpResponse:
     """The upload: read and check the file, keep it, show the preview.
-    Nothing is saved until the preview's "Save" (issue 15)."""
+    Nothing is saved until the preview's "Save"."""
     clubs = Club.objects.filter(rating_list__in=_managed_lists(request)).select_related("rating_list")
     access.refuse_choice_outside(clubs, request.POST.get("club"))
     form = TournamentImportForm(request.POST or None, request.FILES or None, clubs=clubs.order_by("name"))

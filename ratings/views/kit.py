@@ -1,4 +1,4 @@
-"""The club-night kit (issue 16): a printable page of blank record sheets
+"""The club-night kit: a printable page of blank record sheets
 headed with the club's active players, their ranks, and the handicap rule of
 the list's primary system.  Print CSS, no PDF library: the browser prints it.
 

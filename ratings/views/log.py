@@ -1,4 +1,4 @@
-"""The log-file (seed 001, "How are games entered into the system?"): every
+"""The log-file (the SAGC FAQ, "How are games entered into the system?"): every
 game and adjustment as entered, and every later change, newest first, so a
 player can check their games."""
 

@@ -1,5 +1,5 @@
 """Committee pages: rename a player, merge two records of one person, undo a
-merge (issue 16).  The operations are in :mod:`ratings.player_changes`; who
+merge.  The operations are in :mod:`ratings.player_changes`; who
 may: the committee of the player's list (ratings/access.py)."""
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     former = FormerSlug.objects.filter(slug=slug).select_related("player").first()
     if former is not None and not Player.objects.filter(slug=slug).exists():
-        # A renamed or merged player's old address (issue 16).
+        # A renamed or merged player's old address.
         query = f"?{request.GET.urlencode()}" if request.GET else ""
         return redirect(former.player.get_absolute_url() + query, permanent=True)
     player = get_player(slug)

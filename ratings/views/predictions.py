@@ -1,6 +1,6 @@
 """Which system predicts best (the committee's page), flagged games, and
 handicap advice (the public "what handicap do we play?" page and the
-sheet's pre-fill), issue 17.
+sheet's pre-fill).
 
 The committee's page reads the figures stored after each recompute
 (ratings/predictions.py); "Compute now" recomputes them on request.

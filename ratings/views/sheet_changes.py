@@ -1,4 +1,4 @@
-"""Changes to a saved record sheet (issue 16): a forgotten game added, the
+"""Changes to a saved record sheet: a forgotten game added, the
 whole sheet deleted, a deleted sheet restored from the log.
 
 Who may: whoever may enter sheets at the sheet's club (ratings/access.py:

@@ -119,9 +119,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     assert club is not None and date is not None
     game_rows = [form.to_row() for form in filled]
     if not request.POST.get("save_anyway") and (repeats := repeated_games(club, date, game_rows)):
-        # Issue 16: a sheet entered twice is caught before it is saved twice.
+        # A sheet entered twice is caught before it is saved twice.
         return _render_sheet_form(request, header, rows, repeats=repeats)
-    # Improbable results and handicaps off the rule: confirm first (issue 17).
+    # Improbable results and handicaps off the rule: confirm first.
     flags = improbable.check(club.rating_list, date, game_rows)
     if flags and request.POST.get(improbable.CONFIRM) != improbable.digest(flags):
         return _render_sheet_form(request, header, rows, flags=improbable.shown(flags, filled, rows))

@@ -1,4 +1,4 @@
-/* Handicap and komi advice on the record sheet (issue 17; templates/ratings/sheet_new.html).
+/* Handicap and komi advice on the record sheet (templates/ratings/sheet_new.html).
    When both names of a game row are filled in, ask the server (htmx) what the
    list's primary system prescribes for that pairing; the answer is shown under
    the row's handicap and komi and fills them in, unless the volunteer typed a

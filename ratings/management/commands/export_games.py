@@ -1,6 +1,6 @@
 """``manage.py export_games --format csv|json|h9|tou|aga --from DATE --to DATE [--list SLUG] [--club SLUG] [--out FILE]``.
 
-A rating list's games of a period (or those played at one of its clubs) for a national body (issue 5): CSV or JSON game
+A rating list's games of a period (or those played at one of its clubs) for a national body: CSV or JSON game
 records (docs/formats.md), an EGD results file (class C "club
 ladder"), an FFG .tou or an AGA results file.  Writes to standard output, or
 to ``--out`` all at once (a temporary file, then a rename); CSV and JSON are

@@ -3,7 +3,7 @@ fill the database with a reproducible federation-scale history.
 
 Several rating lists of one club each (the list is the rating pool), players from 25k to 4d (most around
 10k), club nights of about thirty games, two-day tournaments, some internet
-and free games; handicaps from the rank difference (seed 001's komi
+and free games; handicaps from the rank difference (the SAGC FAQ's komi
 convention: 6.5 even, 0.5 with handicap stones), results that favour the
 stronger player.  Rows are written in bulk (COPY on PostgreSQL, batched
 inserts on SQLite).  The lists are left dirty from their first date, so the

@@ -1,6 +1,6 @@
 """``manage.py import_ranks FILE [--format ffg|aga|egd|csv] [--list SLUG] [--dry-run] [--date YYYY-MM-DD]``.
 
-The rank sync of the committee's pages from the command line (issue 5):
+The rank sync of the committee's pages from the command line:
 read a national rank list, match the list's players (national id, then
 name), print a summary and the ambiguous and missing players, then apply
 every id- or name-matched change as an adjustment dated ``--date`` (default

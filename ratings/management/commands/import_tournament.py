@@ -2,7 +2,7 @@
 
 Saves a tournament's games (EGD .h9, FFG .tou, or this site's own CSV/JSON/AGA
 exports) as one record sheet, matching players by national id then name and
-creating the others (issue 5).  Prints the created and matched players and the
+creating the others.  Prints the created and matched players and the
 skipped items (byes, unknown results, anonymous players) with their lines.
 All or nothing: a bad, truncated or duplicate file stops with a message
 naming the line(s) and changes nothing.  A file that gives no date (an h9
