@@ -126,7 +126,9 @@ def main() -> None:
     print(f"  {size / 2**20:.0f} MB sent", flush=True)
     _step(
         "whole-file json (before, for comparison)",
-        lambda: len(exchange.write_tournament(committee.list_games_tournament(club.rating_list, club=club), "json")),
+        lambda: len(
+            exchange.write_tournament(committee.list_games_tournament(club.rating_list, club=club), "json")
+        ),
     )
 
     query = {"club": club.slug, "page_size": 1000}
