@@ -386,14 +386,10 @@ class RankAdjustment(models.Model):
 
 class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
     def for_sheet(self, player: Player, system: str) -> HistoryQuerySet:
-        """The player's record sheet rows in one system, newest first.
-
-        Without ``state``: the engine state JSON is only for resuming a
-        recompute, and decoding it was a good part of reading a page of rows."""
+        """The player's record sheet rows in one system, newest first."""
         return (
             self.filter(player=player, system=system)
             .select_related("game", "adjustment", "opponent")
-            .defer("state")
             .order_by("-seq")
         )
 
@@ -427,7 +423,7 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
 class HistoryEntry(models.Model):
     """One row per player per game or adjustment per rating system.
 
-    Written only by the recompute (ratings/recompute.py), in bulk.  ``seq``
+    Written only by the recompute (ratings/recompute/), in bulk.  ``seq``
     is the event's position in the club's timeline, so the rows of one
     player in one system sort by it.
     """
@@ -476,8 +472,6 @@ class HistoryEntry(models.Model):
     change = models.FloatField()
     rank_after = models.FloatField()
     rating_after = models.FloatField()
-    #: The player's engine state after this event (JSON), to resume from.
-    state = models.JSONField(null=True, blank=True)
 
     objects = HistoryQuerySet.as_manager()
 
