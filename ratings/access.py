@@ -44,13 +44,6 @@ def rating_list_for_committee(user: Any, slug: str) -> RatingList:
     return rating_list
 
 
-def club_for_committee(user: Any, slug: str) -> Club:
-    club = get_object_or_404(Club.objects.select_related("rating_list"), slug=slug)
-    if not is_committee_of(user, club.rating_list_id):
-        raise PermissionDenied(f"only the committee of {club.rating_list} may do this")
-    return club
-
-
 def club_for_entry(user: Any, club: Club) -> Club:
     if not may_enter_at(user, club.pk, club.rating_list_id):
         raise PermissionDenied(f"you do not enter sheets at {club}")

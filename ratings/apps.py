@@ -9,4 +9,9 @@ class RatingsConfig(AppConfig):
         # Register the Celery tasks in every process (web, commands,
         # worker): the recompute enqueues its task by name
         # (ratings/recompute/scheduling.py) and never imports the module.
-        from ratings import tasks  # noqa: F401
+        # Register check ratings.E001 (a database part-way through a
+        # squashed migration chain) by importing its module.
+        from ratings import (
+            migration_checks,  # noqa: F401
+            tasks,  # noqa: F401
+        )

@@ -386,14 +386,10 @@ class RankAdjustment(models.Model):
 
 class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
     def for_sheet(self, player: Player, system: str) -> HistoryQuerySet:
-        """The player's record sheet rows in one system, newest first.
-
-        Without ``state``: the engine state JSON is only for resuming a
-        recompute, and decoding it was a good part of reading a page of rows."""
+        """The player's record sheet rows in one system, newest first."""
         return (
             self.filter(player=player, system=system)
             .select_related("game", "adjustment", "opponent")
-            .defer("state")
             .order_by("-seq")
         )
 
@@ -476,8 +472,6 @@ class HistoryEntry(models.Model):
     change = models.FloatField()
     rank_after = models.FloatField()
     rating_after = models.FloatField()
-    #: The player's engine state after this event (JSON), to resume from.
-    state = models.JSONField(null=True, blank=True)
 
     objects = HistoryQuerySet.as_manager()
 

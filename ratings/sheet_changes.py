@@ -107,10 +107,6 @@ def delete_sheet(sheet: RecordSheet, *, actor: Actor = None, reason: str = "") -
     return entry
 
 
-def is_restorable(entry: LogEntry) -> bool:
-    return DELETED_SHEET in entry.changes and RESTORED_AS not in entry.changes
-
-
 def restore_sheet(entry: LogEntry, *, actor: Actor = None) -> RecordSheet:
     """Enter a deleted sheet again from its log entry; SheetError when it
     cannot be (restored already, or a player gone since)."""

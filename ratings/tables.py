@@ -116,10 +116,12 @@ def unit_of(system: str) -> str:
 
     Cached: ``unit`` is a class constant of each system, but building a
     system to read it is not free (SAGC precomputes its tables: tens of
-    milliseconds, most of a players-list request before this cache)."""
+    milliseconds, most of a players-list request before this cache).
+    "rating" for a name no system has (a list's compared systems are
+    stored as plain JSON)."""
     try:
         return str(get_system(system).unit)
-    except (ImportError, AttributeError, ValueError):
+    except ValueError:
         return "rating"
 
 

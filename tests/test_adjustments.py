@@ -93,7 +93,6 @@ def test_a_bad_adjustment_is_refused_next_to_its_field(
 def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
     client_for, club, alice, make_player
 ) -> None:
-    pytest.importorskip("ratings.engine.sagc")
     from ratings.models import HistoryEntry
     from ratings.recompute import recompute_list
 

@@ -66,17 +66,6 @@ def _database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-@pytest.fixture
-def role_groups(transactional_db):  # type: ignore[no-untyped-def]
-    """The groups of accounts' data migration: a transactional test that ran
-    before may have flushed them (serialized rollback is no help: under
-    xdist it reloads them into a database that still has them)."""
-    from django.contrib.auth.models import Group
-
-    for name in ("volunteer", "committee"):
-        Group.objects.get_or_create(name=name)
-
-
 @contextlib.contextmanager
 def running_worker(settings) -> Iterator[subprocess.Popen[str]]:  # type: ignore[no-untyped-def]
     """A real Celery worker on the real Redis, seeing the test database."""
@@ -115,7 +104,7 @@ def running_worker(settings) -> Iterator[subprocess.Popen[str]]:  # type: ignore
 
 
 @pytest.fixture
-def worker(settings, role_groups):  # type: ignore[no-untyped-def]
+def worker(settings, transactional_db):  # type: ignore[no-untyped-def]
     with running_worker(settings) as process:
         yield process
 
@@ -129,7 +118,7 @@ def wait_until_clean(club: Club, seconds: float = 90) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_that_starts_resumes_a_club_left_dirty_while_the_broker_was_down(
-    settings, role_groups, make_player
+    settings, make_player
 ) -> None:
     club = Club.objects.get(slug="stellenbosch")
     ann, ben = make_player("Ann Botha", rank=-12), make_player("Ben Nel", rank=-12)

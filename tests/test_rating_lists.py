@@ -1,13 +1,10 @@
 """One rating list shared by many clubs: players meet at any club
-of their list, lists never mix, identity is per list, recomputes are per list,
-and existing databases migrate without loss."""
+of their list, lists never mix, identity is per list, recomputes are per list."""
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from datetime import date, timedelta
-from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -146,86 +143,3 @@ def test_two_lists_recompute_at_the_same_time_and_neither_waits(club, other_list
     out = StringIO()
     call_command("recompute", "--list", "sagc", "--full", "--no-progress", "--wait", "5", stdout=out)
     assert "sagc: done, from the start" in out.getvalue()
-
-
-# --- migrating an existing database ------------------------------------------
-
-
-@pytest.mark.django_db(transaction=True)
-def test_each_existing_club_becomes_a_list_without_losing_anything(migrator) -> None:
-    old = migrator.apply_initial_migration(("ratings", "0008_history_unique_index"))
-    User = old.apps.get_model("auth", "User")
-    Group = old.apps.get_model("auth", "Group")
-    Club = old.apps.get_model("ratings", "Club")
-    Player = old.apps.get_model("ratings", "Player")
-    Sheet = old.apps.get_model("ratings", "RecordSheet")
-    Game = old.apps.get_model("ratings", "Game")
-    History = old.apps.get_model("ratings", "HistoryEntry")
-    Run = old.apps.get_model("ratings", "RecomputeRun")
-    clubs = [
-        Club.objects.create(name="Stellenbosch Go Club", slug="stellenbosch", primary_system="sagc",
-                            compared_systems=["egf"], api_token="s3cret", dirty_from=date(2025, 3, 1),
-                            dirty_generation=4, clean_generation=3),
-        Club.objects.create(name="Guildford", slug="guildford", primary_system="west-surrey"),
-    ]  # fmt: skip
-    players = {}
-    for club in clubs:
-        # Case-duplicates were allowed within a club before (unique on the exact name).
-        for name in ("Ann Botha", "ann botha", "Ben Nel"):
-            players[(club.slug, name)] = Player.objects.create(
-                name=name, slug=f"{club.slug}-{name.replace(' ', '-').lower()}-{len(players)}", club=club,
-                start_rank=-10, rank=-9.5, rating=123.0, games_count=1, since=date(2024, 1, 1),
-            )  # fmt: skip
-    stored = []
-    for club in clubs:
-        sheet = Sheet.objects.create(club=club, date=date(2025, 2, 1))
-        ann, ben = players[(club.slug, "Ann Botha")], players[(club.slug, "Ben Nel")]
-        game = Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 1), white=ann, black=ben,
-                                   winner="white", komi=Decimal("6.5"))  # fmt: skip
-        for seq, (player, opponent, colour, change) in enumerate(
-            ((ann, ben, "w", 12.5), (ben, ann, "b", -12.5))
-        ):
-            History.objects.create(club=club, system="sagc", seq=1, date=game.date, player=player, game=game,
-                                   colour=colour, opponent=opponent, rank_before=-10, rating_before=100.0 + seq,
-                                   change=change, rank_after=-10, rating_after=100.0 + seq + change)  # fmt: skip
-        Run.objects.create(club=club, status="done")
-        stored += list(History.objects.filter(club=club).values_list(
-            "club_id", "system", "seq", "player_id", "game_id", "rank_before", "rating_before", "change",
-            "rank_after", "rating_after"))  # fmt: skip
-    volunteer = User.objects.create(username="vol")
-    volunteer.groups.add(Group.objects.get_or_create(name="volunteer")[0])
-
-    new = migrator.apply_tested_migration(("accounts", "0002_roles_per_place"))
-    RatingList = new.apps.get_model("ratings", "RatingList")
-    NewClub = new.apps.get_model("ratings", "Club")
-    NewPlayer_ = new.apps.get_model("ratings", "Player")
-    NewHistory = new.apps.get_model("ratings", "HistoryEntry")
-    lists = {r.slug: r for r in RatingList.objects.all()}
-    assert set(lists) == {"stellenbosch", "guildford"}
-    sagc = lists["stellenbosch"]
-    assert (sagc.name, sagc.primary_system, sagc.compared_systems) == (
-        "Stellenbosch Go Club",
-        "sagc",
-        ["egf"],
-    )
-    assert (sagc.dirty_from, sagc.dirty_generation, sagc.clean_generation) == (date(2025, 3, 1), 4, 3)
-    assert sagc.api_token_hash == hashlib.sha256(b"s3cret").hexdigest()
-    assert lists["guildford"].primary_system == "west-surrey"
-    for club in NewClub.objects.all():
-        assert club.rating_list.slug == club.slug, "each club is a list holding that one club"
-    after = sorted(NewHistory.objects.values_list(
-        "rating_list_id", "system", "seq", "player_id", "game_id", "rank_before", "rating_before", "change",
-        "rank_after", "rating_after"))  # fmt: skip
-    assert after == sorted(stored), "every stored rating identical, in the list that took the club's id"
-    for (slug, _name), old_player in players.items():
-        moved = NewPlayer_.objects.get(pk=old_player.pk)
-        assert (moved.rating_list.slug, moved.home_club.slug) == (slug, slug)
-        assert (moved.rank, moved.rating, moved.games_count) == (-9.5, 123.0, 1)
-    duplicates = NewPlayer_.objects.filter(rating_list=sagc, name_key__startswith="ann botha")
-    assert sorted(p.suffix for p in duplicates) == ["", "2"], "a case-duplicate is told apart, not lost"
-    Volunteer = new.apps.get_model("accounts", "Volunteer")
-    assert Volunteer.objects.filter(user__username="vol").count() == 2, (
-        "a site-wide volunteer keeps every club"
-    )
-    assert RatingList.objects.create(name="New", slug="new").pk > max(r.pk for r in lists.values())
-    migrator.reset()

@@ -116,8 +116,7 @@ def history(club, other_club, make_player):  # type: ignore[no-untyped-def]
 def expected_rows(history, player):  # type: ignore[no-untyped-def]
     """The 12 columns computed by running the SAGC engine on the same events,
     in timeline order (date, then entry order), newest first."""
-    sagc = pytest.importorskip("ratings.engine.sagc")
-    from ratings.engine import base
+    from ratings.engine import base, sagc
 
     ann, bob, cat = history["players"]
     events: list[tuple[tuple, object, object]] = []

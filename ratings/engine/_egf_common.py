@@ -152,16 +152,6 @@ def old_con(gor: float) -> float:
     return float(low + (pos - row) * (OLD_CON_TABLE[row + 1] - low))
 
 
-def revised_con_bonus(gor: float) -> tuple[float, float]:
-    """(con, bonus) of the current system at a period's start rating."""
-    return revised_con(gor), revised_bonus(gor)
-
-
-def old_con_bonus(gor: float) -> tuple[float, float]:
-    """(con, 0): the old system has no bonus."""
-    return old_con(gor), 0.0
-
-
 def old_a(gor: float) -> float:
     """a = 200 - (r - 100) / 20 for GoR 100..2700 (200 at 20k, 70 at 7d), flat outside."""
     r = 100.0 if gor < 100.0 else 2700.0 if gor > 2700.0 else gor

@@ -169,14 +169,6 @@ class Ledger:
     rank_after: array[float] = field(default_factory=lambda: array("d"))
     rating_after: array[float] = field(default_factory=lambda: array("d"))
 
-    @classmethod
-    def sized(cls, events: int) -> Ledger:
-        """A ledger for ``events`` events, every slot NaN until written."""
-        blank = array("d", [math.nan]) * (2 * events)
-        return cls(
-            array("d", blank), array("d", blank), array("d", blank), array("d", blank), array("d", blank)
-        )
-
     def __len__(self) -> int:
         return len(self.change) // 2
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
 from datetime import date, datetime
 
 from ratings.engine.base import Winner
@@ -28,7 +27,7 @@ from .errors import ExchangeError
 from .h9 import whole_grade
 from .model import Player, Skipped, Tournament, TournamentGame
 from .names import split_comma_name
-from .text import decode_text, split_lines
+from .text import split_lines
 
 _PLAYER = re.compile(r"^\s*(?P<id>\S+)\s+(?P<name>\S.*?)\s+(?P<rank>\d{1,2}(?:\.\d+)?[kdKD])\s*$")
 _GAME = re.compile(
@@ -207,8 +206,3 @@ def _game(number: int, line: str, seen: dict[str, int], round_number: int) -> To
         komi=komi,
         lines=(number,),
     )
-
-
-def read_aga(data: bytes) -> Tournament:
-    decoded = decode_text(data)
-    return replace(parse_aga(decoded.text), encoding=decoded.encoding)

@@ -27,7 +27,7 @@ from ._pairings import AMBIGUOUS, PlayerLine, ResultCell, assemble_games, result
 from .errors import ExchangeError
 from .model import Player, Skipped, Tournament
 from .names import split_first_word_surname
-from .text import decode_text, split_lines
+from .text import split_lines
 
 _TAG = re.compile(r"\b([A-Z]{2})\[([^\]]*)\]")
 # A player line: optional place (blank on ties), name, grade, country, club,
@@ -277,18 +277,6 @@ def _float_tag(tags: dict[str, tuple[str, int]], tag: str) -> float | None:
     if not math.isfinite(number):
         raise ExchangeError(at, f"{tag}[{value}]: expected a number")
     return number
-
-
-def read_h9(data: bytes) -> Tournament:
-    decoded = decode_text(data)
-    tournament = parse_h9(decoded.text)
-    return _with_encoding(tournament, decoded.encoding)
-
-
-def _with_encoding(tournament: Tournament, encoding: str) -> Tournament:
-    from dataclasses import replace
-
-    return replace(tournament, encoding=encoding)
 
 
 # --- writing -------------------------------------------------------------------

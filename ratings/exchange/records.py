@@ -32,7 +32,6 @@ from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, par
 from .cells import csv_lines, restore_cell
 from .errors import ExchangeError
 from .model import Player, Tournament, TournamentGame
-from .text import decode_text
 
 GAME_FIELDS: tuple[str, ...] = (
     "date",
@@ -273,8 +272,3 @@ def parse_games_json(text: str) -> Tournament:
     if not isinstance(games, list):
         raise ExchangeError(None, "expected a list of game records (or an object with a 'games' list)")
     return records_to_tournament(enumerate(games, start=1), "json")
-
-
-def read_games_csv(data: bytes) -> Tournament:
-    decoded = decode_text(data)
-    return replace(parse_games_csv(decoded.text), encoding=decoded.encoding)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import replace
 from datetime import datetime
 
 from ._pairings import PlayerLine, ResultCell, assemble_games, result_cell
@@ -23,7 +22,7 @@ from .errors import ExchangeError
 from .h9 import grade_rank, whole_grade
 from .model import Player, Tournament
 from .names import split_first_word_surname
-from .text import decode_text, split_lines
+from .text import split_lines
 
 _HEADER = re.compile(r"^;\s*(\w+)\s*=(.*)$")
 # The first column is the place, left blank for tied players (OpenGotha:
@@ -153,11 +152,6 @@ def _number(header: dict[str, tuple[str, int]], key: str) -> float | None:
     if not math.isfinite(number):
         raise ExchangeError(at, f";{key}={value}: expected a number")
     return number
-
-
-def read_tou(data: bytes) -> Tournament:
-    decoded = decode_text(data)
-    return replace(parse_tou(decoded.text), encoding=decoded.encoding)
 
 
 def write_tou(tournament: Tournament) -> str:

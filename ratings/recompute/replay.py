@@ -5,7 +5,6 @@ or the beginning: the new ledgers and checkpoints, ready to be written
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from bisect import bisect_left
 from collections import Counter
@@ -24,8 +23,6 @@ from ratings.recompute.errors import RecomputeError
 from ratings.recompute.measure import timings
 from ratings.recompute.rows import history_rows
 from ratings.recompute.timeline import Timeline, load_timeline
-
-log = logging.getLogger(__name__)
 
 #: Events between two checkpoints: a late game replays at most about this
 #: many events before its date (a few hundredths of a second of engine time).
@@ -72,15 +69,8 @@ def cached_system(name: str) -> base.RatingSystem:
 def list_systems(
     rating_list: m.RatingList, system: SystemFactory = cached_system
 ) -> list[tuple[str, base.RatingSystem]]:
-    """The list's systems, primary first, built by ``system``; a system
-    whose module is missing is skipped with a warning."""
-    found = []
-    for name in rating_list.systems:
-        try:
-            found.append((name, system(name)))
-        except ImportError:
-            log.warning("rating system %s is not available; skipped for list %s", name, rating_list.slug)
-    return found
+    """The list's systems, primary first, built by ``system``."""
+    return [(name, system(name)) for name in rating_list.systems]
 
 
 def replay(

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.roles import may_enter_at
 from ratings import access, improbable, player_match, services
-from ratings.engine import SYSTEM_LABELS, get_system
+from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange import clean_name
 from ratings.exchange.names import identity_key
@@ -34,6 +34,7 @@ from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
 from ratings.sheet_changes import repeated_games
+from ratings.tables import unit_of
 
 ROW_KEY = re.compile(r"^row-(\d{1,6})-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
@@ -281,19 +282,11 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "sheet": sheet,
         "rows": rows,
         "system": SYSTEM_LABELS.get(system, system),
-        "unit": _unit(system),
+        "unit": unit_of(system),
         "pending": pending or any(r["white"] is None for r in rows),
         "can_edit": may_enter_at(request.user, sheet.club_id, sheet.club.rating_list_id),
     }
     return render(request, "ratings/sheet_detail.html", context)
-
-
-def _unit(system: str) -> str:
-    """The name of a system's rating column ("index" for SAGC)."""
-    try:
-        return get_system(system).unit
-    except (ImportError, ValueError):  # a system still being written
-        return "rating"
 
 
 # --- corrections ---------------------------------------------------------------
