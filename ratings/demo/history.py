@@ -261,7 +261,7 @@ class EngineHistory:
     order (players named as the site shows them) and every player's start."""
 
     events: list[base.Event]
-    starts: dict[str, base.Start]
+    starts: dict[base.PlayerId, base.Start]
 
 
 def engine_history(plan: ListPlan) -> EngineHistory:
@@ -280,7 +280,9 @@ def engine_history(plan: ListPlan) -> EngineHistory:
     merged: Iterator[tuple[tuple[date, datetime, int, int], base.Event]] = heapq.merge(
         sorted(games, key=_key), sorted(adjustments, key=_key), key=_key
     )
-    starts = {str(p.model): base.Start(rank=p.model.start_rank) for p in plan.players}
+    starts: dict[base.PlayerId, base.Start] = {
+        str(p.model): base.Start(rank=p.model.start_rank) for p in plan.players
+    }
     return EngineHistory([event for _, event in merged], starts)
 
 
