@@ -32,6 +32,8 @@ from ratings.engine.ranks import format_rank
 LADDER_SYSTEMS = frozenset({"west-surrey"})
 #: Systems whose rule does not look at the handicap played.
 NO_HANDICAP = frozenset({"west-surrey"})
+#: Systems that rate a tournament (or a club's day) at once.
+PERIOD_SYSTEMS = frozenset({"egf", "egf-old", "ffg", "ffg-old"})
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class Side:
 class WorkedExample:
     system: str
     list_name: str
+    club_name: str
     game: Game
     #: The game's place in the list's timeline, and how many events were
     #: replayed to explain it (to the end of its rating period).
@@ -114,23 +117,27 @@ def example_for(system: str, history: DemoHistory) -> WorkedExample:
         row = result.ledger.row(k, colour)
         assert explanation is not None and row is not None
         sides.append(_side(system, engine.unit, str(player), colour, explanation, row))
-    return WorkedExample(system, plan.rating_list.name, game, k, end, (sides[0], sides[1]))
+    club = next((c.name for c in plan.clubs if c.slug == game.club), str(game.club))
+    return WorkedExample(system, plan.rating_list.name, club, game, k, end, (sides[0], sides[1]))
 
 
 def choose_game(system: str, events: Sequence[Event], explanations: Sequence[Explanation | None]) -> int:
-    """The first counted game (with handicap stones, where the system
-    uses them) between two players who had both played a counted game."""
-    played: set[Any] = set()
+    """The first counted game (with handicap stones, where the system uses
+    them) between two players who both had a rating from an earlier counted
+    game: of an earlier rating period, for the systems that rate periods."""
+    periods: dict[Any, set[Any]] = {}
     for k, event in enumerate(events):
         if not isinstance(event, Game):
             continue
         pair = (explanations[2 * k], explanations[2 * k + 1])
-        counted = all(e is not None and e.terms.get("reason") is None for e in pair)
-        if not counted:
+        if not all(e is not None and e.terms.get("reason") is None for e in pair):
             continue
-        if {event.white, event.black} <= played and (system in NO_HANDICAP or event.handicap >= 1):
+        key = period_key(event) if system in PERIOD_SYSTEMS else k
+        rated = all(periods.get(p, set()) - {key} for p in (event.white, event.black))
+        if rated and (system in NO_HANDICAP or event.handicap >= 1):
             return k
-        played.update((event.white, event.black))
+        for player in (event.white, event.black):
+            periods.setdefault(player, set()).add(key)
     raise LookupError(f"no game of the demo can show {system}")
 
 
@@ -178,8 +185,25 @@ def show(value: Any) -> str:
     if isinstance(value, float):
         return number(value)
     if isinstance(value, list | tuple):
-        return ", ".join(show(item) for item in value)
+        items = [show(item) for item in value]
+        if len(items) > LONGEST_LIST:
+            return f"{', '.join(items[:3])}, …, {', '.join(items[-2:])} ({len(items)} in all)"
+        return ", ".join(items)
     return str(value)
+
+
+#: Lists longer than this (the start levels of a long settling) are shortened.
+LONGEST_LIST = 8
+
+
+def bracketed(text: str) -> str:
+    """A shown number as an operand: a negative one in brackets."""
+    return f"({text})" if text.startswith("−") else text
+
+
+def plus(value: float) -> str:
+    """A change added to a rating: "+ 6.9673", or a minus sign and 7.6349."""
+    return ("− " if value < 0 else "+ ") + number(abs(value))
 
 
 def standing(system: str, unit: str, rank: float, rating: float) -> str:
@@ -230,7 +254,7 @@ def _sagc(t: Mapping[str, Any]) -> list[str]:
         f"eff_handicap = int({s['handicap']} − ({s['komi']} − 6)/10) = {s['eff_handicap']}; "
         f"HF = 1 − 0.05 × {s['eff_handicap']} = {s['HF']}",
         f"differential {s['differential']}, {s['zone']} zone, {s['result']}: GRF = {s['GRF']}",
-        f"LF × GSF × OF × GRF × HF = {s['LF']} × {s['GSF']} × {s['OF']} × {s['GRF']} × {s['HF']} = "
+        f"LF × GSF × OF × GRF × HF = {s['LF']} × {s['GSF']} × {s['OF']} × {bracketed(s['GRF'])} × {s['HF']} = "
         f"{s['product']}, rounded {signed(t['rounded'])}",
     ]
     if t["loss_limit"] is not None:
@@ -248,7 +272,7 @@ def _egf(t: Mapping[str, Any]) -> list[str]:
     revised = "bonus" in t
     lines = [f"con at {s['rating']}: {s['con']}"]
     if revised:
-        lines.append(f"bonus = ln(1 + e^((2300 − {s['rating']})/80))/5 = {s['bonus']}")
+        lines.append(f"bonus = ln(1 + e^((2300 − {bracketed(s['rating'])})/80))/5 = {s['bonus']}")
     if t["handicap_shift"]:
         lines.append(
             f"{s['handicap']} stones: Black counts {s['rating']} + {s['handicap_shift']} = {s['rating_in_Se']}"
@@ -260,12 +284,15 @@ def _egf(t: Mapping[str, Any]) -> list[str]:
             f"a = {s['a']}; Se = 1 / (e^(({s['opponent_in_Se']} − {s['rating_in_Se']})/{s['a']}) + 1) − "
             f"{s['epsilon']}/2 = {s['Se']}"
         )
-    lines.append(f"Sa = {s['Sa']}; class {s['class']}: weight {s['weight']}")
+    given = f"class {s['class']}" if t["class"] else "no class on the sheet, so the default for its kind"
+    lines.append(f"Sa = {s['Sa']}; {given}: weight {s['weight']}")
     bonus = f" + {s['bonus']}" if revised else ""
     inner = f"{s['con']} × ({s['Sa']} − {s['Se']}){bonus}"
     lines.append(f"change = {s['weight']} × ({inner}) = {signed(t['change'])}")
     lines.append(
-        f"{s['rating_before']} {signed(t['change'])} = {s['rating_after']} (period so far: {signed(t['period_changes'])})"
+        f"{s['rating_before']} {plus(t['change'])} "
+        + (f"is below the floor: {s['rating_after']}" if t["floored"] else f"= {s['rating_after']}")
+        + f" (the period's changes so far: {signed(t['period_changes'])})"
     )
     return lines
 
@@ -307,7 +334,7 @@ def _west_surrey(t: Mapping[str, Any]) -> list[str]:
         f"rung {s['rung']} against {s['opponent_rung']}: handicap {s['handicap_levels']} "
         f"(taken as {s['handicap_options']})",
         f"{s['result']}: {s['move']}, to {s['rung_after']}",
-        f"change = {s['strength_after']} − {s['strength']} = {signed(t['change'])}",
+        f"change = {bracketed(s['strength_after'])} − {bracketed(s['strength'])} = {signed(t['change'])}",
     ]
 
 

@@ -64,6 +64,13 @@ ADJUSTED_TO = Term(
 )
 
 
+#: How the example game of a system that rates periods is chosen.
+PERIOD_NOTE = (
+    "the first handicap game of the demo's South African list between two players who both had a rating "
+    "from an earlier tournament or club day"
+)
+
+
 def pages() -> dict[str, SystemPage]:
     """Every system's page, by the engine's name of the system."""
     from ratings.how_content import egf, ffg, sagc, west_surrey

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ratings.how_content import ADJUSTED_TO, CHANGE, REASON, Rule, SystemPage, Term
+from ratings.how_content import ADJUSTED_TO, CHANGE, PERIOD_NOTE, REASON, Rule, SystemPage, Term
 
 SCALE = Rule(
     "scale",
@@ -115,7 +115,7 @@ PAGE = SystemPage(
             "ln(1 + e^((2300 − rating)/80))/5: a little extra for weak players, against deflation.",
         ),
     ),
-    example_note="the first handicap game of the demo's South African list in which both players had played before",
+    example_note=PERIOD_NOTE,
 )
 
 OLD_PAGE = SystemPage(
@@ -163,5 +163,5 @@ OLD_PAGE = SystemPage(
         Term("a", "a", "200 − (GoR − 100)/20 at the weaker rating in Se, between 70 and 200."),
         Term("epsilon", "ε", "Taken off the expected results, half from each player (0.016)."),
     ),
-    example_note="the first handicap game of the demo's South African list in which both players had played before",
+    example_note=PERIOD_NOTE,
 )

@@ -3,7 +3,7 @@ one family, shared terms (the settling of a period above all)."""
 
 from __future__ import annotations
 
-from ratings.how_content import ADJUSTED_TO, CHANGE, REASON, Rule, SystemPage, Term
+from ratings.how_content import ADJUSTED_TO, CHANGE, PERIOD_NOTE, REASON, Rule, SystemPage, Term
 
 SCALE = Rule(
     "scale",
@@ -122,7 +122,7 @@ PAGE = SystemPage(
             "The game's coefficient: handicap, board size and time (1 for a normal game).",
         ),
     ),
-    example_note="the first handicap game of the demo's South African list in which both players had played before",
+    example_note=PERIOD_NOTE,
 )
 
 OLD_PAGE = SystemPage(
@@ -186,5 +186,5 @@ OLD_PAGE = SystemPage(
         ),
         Term("stage_5_weight", "weight (stage 5)", "1 − level/1000, between 0.1 and 2.5."),
     ),
-    example_note="the first handicap game of the demo's South African list in which both players had played before",
+    example_note=PERIOD_NOTE,
 )
