@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from ratings.views import adjustments, api, committee, home, log, places, players, sheets  # committee area
+from ratings.views import (
+    adjustments,
+    api,
+    committee,
+    home,
+    how,
+    log,
+    places,
+    players,
+    sheets,
+)  # committee area
 from ratings.views import kit as kit_views  # club-night kit
 from ratings.views import player_changes as player_change_views  # rename, merge
 from ratings.views import predictions as prediction_views  # which system predicts best
@@ -58,4 +68,7 @@ urlpatterns = [
     ),
     path("handicap/", prediction_views.handicap, name="handicap"),
     path("sheets/new/advice/", prediction_views.sheet_advice, name="sheet_advice"),
+    # --- how ratings work: every system's rules and terms (ratings/views/how.py) ---
+    path("how/", how.how, name="how"),
+    path("how/<slug:system>/", how.how_system, name="how_system"),
 ]

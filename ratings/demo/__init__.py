@@ -14,7 +14,8 @@
 
 Two years of games up to today, from one seeded random generator (the same
 seed gives the same site, relative to today's date).  ``people`` makes the
-players, ``sheets`` plans the record sheets and their games, ``store``
-writes them with their log-file, and ``site`` ties it together with the
-demo users, one per role and place.
+players, ``sheets`` plans the record sheets and their games, ``history``
+plans the whole demo without a database (the "How ratings work" pages
+replay it through the engine), ``store`` writes the plan with its log-file,
+and ``site`` ties it together with the demo users, one per role and place.
 """

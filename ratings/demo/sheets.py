@@ -144,6 +144,5 @@ def make_game(rng: random.Random, sheet: RecordSheet, pairing: Pairing, start: d
         board=board,
         minutes=rng.choice((None, 30, 45, 60)),
         comments="resigned" if rng.random() < 0.05 else "",
-        entered_by=sheet.entered_by,
         entered_at=sheet.entered_at,
     )

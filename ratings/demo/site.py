@@ -1,63 +1,30 @@
 """The demo site: its two lists, their clubs and players, the record sheets,
 and the demo users, one per role and place (a volunteer of each club, the
-committee of each list, a player linked to a player, a site admin)."""
+committee of each list, a player linked to a player, a site admin).
+
+What the lists hold is planned first, without a database
+(ratings/demo/history.py); this module makes the users and writes the plan.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
-from django.utils import timezone
 
 from accounts.models import CommitteeMember, Volunteer
 from ratings.demo import store
-from ratings.demo.people import (
-    DAYS,
-    FIRST_SA,
-    FIRST_UK,
-    LAST_SA,
-    LAST_UK,
-    DemoPlayer,
-    club_ranks,
-    make_players,
-    names,
-)
-from ratings.demo.sheets import Plan, club_nights, first_weekday, internet_league, tournament_weekend
-from ratings.models import Club, Game, Player, RatingList
+from ratings.demo.history import LADDER_CLUB, LADDER_SLUG, SAGC_CLUBS, SAGC_SLUG, ListPlan, plan_demo
+from ratings.demo.sheets import Plan
+from ratings.models import Club, Game, RatingList
 
 MakeUser = Callable[..., User]
 
-
-@dataclass(frozen=True)
-class ClubSpec:
-    name: str
-    slug: str
-    weekday: int  # of its club night (Monday = 0)
-    region: str  # players visit the clubs of their own region most
-
-
-SAGC_CLUBS = (
-    ClubSpec("Stellenbosch Go Club", "stellenbosch", 1, "Western Cape"),
-    ClubSpec("Cape Town Go Club", "cape-town", 2, "Western Cape"),
-    ClubSpec("Johannesburg Go Club", "johannesburg", 3, "Gauteng"),
-    ClubSpec("Pretoria Go Club", "pretoria", 0, "Gauteng"),
-)
-LADDER_CLUB = ClubSpec("Guildford Go Club", "guildford-club", 3, "Surrey")
-PLAYERS_PER_CLUB = 20
-LADDER_PLAYERS = 12
-#: The chance that a player comes to another club's night: a town nearby, or far away.
-VISIT_NEAR, VISIT_FAR = 0.03, 0.004
-#: The South African Open: days after the start, and the host club.
-OPENS = ((200, "johannesburg"), (560, "cape-town"))
-
 ADMIN, PLAYER = "admin", "player"
-
-
-SAGC_SLUG, LADDER_SLUG = "sagc", "guildford"
 
 
 def volunteer_name(club_slug: str) -> str:
@@ -82,9 +49,9 @@ class Demo:
     roles: list[tuple[str, str]]  # username, what they may do
 
 
-def build(rng: random.Random, password: str) -> Demo:
-    today = timezone.localdate()
-    start = today - timedelta(days=DAYS)
+def build(rng: random.Random, password: str, today: date | None = None, now: datetime | None = None) -> Demo:
+    """The demo of :func:`history.plan_demo` (two years up to ``today``), written."""
+    history = plan_demo(rng, today, now)
     hashed = make_password(password)  # hashed once: a hash takes ~0.5 s
     roles: list[tuple[str, str]] = []
 
@@ -95,22 +62,38 @@ def build(rng: random.Random, password: str) -> Demo:
         )
 
     user(ADMIN, "site administrator (superuser): creates lists", is_superuser=True, is_staff=True)
-
-    sagc, sagc_players, sagc_games = _south_africa(rng, start, today, user)
-    ladder = _ladder(rng, start, today, user)
+    for plan in history.lists():
+        _write(plan, user)
 
     # The player: one who visits other clubs, so their one record sheet holds games of several.
+    sagc = history.sagc
     clubs_of: dict[int, set[int]] = {}
-    for game in sagc_games:
+    for game in sagc.games:
         for pid in (game.white_id, game.black_id):
             clubs_of.setdefault(pid, set()).add(game.club_id)
     linked = min(
-        sagc_players,
+        sagc.players,
         key=lambda p: (-len(clubs_of.get(p.model.pk, ())), abs(p.model.start_rank + 12), p.model.name),
     ).model
     linked.user = user(PLAYER, f"linked to the player {linked} ({linked.home_club})")
     linked.save(update_fields=["user"])
-    return Demo([sagc, ladder], roles)
+    return Demo([plan.rating_list for plan in history.lists()], roles)
+
+
+def _write(plan: ListPlan, user: MakeUser) -> None:
+    """One list: saved with its clubs, its committee and volunteers, then its games."""
+    plan.rating_list.save()
+    for club in plan.clubs:
+        club.save()
+    committee, volunteers = _memberships(plan.rating_list, plan.clubs, user)
+
+    def enterer(sheet_plan: Plan) -> User:
+        return committee if sheet_plan.by_committee else volunteers[sheet_plan.club.pk]
+
+    def fixer(game: Game) -> User:
+        return volunteers[game.club_id]
+
+    store.write_list(plan, enterer, fixer, committee)
 
 
 def _memberships(rating_list: RatingList, clubs: list[Club], user: MakeUser) -> tuple[User, dict[int, User]]:
@@ -121,92 +104,3 @@ def _memberships(rating_list: RatingList, clubs: list[Club], user: MakeUser) -> 
         volunteers[club.pk] = user(volunteer_name(club.slug), f"volunteer at {club}")
         Volunteer.objects.create(user=volunteers[club.pk], club=club, granted_by=committee)
     return committee, volunteers
-
-
-def _enterer(committee: User, volunteers: dict[int, User]) -> Callable[[Plan], User]:
-    def enterer(plan: Plan) -> User:
-        return committee if plan.by_committee else volunteers[plan.club.pk]
-
-    return enterer
-
-
-def _south_africa(
-    rng: random.Random, start: date, today: date, user: MakeUser
-) -> tuple[RatingList, list[DemoPlayer], list[Game]]:
-    rating_list = RatingList.objects.create(
-        name="South African Go Clubs", slug=SAGC_SLUG, primary_system="sagc", compared_systems=["egf"]
-    )
-    clubs = [Club.objects.create(rating_list=rating_list, name=s.name, slug=s.slug) for s in SAGC_CLUBS]
-    committee, volunteers = _memberships(rating_list, clubs, user)
-
-    everyone = names(rng, FIRST_SA, LAST_SA, PLAYERS_PER_CLUB * len(clubs))
-    # Two real people of one name, told apart by a suffix.
-    twin = everyone[0]
-    members: dict[str, list[DemoPlayer]] = {}
-    for n, (spec, club) in enumerate(zip(SAGC_CLUBS, clubs, strict=True)):
-        people = everyone[n * PLAYERS_PER_CLUB : (n + 1) * PLAYERS_PER_CLUB]
-        suffixes = {}
-        if n == 3:
-            people[-1], suffixes = twin, {twin: "Pretoria"}
-        ranks = club_ranks(rng, PLAYERS_PER_CLUB, -25, 3)
-        members[spec.slug] = make_players(
-            rng, club, people, ranks, start, founders=15, id_base=1000 + 200 * n, suffixes=suffixes
-        )
-    players = [p for group in members.values() for p in group]
-    Player.objects.bulk_create([p.model for p in players])
-
-    plans: list[Plan] = []
-    for spec, club in zip(SAGC_CLUBS, clubs, strict=True):
-        visitors = [
-            (p, VISIT_NEAR if other.region == spec.region else VISIT_FAR)
-            for other in SAGC_CLUBS
-            if other != spec
-            for p in members[other.slug]
-        ]
-        plans += club_nights(rng, club, spec.weekday, members[spec.slug], visitors, start, today)
-    by_slug = {club.slug: club for club in clubs}
-    for offset, host in OPENS:
-        saturday = first_weekday(start + timedelta(days=offset), 5)
-        if saturday + timedelta(days=1) >= today:
-            continue
-        entrants = [p for p in players if p.model.since <= saturday and rng.random() < 0.6]
-        plans.append(
-            tournament_weekend(rng, by_slug[host], f"South African Open {saturday.year}", saturday, entrants)
-        )
-    plans += internet_league(rng, clubs[0], players, start, today)
-
-    enterer = _enterer(committee, volunteers)
-    games = store.write_sheets(rng, plans, start, enterer)
-    store.correct_komi(rng, games, lambda game: volunteers[game.club_id])
-    store.promote_improvers(rng, rating_list, players, start, today, committee)
-    store.set_last_updated(players, games)
-    return rating_list, players, games
-
-
-def _ladder(rng: random.Random, start: date, today: date, user: MakeUser) -> RatingList:
-    """A town ladder on the West Surrey system: one club, fortnightly nights."""
-    rating_list = RatingList.objects.create(
-        name="Guildford Ladder", slug=LADDER_SLUG, primary_system="west-surrey"
-    )
-    club = Club.objects.create(rating_list=rating_list, name=LADDER_CLUB.name, slug=LADDER_CLUB.slug)
-    committee, volunteers = _memberships(rating_list, [club], user)
-    people = names(rng, FIRST_UK, LAST_UK, LADDER_PLAYERS)
-    players = make_players(
-        rng, club, people, club_ranks(rng, LADDER_PLAYERS, -20, 1), start, founders=10, id_base=None
-    )
-    Player.objects.bulk_create([p.model for p in players])
-    plans = club_nights(
-        rng,
-        club,
-        LADDER_CLUB.weekday,
-        players,
-        [],
-        start,
-        today,
-        every=14,
-        attendance=0.5,
-        name="ladder night",
-    )
-    games = store.write_sheets(rng, plans, start, _enterer(committee, volunteers))
-    store.set_last_updated(players, games)
-    return rating_list

@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from ratings.demo.history import DEMO_SEED
 from ratings.demo.site import Demo, build, demo_usernames
 from ratings.models import (
     Club,
@@ -46,7 +47,7 @@ class Command(BaseCommand):
             "--reset", action="store_true", help="delete all lists, clubs, players and the demo users first"
         )
         parser.add_argument("--if-empty", action="store_true", help="do nothing (no error) when data exists")
-        parser.add_argument("--seed", type=int, default=2005, help="random seed (default 2005)")
+        parser.add_argument("--seed", type=int, default=DEMO_SEED, help=f"random seed (default {DEMO_SEED})")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if self._has_data():

@@ -1,0 +1,44 @@
+"""The "How ratings work" pages: an index of every system with the players'
+questions, and one page per system with its rules, the meaning of every
+term its explanations use (anchors ``term-<key>`` that other pages link
+to), and a worked example the engine computes from the demo's games."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
+from ratings.how_content import pages
+from ratings.how_content.faq import FAQ
+from ratings.how_examples import worked_example
+
+
+def how(request: HttpRequest) -> HttpResponse:
+    found = pages()
+    systems = [(found[name], SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
+    return render(request, "ratings/how/index.html", {"systems": systems, "faq": FAQ})
+
+
+def how_system(request: HttpRequest, system: str) -> HttpResponse:
+    page = pages().get(system)
+    if page is None:
+        raise Http404(f"No rating system called {system!r}.")
+    example = worked_example(system, timezone.localdate())
+    labels = {term.key: term.label for term in page.terms}
+    sides = [
+        (side, [(shown, labels.get(shown.key, shown.key)) for shown in side.terms]) for side in example.sides
+    ]
+    others = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES if name != system]
+    return render(
+        request,
+        "ratings/how/system.html",
+        {
+            "page": page,
+            "label": SYSTEM_LABELS[system],
+            "example": example,
+            "sides": sides,
+            "others": others,
+        },
+    )
