@@ -132,7 +132,7 @@ def _south_africa(rng: random.Random, start: date, today: date, now: datetime) -
     )
     clubs = [Club(rating_list=rating_list, name=s.name, slug=s.slug) for s in SAGC_CLUBS]
     everyone = names(rng, FIRST_SA, LAST_SA, PLAYERS_PER_CLUB * len(clubs))
-    # Two real people of one name, told apart by a suffix (issue 11).
+    # Two real people of one name, told apart by a suffix.
     twin = everyone[0]
     members: dict[str, list[DemoPlayer]] = {}
     for n, (spec, club) in enumerate(zip(SAGC_CLUBS, clubs, strict=True)):
