@@ -59,3 +59,19 @@ urlpatterns = [
     path("handicap/", prediction_views.handicap, name="handicap"),
     path("sheets/new/advice/", prediction_views.sheet_advice, name="sheet_advice"),
 ]
+
+# --- PLACEHOLDER (drop at merge): "How ratings work", how/ and how/<system>/,
+# is being built on its own branch; the game and adjustment pages link to its
+# URL names, so these stand in for them until it merges. ---
+from django.http import HttpRequest, HttpResponse  # noqa: E402
+
+
+def _how_placeholder(request: HttpRequest, system: str = "") -> HttpResponse:
+    return HttpResponse("How ratings work: docs/rating-systems.md", content_type="text/plain; charset=utf-8")
+
+
+urlpatterns += [
+    path("how/", _how_placeholder, name="how"),
+    path("how/<slug:system>/", _how_placeholder, name="how_system"),
+]
+# --- end of PLACEHOLDER ---
