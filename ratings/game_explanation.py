@@ -133,13 +133,16 @@ def explain_game(game: m.Game) -> GameExplanation:
     resume = resume_date(rating_list, names, start)
     checkpoints = checkpoints_at(rating_list, names, resume)
     timeline = load_timeline(rating_list, resume, until=end)
+    if game.pk not in timeline.game_ids:
+        return GameExplanation(game, Status.PENDING)  # changed since it was read
     first = bisect_left(timeline.days, start)
     at = timeline.game_ids.index(game.pk) - first
+    # Only the players of the replayed events need their checkpoint state.
+    players = {*timeline.first, *timeline.second}
     explained = []
     for name, system in systems:
-        ledger, explanations = _replay(
-            system, timeline.events, timeline.starts, checkpoint_state(system, checkpoints.get(name)), first
-        )
+        state = checkpoint_state(system, checkpoints.get(name), players)
+        ledger, explanations = _replay(system, timeline.events, timeline.starts, state, first)
         sides = [
             _side(game, ledger, explanations, at, colour, stored[(name, player.pk)])
             for colour, player in enumerate((game.white, game.black))

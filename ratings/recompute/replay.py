@@ -9,7 +9,7 @@ import logging
 import time
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import chain, compress
@@ -112,13 +112,18 @@ def checkpoints_at(
 
 
 def checkpoint_state(
-    system: base.RatingSystem, checkpoint: m.RatingCheckpoint | None
+    system: base.RatingSystem, checkpoint: m.RatingCheckpoint | None, players: Container[int] | None = None
 ) -> Mapping[Any, Any] | None:
-    """Every player's state in ``system`` at a checkpoint, by player id;
-    None (every player enters at their start) without a checkpoint."""
+    """Every player's state in ``system`` at a checkpoint, by player id
+    (only those of ``players``, when given: a replay that keeps no
+    checkpoint need not build the others); None (every player enters at
+    their start) without a checkpoint."""
     if checkpoint is None:
         return None
-    return {int(k): system.state_from_json(v) for k, v in checkpoint.states.items()}
+    states = checkpoint.states.items()
+    if players is not None:
+        return {int(k): system.state_from_json(v) for k, v in states if int(k) in players}
+    return {int(k): system.state_from_json(v) for k, v in states}
 
 
 def replay(
