@@ -121,10 +121,14 @@ def _what(adjustment: m.RankAdjustment, primary: AdjustedRow | None) -> str:
 def _why(adjustment: m.RankAdjustment, line: m.RankSyncLine | None) -> str:
     if line is not None:
         sync = line.sync
-        listed = sync.as_of or sync.created_at.date()
+        listed = (
+            f"of {sync.as_of.isoformat()}"
+            if sync.as_of
+            else f"imported on {sync.created_at.date().isoformat()}"
+        )
         national = line.national_rank_label or "another rank"
         return (
-            f"A rank sync with the national list of {listed.isoformat()} ({sync.get_format_display()}"
+            f"A rank sync with the national list {listed} ({sync.get_format_display()}"
             f"{', ' + sync.filename if sync.filename else ''}): it gives {adjustment.player.display_name}"
             f" {national} where this list had {line.club_rank_label}."
         )

@@ -28,7 +28,13 @@ def test_a_rank_sync_names_the_national_list_and_both_ranks(client, history: His
     explanation = response.context["explanation"]
     assert explanation.sync_line is not None
     html = response.content.decode()
-    assert "A rank sync with the national list of" in html and "saga-2024-03.csv" in html
+    sync = explanation.sync_line.sync
+    assert sync.as_of is None  # a CSV list gives no date of its own: the import's
+    assert f"A rank sync with the national list imported on {sync.created_at.date().isoformat()}" in html
+    assert "saga-2024-03.csv" in html
+    sync.as_of = date(2024, 2, 15)
+    sync.save()
+    assert "the national list of 2024-02-15 (CSV" in page(client, history.sync).content.decode()
     assert f"gives Player D {format_rank(history.sync.rank)} where this list had 10k" in html
     assert "promoted 3 ranks" in html  # 10k to 7k
 
