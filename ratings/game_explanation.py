@@ -22,6 +22,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import Enum
 from typing import Any
 
@@ -103,7 +104,7 @@ class GameExplanation:
         return all(side.stored for each in self.systems for side in each.sides)
 
 
-def _pending_from(rating_list: m.RatingList, day: Any) -> bool:
+def _pending_from(rating_list: m.RatingList, day: date) -> bool:
     """A recompute is pending from ``day`` or earlier."""
     return rating_list.dirty_from is not None and rating_list.dirty_from <= day
 

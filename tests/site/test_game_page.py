@@ -123,6 +123,24 @@ def test_after_is_what_the_history_stores(client, history: History) -> None:
                 assert side.stored
 
 
+def test_a_stored_row_the_replay_does_not_give_is_flagged(client, history: History) -> None:
+    game = Game.objects.filter(rating_list=history.rating_list, forfeit=False).order_by("-date").first()
+    row = HistoryEntry.objects.get(game=game, system="egf", player=game.black)
+    HistoryEntry.objects.filter(pk=row.pk).update(rating_after=row.rating_after + 1)
+    response = page(client, game)
+    explanation = response.context["explanation"]
+    assert not explanation.consistent
+    flagged = [
+        (each.system, side.colour) for each in explanation.systems for side in each.sides if not side.stored
+    ]
+    assert flagged == [("egf", "b")]
+    html = response.content.decode()
+    assert (
+        "does not agree with the stored ratings" in html
+        and html.count("the record sheet shows otherwise") == 1
+    )
+
+
 def test_a_tournament_game_is_explained_with_its_whole_period(client, history: History) -> None:
     second_day = Game.objects.filter(rating_list=history.rating_list, date=TOURNAMENT_DAY.replace(day=17))
     game = second_day.order_by("-pk").first()
