@@ -163,6 +163,9 @@ class SheetRow:
     adjustment: bool
     #: The record sheet the game was entered on (None for an adjustment), for a link.
     sheet_id: int | None = None
+    #: The game or the adjustment itself, for the link to its explanation.
+    game_id: int | None = None
+    adjustment_id: int | None = None
 
     def cells(self) -> tuple[str, ...]:
         """The 12 columns as text, for the page and the CSV export."""
@@ -206,6 +209,9 @@ class SheetLine:
     #: The record sheet the game was entered on; "" for an adjustment.
     sheet_url: str
     comments: str
+    #: The page that explains the change: the game's (linked from the
+    #: change) or the adjustment's (linked from its date).
+    explained_url: str = ""
 
     @classmethod
     def of(cls, row: SheetRow, opponent_url: str | None = None) -> SheetLine:
@@ -233,7 +239,17 @@ class SheetLine:
             date=day,
             sheet_url=reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
             comments=comments,
+            explained_url=explained_url(row),
         )
+
+
+def explained_url(row: SheetRow) -> str:
+    """The page that explains a row's change (game or adjustment), if any."""
+    if row.game_id is not None:
+        return reverse("game", args=[row.game_id])
+    if row.adjustment_id is not None:
+        return reverse("adjustment", args=[row.adjustment_id])
+    return ""
 
 
 def rank_step(before: float, after: float) -> str:
@@ -282,6 +298,7 @@ def sheet_row(entry: HistoryEntry, player: Player) -> SheetRow:
             date=entry.date,
             comments=adjustment.reason if adjustment is not None else "",
             adjustment=True,
+            adjustment_id=entry.adjustment_id,
         )
     opponent = entry.opponent or (game.black if entry.colour == "w" else game.white)
     return SheetRow(
@@ -299,6 +316,7 @@ def sheet_row(entry: HistoryEntry, player: Player) -> SheetRow:
         comments=game.comments,
         adjustment=False,
         sheet_id=game.sheet_id,
+        game_id=game.pk,
     )
 
 

@@ -13,6 +13,7 @@ from ratings.views import (
     players,
     sheets,
 )  # committee area
+from ratings.views import games as game_views  # a game's and an adjustment's change, explained
 from ratings.views import kit as kit_views  # club-night kit
 from ratings.views import player_changes as player_change_views  # rename, merge
 from ratings.views import predictions as prediction_views  # which system predicts best
@@ -29,6 +30,9 @@ urlpatterns = [
     path("log/<int:pk>/unmerge/", player_change_views.player_unmerge, name="player_unmerge"),
     path("me/", players.my_sheet, name="my_sheet"),
     path("log/", log.log, name="log"),
+    # --- a rating change explained (ratings/views/games.py) ---
+    path("games/<int:pk>/", game_views.game, name="game"),
+    path("adjustments/<int:pk>/", game_views.adjustment, name="adjustment"),
     # --- record-sheet entry, game edit/delete (ratings/views/sheets.py) ---
     path("sheets/new/", sheets.sheet_new, name="sheet_new"),
     path("sheets/new/row/", sheets.sheet_row, name="sheet_row"),

@@ -8,7 +8,14 @@ from ratings.recompute.errors import RecomputeBusy, RecomputeError
 from ratings.recompute.locking import list_lock
 from ratings.recompute.measure import timings
 from ratings.recompute.orchestration import Options, recompute_all, recompute_list
-from ratings.recompute.replay import CHECKPOINT_EVERY
+from ratings.recompute.replay import (
+    CHECKPOINT_EVERY,
+    cached_system,
+    checkpoint_state,
+    checkpoints_at,
+    list_systems,
+    resume_date,
+)
 from ratings.recompute.scheduling import (
     enqueue,
     first_event_date,
@@ -17,7 +24,7 @@ from ratings.recompute.scheduling import (
     schedule,
     sweep,
 )
-from ratings.recompute.timeline import Timeline, load_timeline, period_start
+from ratings.recompute.timeline import Timeline, load_timeline, period_end, period_start
 from ratings.recompute.writing import copy_rows, write_history
 
 __all__ = [
@@ -26,16 +33,22 @@ __all__ = [
     "RecomputeBusy",
     "RecomputeError",
     "Timeline",
+    "cached_system",
+    "checkpoint_state",
+    "checkpoints_at",
     "copy_rows",
     "enqueue",
     "first_event_date",
     "list_lock",
+    "list_systems",
     "load_timeline",
     "mark_dirty",
     "pending_notices",
+    "period_end",
     "period_start",
     "recompute_all",
     "recompute_list",
+    "resume_date",
     "schedule",
     "sweep",
     "timings",

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Count
 
 from ratings import models as m
 from ratings import predictions
@@ -35,6 +34,7 @@ from ratings.recompute.replay import (
     cached_system,
     list_systems,
     replay,
+    resume_date,
 )
 from ratings.recompute.runs import abandon_running, mark_clean, recorded
 from ratings.recompute.sqlite import tune_connection
@@ -153,15 +153,7 @@ def _recompute_locked(
     # and rewrite everything.
     resume: date | None = None
     if start is not None and names:
-        resume = (
-            m.RatingCheckpoint.objects.filter(rating_list=rating_list, system__in=names, date__lte=start)
-            .values("date")
-            .annotate(n=Count("id"))
-            .filter(n=len(names))
-            .order_by("-date")
-            .values_list("date", flat=True)
-            .first()
-        )
+        resume = resume_date(rating_list, names, start)
         if resume is None:
             start = None
     run = m.RecomputeRun.objects.create(

@@ -8,13 +8,14 @@ import functools
 import time
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import chain, compress
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from ratings import models as m
 from ratings.engine import base, get_system
@@ -73,6 +74,48 @@ def list_systems(
     return [(name, system(name)) for name in rating_list.systems]
 
 
+def resume_date(rating_list: m.RatingList, names: Sequence[str], start: date) -> date | None:
+    """The latest date at or before ``start`` where every one of the
+    systems ``names`` has a checkpoint (None: replay from the beginning)."""
+    if not names:
+        return None
+    return (
+        m.RatingCheckpoint.objects.filter(rating_list=rating_list, system__in=names, date__lte=start)
+        .values("date")
+        .annotate(n=Count("id"))
+        .filter(n=len(set(names)))
+        .order_by("-date")
+        .values_list("date", flat=True)
+        .first()
+    )
+
+
+def checkpoints_at(
+    rating_list: m.RatingList, names: Sequence[str], resume: date | None
+) -> dict[str, m.RatingCheckpoint]:
+    """The checkpoints of ``names`` stored at ``resume``, by system (none
+    when the replay starts from the beginning)."""
+    if resume is None:
+        return {}
+    found = m.RatingCheckpoint.objects.filter(rating_list=rating_list, date=resume, system__in=names)
+    return {cp.system: cp for cp in found}
+
+
+def checkpoint_state(
+    system: base.RatingSystem, checkpoint: m.RatingCheckpoint | None, players: Container[int] | None = None
+) -> Mapping[Any, Any] | None:
+    """Every player's state in ``system`` at a checkpoint, by player id
+    (only those of ``players``, when given: a replay that keeps no
+    checkpoint need not build the others); None (every player enters at
+    their start) without a checkpoint."""
+    if checkpoint is None:
+        return None
+    states = checkpoint.states.items()
+    if players is not None:
+        return {int(k): system.state_from_json(v) for k, v in states if int(k) in players}
+    return {int(k): system.state_from_json(v) for k, v in states}
+
+
 def replay(
     rating_list: m.RatingList,
     systems: list[tuple[str, base.RatingSystem]],
@@ -100,9 +143,7 @@ def replay(
     events = timeline.events
     write_from = 0 if start is None else bisect_left(timeline.days, start)
     cuts = _boundaries(timeline, write_from, checkpoint_every)
-    checkpoints = {
-        cp.system: cp for cp in m.RatingCheckpoint.objects.filter(rating_list=rating_list, date=resume, system__in=[n for n, _ in systems])
-    } if resume is not None else {}  # fmt: skip
+    checkpoints = checkpoints_at(rating_list, [n for n, _ in systems], resume)
     first_seq = next(iter(checkpoints.values())).seq if checkpoints else 0
     games0 = {int(k): v for k, v in next(iter(checkpoints.values())).games.items()} if checkpoints else {}
     # Games counted per player at each cut (the same for every system).
@@ -111,10 +152,7 @@ def replay(
     new_checkpoints: list[m.RatingCheckpoint] = []
     final_state: Mapping[Any, Any] = {}
     for number, (name, system) in enumerate(systems):
-        cp = checkpoints.get(name)
-        state: Mapping[Any, Any] | None = (
-            {int(k): system.state_from_json(v) for k, v in cp.states.items()} if cp is not None else None
-        )
+        state = checkpoint_state(system, checkpoints.get(name))
         chunks: list[tuple[int, base.Ledger]] = []
         for lo, hi in zip([0, *cuts], [*cuts, len(events)], strict=True):
             try:

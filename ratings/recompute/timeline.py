@@ -13,7 +13,7 @@ from operator import not_
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Min
+from django.db.models import Max, Min
 
 from ratings import models as m
 from ratings.engine import base
@@ -60,10 +60,14 @@ class Timeline:
         self.periods.append(None)
 
 
-def load_timeline(rating_list: m.RatingList, from_date: date | None = None) -> Timeline:
-    """Games and adjustments of ``list`` dated ``from_date`` or later, in
-    timeline order: date, then entry order (entered_at, id); a game and an
-    adjustment entered at the same instant: the game first.
+def load_timeline(
+    rating_list: m.RatingList, from_date: date | None = None, until: date | None = None
+) -> Timeline:
+    """Games and adjustments of ``list`` dated ``from_date`` or later (and
+    ``until`` or earlier, when given: a game's explanation reads no further
+    than its rating period, period_end), in timeline order: date, then
+    entry order (entered_at, id); a game and an adjustment entered at the
+    same instant: the game first.
 
     Raw SQL in the order of the game_timeline index: the ORM's per-value
     converters cost more than the rating engine itself at a million games.
@@ -73,9 +77,14 @@ def load_timeline(rating_list: m.RatingList, from_date: date | None = None) -> T
     game_table = quote(m.Game._meta.db_table)
     after = "" if from_date is None else "AND g.date >= %s"
     params: list[Any] = [rating_list.pk] if from_date is None else [rating_list.pk, from_date.isoformat()]
+    if until is not None:
+        after += " AND g.date <= %s"
+        params.append(until.isoformat())
     adjustments = m.RankAdjustment.objects.filter(rating_list=rating_list)
     if from_date is not None:
         adjustments = adjustments.filter(date__gte=from_date)
+    if until is not None:
+        adjustments = adjustments.filter(date__lte=until)
     adjustment_rows = list(
         adjustments.order_by("date", "entered_at", "id").values_list(
             "date", "entered_at", "id", "player_id", "rank", "rating"
@@ -283,3 +292,33 @@ def period_start(rating_list: m.RatingList, day: date) -> date:
     )
     split = [first for event, first in firsts.items() if event in later]
     return min(split, default=day)
+
+
+def period_end(rating_list: m.RatingList, day: date) -> date:
+    """``day`` moved forward to the last date of any multi-day rating period
+    (a tournament of the same year) in progress on it, and so on while
+    another one is in progress on that date: the events up to the returned
+    date, and no further, end every period they begin (what period_start
+    is to the first event of a replay, this is to its last)."""
+    end = day
+    while True:
+        open_events = (
+            m.Game.objects.filter(rating_list=rating_list, sheet__kind=m.Kind.TOURNAMENT)
+            .filter(date__gte=date(day.year, 1, 1), date__lte=end)
+            .exclude(sheet__event="")
+            .values_list("sheet__event", flat=True)
+        )
+        last = (
+            m.Game.objects.filter(
+                rating_list=rating_list,
+                sheet__kind=m.Kind.TOURNAMENT,
+                date__gt=end,
+                date__lte=date(day.year, 12, 31),
+                sheet__event__in=open_events,
+            )
+            .order_by()
+            .aggregate(last=Max("date"))["last"]
+        )
+        if last is None:
+            return end
+        end = last

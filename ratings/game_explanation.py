@@ -1,0 +1,202 @@
+"""Why a game moved each player's rating, in every system of its list.
+
+The history stores only before, change and after; the terms a change was
+computed from come from the engine, which explains on demand
+(``rate(..., explain=True)``).  So the game's list is replayed, with the
+recompute's own parts (ratings/recompute): from the latest checkpoint at or
+before the start of the game's rating period, plainly up to that start,
+then with explanations through the end of the period (period_end), and no
+further.  Each explained row is checked against the stored history: what
+the page shows as "after" is what the record sheet shows.
+
+A list with a recompute pending from on or before the game's period has no
+explanation yet ("ratings are being updated"): its stored history and its
+checkpoints may be stale there.  A forfeit is not replayed at all: no
+system rates it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from typing import Any
+
+from ratings import models as m
+from ratings.engine import SYSTEM_LABELS
+from ratings.engine.base import Event, Ledger, RatingSystem, Start
+from ratings.recompute import (
+    checkpoint_state,
+    checkpoints_at,
+    list_systems,
+    load_timeline,
+    period_end,
+    period_start,
+    resume_date,
+)
+from ratings.tables import unit_of
+
+log = logging.getLogger(__name__)
+
+#: How close a replayed value must be to the stored one (both are the same
+#: computation's doubles; the margin only absorbs a database's rounding).
+SAME = 1e-9
+
+
+class Status(str, Enum):
+    EXPLAINED = "explained"
+    #: A recompute is pending from on or before the game's period.
+    PENDING = "pending"
+    #: A forfeit: no system rates it.
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One player's row of the game in one system, as the replay computed
+    it, with the terms it was computed from."""
+
+    player: m.Player
+    #: "w" or "b".
+    colour: str
+    rank_before: float
+    rating_before: float
+    change: float
+    rank_after: float
+    rating_after: float
+    #: The named terms (empty when the system does not rate the game).
+    terms: Mapping[str, Any]
+    formula: str
+    #: Why the game changes nothing in this system (None: it is rated).
+    reason: str | None
+    #: The stored history row agrees with the replay (before and after).
+    stored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SystemExplanation:
+    system: str
+    label: str
+    #: The name of the system's rating ("index", "GoR", "level", "strength").
+    unit: str
+    white: Side
+    black: Side
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return (self.white, self.black)
+
+
+@dataclass(frozen=True)
+class GameExplanation:
+    game: m.Game
+    status: Status
+    #: Primary system first, as the list computes them.
+    systems: list[SystemExplanation] = field(default_factory=list)
+
+    @property
+    def consistent(self) -> bool:
+        """Every row agrees with the stored history."""
+        return all(side.stored for each in self.systems for side in each.sides)
+
+
+def _pending_from(rating_list: m.RatingList, day: date) -> bool:
+    """A recompute is pending from ``day`` or earlier."""
+    return rating_list.dirty_from is not None and rating_list.dirty_from <= day
+
+
+def explain_game(game: m.Game) -> GameExplanation:
+    """``game`` (with its rating list, players loaded) explained in every
+    system of its list; see the module's docstring."""
+    rating_list = game.rating_list
+    if game.forfeit:
+        return GameExplanation(game, Status.FORFEIT)
+    if _pending_from(rating_list, game.date):
+        return GameExplanation(game, Status.PENDING)
+    end = period_end(rating_list, game.date)
+    if _pending_from(rating_list, end):
+        return GameExplanation(game, Status.PENDING)
+    stored = {
+        (row.system, row.player_id): row
+        for row in m.HistoryEntry.objects.filter(game=game).only(
+            "system", "player_id", "rank_before", "rating_before", "rank_after", "rating_after"
+        )
+    }
+    systems = list_systems(rating_list)
+    names = [name for name, _ in systems]
+    if any((name, pk) not in stored for name in names for pk in (game.white_id, game.black_id)):
+        return GameExplanation(game, Status.PENDING)  # never computed yet
+    start = period_start(rating_list, game.date)
+    resume = resume_date(rating_list, names, start)
+    checkpoints = checkpoints_at(rating_list, names, resume)
+    timeline = load_timeline(rating_list, resume, until=end)
+    if game.pk not in timeline.game_ids:
+        return GameExplanation(game, Status.PENDING)  # changed since it was read
+    first = bisect_left(timeline.days, start)
+    at = timeline.game_ids.index(game.pk) - first
+    # Only the players of the replayed events need their checkpoint state.
+    players = {*timeline.first, *timeline.second}
+    explained = []
+    for name, system in systems:
+        state = checkpoint_state(system, checkpoints.get(name), players)
+        ledger, explanations = _replay(system, timeline.events, timeline.starts, state, first)
+        sides = [
+            _side(game, ledger, explanations, at, colour, stored[(name, player.pk)])
+            for colour, player in enumerate((game.white, game.black))
+        ]
+        explained.append(SystemExplanation(name, SYSTEM_LABELS.get(name, name), unit_of(name), *sides))
+    result = GameExplanation(game, Status.EXPLAINED, explained)
+    if not result.consistent:
+        log.warning("game %s: the replay differs from the stored history", game.pk)
+    return result
+
+
+def _replay(
+    system: RatingSystem,
+    events: Sequence[Event],
+    starts: Mapping[Any, Start],
+    state: Mapping[Any, Any] | None,
+    first: int,
+) -> tuple[Ledger, Sequence[Any]]:
+    """The events up to ``first`` plainly (a period boundary), the rest
+    explained: the explained stretch's ledger and explanations."""
+    if first:
+        state = system.rate(events[:first], state=state, starts=starts).state
+    result = system.rate(events[first:], state=state, starts=starts, explain=True)
+    assert result.explanations is not None
+    return result.ledger, result.explanations
+
+
+def _side(
+    game: m.Game, ledger: Ledger, explanations: Sequence[Any], at: int, colour: int, row: m.HistoryEntry
+) -> Side:
+    slot = 2 * at + colour
+    explanation = explanations[slot]
+    terms: Mapping[str, Any] = explanation.terms if explanation is not None else {}
+    reason = terms.get("reason")
+    values = (
+        ledger.rank_before[slot],
+        ledger.rating_before[slot],
+        ledger.rank_after[slot],
+        ledger.rating_after[slot],
+    )
+    stored = (row.rank_before, row.rating_before, row.rank_after, row.rating_after)
+    return Side(
+        player=game.white if colour == 0 else game.black,
+        colour="wb"[colour],
+        rank_before=values[0],
+        rating_before=values[1],
+        change=ledger.change[slot],
+        rank_after=values[2],
+        rating_after=values[3],
+        terms={} if reason else terms,
+        formula="" if explanation is None or reason else explanation.formula,
+        reason=str(reason) if reason else None,
+        stored=all(
+            math.isclose(a, b, rel_tol=0.0, abs_tol=SAME) for a, b in zip(values, stored, strict=True)
+        ),
+    )

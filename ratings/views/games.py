@@ -1,0 +1,87 @@
+"""Public pages that explain a rating change: a game (every system of its
+list, both players, the computation step by step with the rule of each
+term) and a committee adjustment.
+
+Read like the record sheets they are linked from: by anyone, no login.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from ratings.adjustment_explanation import explain_adjustment
+from ratings.engine.ranks import format_rank
+from ratings.game_explanation import Side, Status, SystemExplanation, explain_game
+from ratings.game_steps import signed_text, steps, value_text
+from ratings.models import Game, RankAdjustment
+from ratings.term_words import words_for
+
+
+@dataclass(frozen=True, slots=True)
+class TermLine:
+    """One term as the page writes it: its words and its value."""
+
+    key: str
+    label: str
+    value: str
+    meaning: str
+    formula: str
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    """One player's change in one system, ready to write."""
+
+    side: Side
+    before: str
+    change: str
+    after: str
+    steps: list[str]
+    terms: list[TermLine]
+
+
+def side_view(system: SystemExplanation, side: Side) -> SideView:
+    def rating(rank: float, value: float) -> str:
+        return f"{format_rank(rank)}, {system.unit} {value_text(value)}"
+
+    lines = []
+    for key, value in side.terms.items():
+        words = words_for(system.system, key)
+        lines.append(TermLine(key, words.label, value_text(value), words.meaning, words.formula))
+    return SideView(
+        side=side,
+        before=rating(side.rank_before, side.rating_before),
+        change=signed_text(side.change),
+        after=rating(side.rank_after, side.rating_after),
+        steps=steps(system.system, side.terms) if side.terms else [],
+        terms=lines,
+    )
+
+
+@require_GET
+def game(request: HttpRequest, pk: int) -> HttpResponse:
+    found = get_object_or_404(
+        Game.objects.select_related("rating_list", "club", "sheet", "white", "black"), pk=pk
+    )
+    explanation = explain_game(found)
+    systems = [(each, [side_view(each, side) for side in each.sides]) for each in explanation.systems]
+    context = {
+        "game": found,
+        "explanation": explanation,
+        "pending": explanation.status is Status.PENDING,
+        "forfeit": explanation.status is Status.FORFEIT,
+        "systems": systems,
+    }
+    return render(request, "ratings/game.html", context)
+
+
+@require_GET
+def adjustment(request: HttpRequest, pk: int) -> HttpResponse:
+    found = get_object_or_404(
+        RankAdjustment.objects.select_related("rating_list", "player", "entered_by"), pk=pk
+    )
+    return render(request, "ratings/adjustment.html", {"explanation": explain_adjustment(found)})

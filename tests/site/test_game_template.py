@@ -1,0 +1,58 @@
+"""The game page's template, read without a browser: each side is either
+a table of terms (four cells a term, its rule linked) or one sentence
+saying why the system does not rate the game."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game
+from tests.site.conftest import History
+
+pytestmark = pytest.mark.django_db
+
+
+def articles(html: str) -> list[str]:
+    return re.findall(r'<article class="explained-side">(.*?)</article>', html, re.S)
+
+
+def test_a_game_some_systems_do_not_rate_says_why_in_those(client, history: History) -> None:
+    small = Game.objects.get(rating_list=history.rating_list, board=13)
+    response = client.get(reverse("game", args=[small.pk]))
+    sides = articles(response.content.decode())
+    by_system = {name: sides[2 * i : 2 * i + 2] for i, name in enumerate(history.rating_list.systems)}
+    assert all('class="data terms"' in side for side in by_system["sagc"])  # SAGC rates any board
+    for side in by_system["egf"]:  # the EGF rates 19x19 games only
+        assert 'class="data terms"' not in side
+        assert (
+            '<p class="not-rated">Not rated in this system: this game does not count (a board other' in side
+        )
+
+
+def test_a_game_no_system_rates_says_why_in_each(client, history: History) -> None:
+    free = Game.objects.get(rating_list=history.rating_list, kind="free")
+    response = client.get(reverse("game", args=[free.pk]))
+    html = response.content.decode()
+    sides = articles(html)
+    assert len(sides) == 2 * len(history.rating_list.systems)
+    reasons = [re.search(r'<p class="not-rated">Not rated in this system: (.*?)\.', side) for side in sides]
+    assert all(reasons), "a free game counts in no system"
+    assert "free games have a Game Status Factor of 0" in reasons[0].group(1)  # SAGC, primary, first
+    assert 'class="data terms"' not in html
+
+
+def test_a_rated_side_writes_every_term_as_four_cells(client, history: History) -> None:
+    game = Game.objects.filter(rating_list=history.rating_list, kind="club", board=19, forfeit=False).first()
+    response = client.get(reverse("game", args=[game.pk]))
+    html = response.content.decode()
+    views = [view for _, views in response.context["systems"] for view in views]
+    for view, side in zip(views, articles(html), strict=True):
+        rows = re.findall(r'<tr data-term="([^"]+)">(.*?)</tr>', side, re.S)
+        assert [key for key, _ in rows] == list(view.side.terms)
+        for _, row in rows:
+            assert row.count("<td") == 4
+        assert side.count("<li>") == len(view.steps) > 0
+        assert f"<b>{view.before}</b>" in side and f"<b>{view.after}</b>" in side
