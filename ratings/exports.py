@@ -200,7 +200,7 @@ def export_stream(
     where = club or rating_list
     if not games.exists():
         raise CommitteeError(f"{where.name} has no game between {start or 'the start'} and {end or 'today'}")
-    extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
+    extension, media_type = exchange.FILE_TYPES[format]
     name = f"{where.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
     records = list_game_records(rating_list, start, end, club)
     if format == "csv":
@@ -214,7 +214,7 @@ def export_stream(
             f"{MAX_TABLE_GAMES} games; export a shorter period, or CSV or JSON game records"
         )
     tournament = list_games_tournament(rating_list, start, end, club=club)
-    text = exchange.write_tournament(tournament, format)  # type: ignore[arg-type]
+    text = exchange.write_tournament(tournament, format)
     return name, media_type, iter([text])
 
 

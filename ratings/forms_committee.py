@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ratings import exchange
 from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
+from ratings.form_fields import field_of
 from ratings.forms import DATE_INPUT
 from ratings.models import Club, RankSync, RankSyncLine, RatingList
 
@@ -44,10 +45,10 @@ def _not_future(value: date | None) -> date | None:
     return value
 
 
-def _choose_among(field: forms.Field, choices: QuerySet[Any]) -> None:
+def _choose_among(field: forms.ModelChoiceField[Any], choices: QuerySet[Any]) -> None:
     """Limit a place field to the places the user holds a role at (a choice
     outside them is refused like any invalid choice: nothing changes)."""
-    field.queryset = choices  # type: ignore[attr-defined]
+    field.queryset = choices
     first = choices.first()
     if first is not None:
         field.initial = first.pk
@@ -125,8 +126,10 @@ class ExportForm(forms.Form):
 
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(self.fields["rating_list"], rating_lists)
-        self.fields["club"].queryset = Club.objects.filter(rating_list__in=rating_lists)  # type: ignore[attr-defined]
+        _choose_among(field_of(self, "rating_list", forms.ModelChoiceField), rating_lists)
+        field_of(self, "club", forms.ModelChoiceField).queryset = Club.objects.filter(
+            rating_list__in=rating_lists
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

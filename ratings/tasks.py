@@ -50,7 +50,7 @@ class DirtyFlagTask(DjangoTask):
     retry_jitter=True,
     max_retries=8,
 )
-def recompute_list_task(self, rating_list_id: int, full: bool = False) -> int | None:  # type: ignore[no-untyped-def]
+def recompute_list_task(self, rating_list_id: int, full: bool = False) -> int | None:
     """Recompute one list; returns the recorded run's id (None: nothing to do)."""
     run = recompute.recompute_list(rating_list_id, full=full, trigger="celery")
     return run.pk if run is not None else None

@@ -1,15 +1,17 @@
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 GROUPS = ("volunteer", "committee")
 
 
-def create_groups(apps, schema_editor):
+def create_groups(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Group = apps.get_model("auth", "Group")
     for name in GROUPS:
         Group.objects.get_or_create(name=name)
 
 
-def delete_groups(apps, schema_editor):
+def delete_groups(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     apps.get_model("auth", "Group").objects.filter(name__in=GROUPS).delete()
 
 

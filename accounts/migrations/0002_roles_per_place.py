@@ -8,9 +8,11 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def groups_become_memberships(apps, schema_editor):  # type: ignore[no-untyped-def]
+def groups_become_memberships(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Group = apps.get_model("auth", "Group")
     Volunteer = apps.get_model("accounts", "Volunteer")
     CommitteeMember = apps.get_model("accounts", "CommitteeMember")

@@ -16,12 +16,13 @@ from accounts import access, invitations
 from accounts.forms import InviteForm, NewcomerForm
 from accounts.memberships import MembershipError
 from accounts.models import Invitation
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access as ratings_access
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
+def invitation_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """GET: the list's invitations and a form; POST: invite someone."""
     rating_list = ratings_access.rating_list_for_committee(request.user, slug)
     initial = {"place": request.GET["place"]} if "place" in request.GET else None
@@ -53,7 +54,7 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+def invitation_withdraw(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     invitation = access.invitation_for_committee(request.user, pk)
     if invitation.accepted_at is None:
         invitation.delete()

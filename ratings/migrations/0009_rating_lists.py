@@ -10,14 +10,20 @@ players of one club whose names differed only in case or spacing (allowed
 before) are told apart by a suffix ("2", "3", ...) rather than refused.
 """
 
+from __future__ import annotations
+
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import django.db.models.deletion
 import django.utils.timezone
 from django.core.management.color import no_style
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 TABLES_OF_A_POOL = ("game", "historyentry", "logentry", "player", "rankadjustment", "ranksync",
                     "ratingcheckpoint", "recomputerun")  # fmt: skip
@@ -30,7 +36,7 @@ def _key(name: str) -> str:
     return re.sub(r"\s+", " ", folded).strip()
 
 
-def clubs_become_lists(apps, schema_editor):  # type: ignore[no-untyped-def]
+def clubs_become_lists(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Club = apps.get_model("ratings", "Club")
     RatingList = apps.get_model("ratings", "RatingList")
     Player = apps.get_model("ratings", "Player")
@@ -71,7 +77,7 @@ def clubs_become_lists(apps, schema_editor):  # type: ignore[no-untyped-def]
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
-def _list_fk(related_name: str, on_delete, **extra):  # type: ignore[no-untyped-def]
+def _list_fk(related_name: str, on_delete: Callable[..., None], **extra: Any) -> models.ForeignKey[Any, Any]:
     return models.ForeignKey(on_delete=on_delete, related_name=related_name, to="ratings.ratinglist", **extra)
 
 

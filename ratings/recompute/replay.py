@@ -42,7 +42,7 @@ def _boundaries(timeline: Timeline, write_from: int, every: int) -> list[int]:
     days, periods = timeline.days, timeline.periods
     spans: dict[str, list[date]] = {}
     for i in compress(range(len(periods)), periods):  # tournament games only
-        span = spans.setdefault(periods[i], [days[i], days[i]])  # type: ignore[arg-type]
+        span = spans.setdefault(periods[i], [days[i], days[i]])
         span[1] = days[i]
     inside: set[date] = set()
     for first, last in spans.values():

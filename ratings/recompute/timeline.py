@@ -250,7 +250,7 @@ def _as_utc(value: Any) -> datetime:
         value = datetime.fromisoformat(value)
     if value.tzinfo is not None:
         value = value.astimezone(UTC).replace(tzinfo=None)
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def period_start(rating_list: m.RatingList, day: date) -> date:

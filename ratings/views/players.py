@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
+from accounts.requests import AuthenticatedHttpRequest
 from accounts.roles import is_committee_of
 from ratings.charts import history_chart
 from ratings.engine import SYSTEM_LABELS
@@ -169,7 +170,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
+def rating_chart(player: Player, system: str):
     """The history chart: SAGC plots rank + index / 2000 (the index runs
     from -999 to +999 inside a rank, so a rank's band is one unit tall and
     a promotion does not look like a fall to 0); other systems plot their
@@ -188,7 +189,7 @@ def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
 
 
 @login_required
-def my_sheet(request: HttpRequest) -> HttpResponse:
+def my_sheet(request: AuthenticatedHttpRequest) -> HttpResponse:
     player = Player.objects.filter(user=request.user).first()
     if player is None:
         return render(request, "ratings/not_linked.html", status=404)
