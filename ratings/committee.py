@@ -669,10 +669,11 @@ def _already_imported(
         found = sheets.filter(event=tournament.name[:200]).first()
         if found is not None:
             return found
-    if any(isinstance(ref, NewPlayer) for ref in refs.values()):
+    known = {key: ref for key, ref in refs.items() if isinstance(ref, Player)}
+    if len(known) < len(refs):
         return None  # a game with a new player cannot be on an earlier sheet
     wanted = Counter(
-        (g.date or day, refs[g.white].pk, refs[g.black].pk, g.winner.value, g.handicap)
+        (g.date or day, known[g.white].pk, known[g.black].pk, g.winner.value, g.handicap)
         for g in tournament.games
     )
     for sheet in sheets:

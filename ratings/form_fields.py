@@ -19,14 +19,12 @@ M = TypeVar("M", bound=Model)
 
 
 class LabelledChoiceField(forms.ModelChoiceField[M]):
-    """A model choice whose labels come from ``label_of`` (``str`` unless a form sets it)."""
+    """A model choice whose labels come from ``label_of`` when a form sets it."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.label_of: Callable[[M], str] = str
+    label_of: Callable[[M], str] | None = None
 
     def label_from_instance(self, obj: M) -> str:
-        return self.label_of(obj)
+        return self.label_of(obj) if self.label_of is not None else super().label_from_instance(obj)
 
 
 def field_of(form: forms.BaseForm, name: str, kind: type[F]) -> F:

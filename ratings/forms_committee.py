@@ -45,9 +45,10 @@ def _not_future(value: date | None) -> date | None:
     return value
 
 
-def _choose_among(field: forms.ModelChoiceField[Any], choices: QuerySet[Any]) -> None:
+def _choose_among(form: forms.Form, name: str, choices: QuerySet[Any]) -> None:
     """Limit a place field to the places the user holds a role at (a choice
     outside them is refused like any invalid choice: nothing changes)."""
+    field = field_of(form, name, forms.ModelChoiceField)
     field.queryset = choices
     first = choices.first()
     if first is not None:
@@ -80,7 +81,7 @@ class RankUploadForm(_UploadForm):
 
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(self.fields["rating_list"], rating_lists)
+        _choose_among(self, "rating_list", rating_lists)
 
     format = forms.ChoiceField(
         choices=RANK_FORMAT_CHOICES,
@@ -103,7 +104,7 @@ class TournamentImportForm(_UploadForm):
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(self.fields["club"], clubs)
+        _choose_among(self, "club", clubs)
 
     format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, required=False)
 
@@ -126,7 +127,7 @@ class ExportForm(forms.Form):
 
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(field_of(self, "rating_list", forms.ModelChoiceField), rating_lists)
+        _choose_among(self, "rating_list", rating_lists)
         field_of(self, "club", forms.ModelChoiceField).queryset = Club.objects.filter(
             rating_list__in=rating_lists
         )

@@ -279,10 +279,14 @@ class RecordSheet(models.Model):
         return reverse("sheet", args=[self.pk])
 
 
+#: Timeline order: game date, then entry order.
+TIMELINE_ORDER = ("date", "entered_at", "id")
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def timeline(self) -> GameQuerySet:
         """Timeline order: game date, then entry order."""
-        return self.order_by("date", "entered_at", "id")
+        return self.order_by(*TIMELINE_ORDER)
 
     def of_player(self, player: Player) -> GameQuerySet:
         return self.filter(Q(white=player) | Q(black=player))

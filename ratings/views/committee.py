@@ -18,7 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -143,7 +143,7 @@ def rank_sync(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def export(request: AuthenticatedHttpRequest) -> HttpResponse:
+def export(request: AuthenticatedHttpRequest) -> HttpResponseBase:
     """The form; submitted (it has a format), the file itself."""
     lists = _managed_lists(request)
     access.refuse_choice_outside(lists, request.GET.get("rating_list"))
@@ -219,7 +219,7 @@ def tournament_import_preview(request: AuthenticatedHttpRequest, pk: int) -> Htt
             error, status = str(refused), 400
         else:
             messages.success(request, f"{report.games} games saved; ratings will update shortly.")
-            return redirect(report.sheet)
+            return redirect(report.sheet or "tournament_import")  # a saved import has its sheet
     report = preview.report
     more_games = report["games"] - len(report["first_games"])
     context = {"preview": preview, "report": report, "more_games": more_games, "error": error}

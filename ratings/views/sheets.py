@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -56,7 +57,7 @@ def _posted_rows(data: Any) -> list[int]:
     return sorted({int(m.group(1)) for key in data if (m := ROW_KEY.match(key))})
 
 
-def _entry_clubs(request: HttpRequest) -> Any:
+def _entry_clubs(request: HttpRequest) -> QuerySet[Club]:
     """The clubs where the user enters sheets; none at all: 403."""
     clubs = access.clubs_for_entry(request.user)
     if not clubs.exists():
@@ -168,15 +169,15 @@ def _render_sheet_form(
     if header.is_bound:
         for name, errs in header.errors.items():
             label = header[name].label if name in header.fields else ""
-            problems += [("Sheet", label, e, "sheet-header") for e in errs]
+            problems += [("Sheet", str(label), str(e), "sheet-header") for e in errs]
         for position, form in enumerate(rows, start=1):
             for name, errs in form.errors.items():
                 label = form[name].label if name in form.fields else ""
-                problems += [(f"Game {position}", label, e, str(form.prefix)) for e in errs]
+                problems += [(f"Game {position}", str(label), str(e), str(form.prefix)) for e in errs]
     context = {
         "header": header,
         "rows": rows,
-        "next_row": max((int(f.prefix.split("-")[1]) for f in rows), default=-1) + 1,
+        "next_row": max((int(str(f.prefix).split("-")[1]) for f in rows), default=-1) + 1,
         "club": club,
         "players": _player_options(club),
         "problems": problems,
