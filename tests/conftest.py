@@ -25,6 +25,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 if TYPE_CHECKING:
+    # The test client's response (an HttpResponse with the request, the
+    # templates, json()...): django-stubs gives it only a private name.
     from pytest_django import Settings
 
     from ratings.models import Club, Player, RatingList
@@ -99,6 +101,10 @@ def other_list(db: None) -> RatingList:
     return ladder
 
 
+#: The ``client_for`` fixture: a test client logged in as a persona ("anonymous": not logged in).
+ClientFor = Callable[[str], Client]
+
+
 class MakePlayer(Protocol):
     """The ``make_player`` fixture: a player of the club (or of ``club=``)."""
 
@@ -165,7 +171,7 @@ def outsiders(personas: dict[str, User | None], other_club: Club, other_list: Ra
 
 
 @pytest.fixture
-def client_for(personas: dict[str, User | None]) -> Callable[[str], Client]:
+def client_for(personas: dict[str, User | None]) -> ClientFor:
     def make(role: str) -> Client:
         client = Client()
         user = personas[role]

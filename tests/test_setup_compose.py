@@ -41,7 +41,7 @@ def _run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=REPO, env=environment, capture_output=True, text=True, timeout=300)
 
 
-def test_the_service_passes_the_setup_variables_the_settings_read():
+def test_the_service_passes_the_setup_variables_the_settings_read() -> None:
     settings_source = (REPO / "clubrating" / "settings.py").read_text()
     env = _migrate_service()["environment"]
     for name in ("CLUBRATING_LIST", "CLUBRATING_CLUBS", "CLUBRATING_ADMIN", "CLUBRATING_ADMIN_EMAIL"):
@@ -50,7 +50,7 @@ def test_the_service_passes_the_setup_variables_the_settings_read():
 
 
 @pytest.mark.slow
-def test_the_migrate_service_sets_the_site_up_once_then_changes_nothing(tmp_path):
+def test_the_migrate_service_sets_the_site_up_once_then_changes_nothing(tmp_path: Path) -> None:
     env = {
         "CLUBRATING_LIST": "South African Go Clubs",
         "CLUBRATING_CLUBS": "Stellenbosch Go Club, Cape Town Go Club",
@@ -68,7 +68,7 @@ def test_the_migrate_service_sets_the_site_up_once_then_changes_nothing(tmp_path
 
 
 @pytest.mark.slow
-def test_without_a_list_name_the_service_only_migrates(tmp_path):
+def test_without_a_list_name_the_service_only_migrates(tmp_path: Path) -> None:
     done = _run(tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Created" not in done.stdout and (tmp_path / "site.sqlite3").exists()
