@@ -18,18 +18,21 @@ import os
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypedDict
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
 if TYPE_CHECKING:
-    # The test client's response (an HttpResponse with the request, the
-    # templates, json()...): django-stubs gives it only a private name.
+    from django.test.client import _MonkeyPatchedWSGIResponse
     from pytest_django import Settings
 
     from ratings.models import Club, Player, RatingList
+
+    # The test client's response (an HttpResponse with the request, the
+    # templates, json()...): django-stubs gives it only a private name.
+    TestResponse: TypeAlias = _MonkeyPatchedWSGIResponse
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -145,8 +148,17 @@ def committee_of(user: User, rating_list: RatingList) -> User:
     return user
 
 
+class Personas(TypedDict):
+    """The ``personas`` fixture: the users of the four roles (nobody for "anonymous")."""
+
+    anonymous: None
+    player: User
+    volunteer: User
+    committee: User
+
+
 @pytest.fixture
-def personas(db: None, club: Club, make_player: MakePlayer) -> dict[str, User | None]:
+def personas(db: None, club: Club, make_player: MakePlayer) -> Personas:
     """The four personas of the club and its list; the outsiders of issue 11
     (another club's volunteer, another list's committee, the site admin) are
     in :func:`outsiders`."""
@@ -161,7 +173,7 @@ def personas(db: None, club: Club, make_player: MakePlayer) -> dict[str, User | 
 
 
 @pytest.fixture
-def outsiders(personas: dict[str, User | None], other_club: Club, other_list: RatingList) -> dict[str, User]:
+def outsiders(personas: Personas, other_club: Club, other_list: RatingList) -> dict[str, User]:
     """Volunteer of club B (same list), committee of list 2, site admin."""
     return {
         "volunteer_b": volunteer_of(_user("volunteer-b"), other_club),
@@ -171,10 +183,17 @@ def outsiders(personas: dict[str, User | None], other_club: Club, other_list: Ra
 
 
 @pytest.fixture
-def client_for(personas: dict[str, User | None]) -> ClientFor:
+def client_for(personas: Personas) -> ClientFor:
+    users: dict[str, User | None] = {
+        "anonymous": None,
+        "player": personas["player"],
+        "volunteer": personas["volunteer"],
+        "committee": personas["committee"],
+    }
+
     def make(role: str) -> Client:
         client = Client()
-        user = personas[role]
+        user = users[role]
         if user is not None:
             client.force_login(user)
         return client

@@ -8,11 +8,10 @@ from datetime import date
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from ratings.models import Club
-from tests.conftest import ClientFor, MakePlayer
+from tests.conftest import ClientFor, MakePlayer, Personas
 
 JUNK_VALUES = [
     "\x00",
@@ -45,7 +44,7 @@ JUNK_NAMES = [
 
 
 @pytest.fixture
-def site(club: Club, make_player: MakePlayer, personas: dict[str, User | None]) -> dict[str, Any]:
+def site(club: Club, make_player: MakePlayer, personas: Personas) -> dict[str, Any]:
     from ratings import services
     from ratings.models import Player
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
 from ratings.models import Club, Player, RatingList
-from tests.conftest import PASSWORD, ClientFor, MakePlayer
+from tests.conftest import PASSWORD, ClientFor, MakePlayer, Personas
 
 
 def test_the_site_admin_creates_a_list_with_its_system(outsiders: dict[str, User]) -> None:
@@ -61,7 +61,7 @@ def test_a_club_name_is_unique_in_its_list_and_a_taken_slug_gets_a_number(
 
 
 def test_the_committee_gives_and_takes_a_volunteer_seat(
-    client_for: ClientFor, personas: dict[str, User | None], other_club: Club
+    client_for: ClientFor, personas: Personas, other_club: Club
 ) -> None:
     client = client_for("committee")
     response = client.post(
@@ -82,7 +82,7 @@ def test_giving_a_role_to_an_unknown_user_says_to_invite_them(client_for: Client
 
 
 def test_a_list_keeps_its_last_committee_member(
-    client_for: ClientFor, personas: dict[str, User | None], rating_list: RatingList
+    client_for: ClientFor, personas: Personas, rating_list: RatingList
 ) -> None:
     client = client_for("committee")
     seat = CommitteeMember.objects.get(user=personas["committee"], rating_list=rating_list)
@@ -92,7 +92,7 @@ def test_a_list_keeps_its_last_committee_member(
 
 
 def test_a_committee_member_may_leave_once_another_sits(
-    client_for: ClientFor, personas: dict[str, User | None], rating_list: RatingList
+    client_for: ClientFor, personas: Personas, rating_list: RatingList
 ) -> None:
     client = client_for("committee")
     client.post(reverse("list_members", args=["sagc"]), {"username": "volunteer", "place": "committee"})
@@ -130,7 +130,7 @@ def test_the_committee_links_a_user_to_a_player_and_unlinks_them(
 
 
 def test_a_user_is_linked_to_one_player_only(
-    client_for: ClientFor, make_player: MakePlayer, personas: dict[str, User | None]
+    client_for: ClientFor, make_player: MakePlayer, personas: Personas
 ) -> None:
     sipho = make_player("Sipho Dlamini")
     response = client_for("committee").post(
@@ -141,7 +141,7 @@ def test_a_user_is_linked_to_one_player_only(
 
 
 def test_this_is_me_asks_the_committee_which_approves(
-    client_for: ClientFor, make_player: MakePlayer, personas: dict[str, User | None]
+    client_for: ClientFor, make_player: MakePlayer, personas: Personas
 ) -> None:
     sipho = make_player("Sipho Dlamini")
     user = User.objects.create_user("sipho", "s@example.org", PASSWORD)
