@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -22,10 +23,10 @@ DAY = date(2024, 3, 1)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
 
 
-def game(white: str, black: str, winner: Winner, handicap: int = 0, day: int = 0, **extra: object) -> Game:
+def game(white: str, black: str, winner: Winner, handicap: int = 0, day: int = 0, **extra: Any) -> Game:
     return Game(
         date=DAY + timedelta(days=day), white=white, black=black, winner=winner, handicap=handicap,
-        komi=0.5 if handicap else 6.5, **extra,  # type: ignore[arg-type]
+        komi=0.5 if handicap else 6.5, **extra,
     )  # fmt: skip
 
 

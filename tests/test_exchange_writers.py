@@ -166,9 +166,9 @@ def test_a_player_described_two_ways_in_game_records_is_refused() -> None:
 
 
 @pytest.mark.parametrize("fmt", ["h9", "tou", "aga"])
-def test_writers_refuse_an_empty_period(fmt: str) -> None:
+def test_writers_refuse_an_empty_period(fmt: GameFormat) -> None:
     with pytest.raises(ExchangeError, match="no players"):
-        write_tournament(club_tournament("Club", [], []), fmt)  # type: ignore[arg-type]
+        write_tournament(club_tournament("Club", [], []), fmt)
 
 
 def test_writers_refuse_a_player_twice_in_one_round() -> None:
@@ -227,8 +227,8 @@ def club_periods(draw: st.DrawFn) -> Tournament:
 
 @settings(max_examples=60, deadline=None)
 @given(club_periods(), st.sampled_from(ROUNDED))
-def test_any_club_period_reads_back_to_the_same_games(t: Tournament, fmt: str) -> None:
-    back = parse_tournament(write_tournament(t, fmt))  # type: ignore[arg-type]
+def test_any_club_period_reads_back_to_the_same_games(t: Tournament, fmt: GameFormat) -> None:
+    back = parse_tournament(write_tournament(t, fmt))
     assert games_of(back) == games_of(t)
 
 

@@ -221,12 +221,12 @@ def test_the_committee_of_another_list_cannot_export_this_one(
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
 def test_every_format_downloads_with_its_extension(
-    client_for: ClientFor, club: Club, season: dict[str, Player], fmt: str
+    client_for: ClientFor, club: Club, season: dict[str, Player], fmt: exchange.GameFormat
 ) -> None:
     response = client_for("committee").get(
         reverse("export"), {"rating_list": str(club.rating_list.pk), "format": fmt}
     )
-    extension, media_type = exchange.FILE_TYPES[fmt]  # type: ignore[index]
+    extension, media_type = exchange.FILE_TYPES[fmt]
     assert response.status_code == 200 and response["Content-Type"].startswith(media_type)
     assert response["Content-Disposition"].endswith(f'{extension}"')
 

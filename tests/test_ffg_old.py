@@ -7,6 +7,7 @@ hand from its stage formulas, each named after the stage it checks.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,9 +20,9 @@ DAY = date(2015, 5, 9)
 W, B = Winner.WHITE, Winner.BLACK
 
 
-def game(white: str, black: str, winner: Winner, **extra: object) -> Game:
+def game(white: str, black: str, winner: Winner, **extra: Any) -> Game:
     extra.setdefault("event", "open")
-    return Game(extra.pop("date", DAY), white, black, winner, **extra)  # type: ignore[arg-type]
+    return Game(extra.pop("date", DAY), white, black, winner, **extra)
 
 
 def established(**levels: float) -> dict[PlayerId, Start]:
@@ -273,6 +274,10 @@ def test_the_adjustment_converges(history: tuple[list[Game], dict[PlayerId, Star
             last[p] = result.ledger.rating_after[slot]
     for p, start_used in first.items():
         s = starts[p]
-        entry = max(-2950.0, s.rating if s.rating is not None else 100 * s.rank + 50)  # type: ignore[operator]
+        if s.rating is not None:
+            entry = max(-2950.0, s.rating)
+        else:
+            assert s.rank is not None, p  # a Start gives its rating or its rank
+            entry = max(-2950.0, 100 * s.rank + 50)
         if start_used != entry:
             assert abs(last[p] - start_used) <= (100 if s.rating is not None else 50) + 10

@@ -437,9 +437,9 @@ def test_a_start_without_a_rank_is_refused() -> None:
         (game("A", "B", Winner.WHITE, handicap=-1), "handicap"),
         (game("A", "B", Winner.WHITE, handicap=40), "handicap"),
         (game("A", "B", Winner.WHITE, komi=float("nan")), "komi"),
-        (game("A", "B", "white"), "winner"),  # type: ignore[arg-type]
+        (game("A", "B", "white"), "winner"),  # type: ignore[arg-type]  # a bad winner on purpose
         (game("A", "B", Winner.WHITE, kind="club"), "kind"),
-        (game("A", "B", Winner.WHITE, komi="6.5"), "komi"),  # type: ignore[arg-type]
+        (game("A", "B", Winner.WHITE, komi="6.5"), "komi"),  # type: ignore[arg-type]  # text on purpose
         (Adjustment(DAY, "A", -31), "rank"),
         (Adjustment(DAY, "A", -3.5), "rank"),
         (Adjustment(DAY, "A", -3, rating=1200), "rating"),

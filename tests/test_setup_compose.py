@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -18,9 +19,10 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _migrate_service() -> dict:  # type: ignore[type-arg]
+def _migrate_service() -> dict[str, Any]:
     compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
-    return compose["services"]["migrate"]  # type: ignore[no-any-return]
+    service: dict[str, Any] = compose["services"]["migrate"]
+    return service
 
 
 def _run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:

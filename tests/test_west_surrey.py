@@ -208,7 +208,7 @@ def test_unknown_player_is_refused() -> None:
         (game("A", "A", Winner.WHITE), "black"),
         (game("A", "B", Winner.WHITE, handicap=-2), "handicap"),
         (game("A", "B", Winner.WHITE, komi=float("inf")), "komi"),
-        (game("A", "B", "black"), "winner"),  # type: ignore[arg-type]
+        (game("A", "B", "black"), "winner"),  # type: ignore[arg-type]  # a bad winner on purpose
         (game("A", "B", Winner.WHITE, board=11), "board"),
         (Adjustment(DAY, "A", float("nan")), "rank"),
     ],
