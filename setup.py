@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -80,7 +80,7 @@ class OptionalBuildExt(build_ext):
             built.write_text(manifest)
 
 
-def extensions() -> list[object]:
+def extensions() -> list[Extension]:
     if os.environ.get("CLUBRATING_PURE") == "1":
         return []
     try:
@@ -90,13 +90,14 @@ def extensions() -> list[object]:
         return []
     BUILT_FROM.update(source_hashes())
     try:
-        return list(
-            mypycify(
-                [f"ratings/engine/{name}.py" for name in COMPILED],
-                opt_level="3",
-                group_name="ratings_engine",
-            )
+        built = mypycify(
+            [f"ratings/engine/{name}.py" for name in COMPILED],
+            opt_level="3",
+            group_name="ratings_engine",
         )
+        # setuptools is imported above, so mypyc builds setuptools' Extensions
+        # (its stubs also allow distutils' on Python 3.11).
+        return [extension for extension in built if isinstance(extension, Extension)]
     except (Exception, SystemExit) as error:  # mypyc reports type errors by exiting
         print(f"mypyc failed ({error}): the rating engine stays pure Python", file=sys.stderr)
         return []

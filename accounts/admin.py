@@ -12,7 +12,7 @@ from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from accounts.roles import role_of
 
 
-class VolunteerInline(admin.TabularInline):
+class VolunteerInline(admin.TabularInline[Volunteer, User]):
     model = Volunteer
     fk_name = "user"
     extra = 0
@@ -20,7 +20,7 @@ class VolunteerInline(admin.TabularInline):
     readonly_fields = ["granted_at"]
 
 
-class CommitteeInline(admin.TabularInline):
+class CommitteeInline(admin.TabularInline[CommitteeMember, User]):
     model = CommitteeMember
     fk_name = "user"
     extra = 0
@@ -28,7 +28,7 @@ class CommitteeInline(admin.TabularInline):
     readonly_fields = ["granted_at"]
 
 
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin[User]):
     list_display = ["username", "email", "role", "linked_player", "is_active", "last_login"]
     list_filter = ["is_active", "is_staff", "is_superuser"]
     search_fields = ["username", "email", "first_name", "last_name", "player__name"]
@@ -52,7 +52,7 @@ admin.site.register(User, UserAdmin)
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class InvitationAdmin(admin.ModelAdmin[Invitation]):
     list_display = [
         "email",
         "role",
@@ -69,7 +69,7 @@ class InvitationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(LinkRequest)
-class LinkRequestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class LinkRequestAdmin(admin.ModelAdmin[LinkRequest]):
     list_display = ["user", "player", "status", "created_at", "decided_by", "decided_at"]
     list_filter = ["status"]
     search_fields = ["user__username", "player__name"]

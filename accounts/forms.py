@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 
 from accounts.models import Role
 from ratings.models import SYSTEM_CHOICES, Club, Player, RatingList
@@ -29,7 +29,7 @@ class PlaceField(forms.ChoiceField):
         super().__init__(choices=place_choices(rating_list), label="Role", **kwargs)
         self.rating_list = rating_list
 
-    def clean(self, value: Any) -> tuple[str, Club | None]:  # type: ignore[override]
+    def clean(self, value: Any) -> tuple[str, Club | None]:
         value = super().clean(value)
         if value == COMMITTEE_PLACE:
             return Role.COMMITTEE, None
@@ -54,8 +54,8 @@ class InviteForm(forms.Form):
         self.fields["place"] = PlaceField(rating_list)
 
 
-def _user_named(username: str) -> Any:
-    user = get_user_model()._default_manager.filter(username=username.strip()).first()
+def _user_named(username: str) -> User:
+    user = User.objects.filter(username=username.strip()).first()
     if user is None:
         raise forms.ValidationError(
             f"No user is called “{username.strip()}”. Someone new? Send them an invitation instead."
@@ -70,7 +70,7 @@ class GiveRoleForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["place"] = PlaceField(rating_list)
 
-    def clean_username(self) -> Any:
+    def clean_username(self) -> User:
         return _user_named(self.cleaned_data["username"])
 
 
@@ -89,13 +89,16 @@ class LinkForm(forms.Form):
         )
         self.order_fields(["player", "username"])
 
-    def clean_username(self) -> Any:
+    def clean_username(self) -> User:
         return _user_named(self.cleaned_data["username"])
 
 
-class NewcomerForm(UserCreationForm):  # type: ignore[type-arg]
+class NewcomerForm(UserCreationForm[User]):
     """The invitee's new account: a username and a password (twice)."""
 
-    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
-        model = get_user_model()
+    class Meta:
+        # Django's UserCreationForm.Meta, written out: the type stubs do not
+        # declare that inner class, so it cannot be subclassed here.
+        model = User
         fields = ("username",)
+        field_classes = {"username": UsernameField}

@@ -69,7 +69,7 @@ def set_up(*, list_name: str, club_names: list[str], admin: str, email: str, pas
             validate_password(password, candidate)
         except ValidationError as error:
             raise SetupError("password: " + " ".join(error.messages)) from error
-        user = user_model._default_manager.create_superuser(username=admin, email=email, password=password)  # type: ignore[attr-defined]
+        user = user_model._default_manager.create_superuser(username=admin, email=email, password=password)
         done.append(f"Created the site admin {admin}.")
     elif not (user.is_superuser and user.is_staff):
         user.is_superuser = user.is_staff = True

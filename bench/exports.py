@@ -91,6 +91,7 @@ def main() -> None:
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
     from django.db import connection
+    from django.http import StreamingHttpResponse
     from django.test import Client
 
     from ratings import committee, exchange, exports
@@ -139,7 +140,8 @@ def main() -> None:
     print(f"API page of 1000: first {first_ms:.0f} ms, last {last_ms:.0f} ms (median of 20)", flush=True)
 
     def players_list_during_export() -> float:
-        response = client.get("/committee/export/", {"club": club.pk, "format": "json"})
+        response = client.get("/committee/export/", {"club": str(club.pk), "format": "json"})
+        assert isinstance(response, StreamingHttpResponse), response.status_code
         pieces = iter(response.streaming_content)
         for _ in range(200):  # about 13 MB of the file sent
             next(pieces)

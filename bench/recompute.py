@@ -279,14 +279,14 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
     assert busy is not None
     client = Client()
     try:
-        sheet = f"{_median_ms(client, reverse('player', args=[busy.slug])):.0f} ms"
-        players = f"{_median_ms(client, reverse('players')):.0f} ms"
+        sheet_ms = f"{_median_ms(client, reverse('player', args=[busy.slug])):.0f} ms"
+        players_ms = f"{_median_ms(client, reverse('players')):.0f} ms"
     except ImportError as error:  # the pages' code half-written in a shared tree
         print(f"  pages not measured: {error}")
-        sheet = players = "n/a"
+        sheet_ms = players_ms = "n/a"
     print(f"  sheet page of {busy.name} ({busy.games_count} games)")
     print(
-        f"full: {full_wall:.1f} s; late game at 99%: {late_wall:.2f} s; sheet page: {sheet}; player list: {players}"
+        f"full: {full_wall:.1f} s; late game at 99%: {late_wall:.2f} s; sheet page: {sheet_ms}; player list: {players_ms}"
     )
 
 

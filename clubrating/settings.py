@@ -18,7 +18,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes (QuerySet, ModelAdmin, forms.ModelForm...) accept
+# type parameters at run time too, as the type stubs declare them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

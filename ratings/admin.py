@@ -3,6 +3,8 @@ needs (the committee's back door; day-to-day work uses the site's pages)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
@@ -23,7 +25,7 @@ from ratings.models import (
 )
 
 
-class RatingListAdminForm(forms.ModelForm):
+class RatingListAdminForm(forms.ModelForm[RatingList]):
     """The compared systems as ticks, not a JSON list typed by hand."""
 
     compared_systems = forms.MultipleChoiceField(
@@ -42,7 +44,7 @@ class RatingListAdminForm(forms.ModelForm):
         }
 
 
-class ClubInline(admin.TabularInline):
+class ClubInline(admin.TabularInline[Club, RatingList]):
     model = Club
     extra = 0
     fields = ["name", "slug"]
@@ -50,7 +52,7 @@ class ClubInline(admin.TabularInline):
 
 
 @admin.register(RatingList)
-class RatingListAdmin(admin.ModelAdmin):
+class RatingListAdmin(admin.ModelAdmin[RatingList]):
     form = RatingListAdminForm
     list_display = ["name", "slug", "primary_system", "compared_systems", "dirty_from"]
     list_filter = ["primary_system"]
@@ -61,7 +63,7 @@ class RatingListAdmin(admin.ModelAdmin):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin[Club]):
     list_display = ["name", "slug", "rating_list"]
     list_filter = ["rating_list"]
     list_select_related = ["rating_list"]
@@ -81,18 +83,19 @@ class RankListFilter(admin.SimpleListFilter):
         "beginner": ("30k-21k", -30, -21),
     }
 
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
         return [(key, label) for key, (label, _, _) in self.BANDS.items()]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Player]) -> QuerySet[Player]:
-        if self.value() not in self.BANDS:
+        band = self.value()
+        if band is None or band not in self.BANDS:
             return queryset
-        _, low, high = self.BANDS[self.value()]
+        _, low, high = self.BANDS[band]
         return queryset.filter(rank__gte=low, rank__lt=high + 1)
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = [
         "name",
         "suffix",
@@ -115,7 +118,7 @@ class PlayerAdmin(admin.ModelAdmin):
             {"fields": ["rating_list", "name", "suffix", "slug", "home_club", "user", "start_rank", "since"]},
         ),
         ("National ids", {"fields": ["saga_id", "egd_pin", "ffg_licence", "aga_id"]}),
-        ("Computed (by the recompute)", {"fields": readonly_fields}),
+        ("Computed (by the recompute)", {"fields": tuple(readonly_fields)}),
     ]
 
     @admin.display(description="rank", ordering="rank")
@@ -123,7 +126,7 @@ class PlayerAdmin(admin.ModelAdmin):
         return obj.rank_label
 
 
-class GameInline(admin.TabularInline):
+class GameInline(admin.TabularInline[Game, RecordSheet]):
     model = Game
     extra = 0
     raw_id_fields = ["white", "black", "entered_by"]
@@ -131,7 +134,7 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(RecordSheet)
-class RecordSheetAdmin(admin.ModelAdmin):
+class RecordSheetAdmin(admin.ModelAdmin[RecordSheet]):
     list_display = ["date", "club", "event", "kind", "entered_by", "entered_at"]
     list_filter = ["club", "kind", "entered_by"]
     list_select_related = ["club", "entered_by"]
@@ -142,7 +145,7 @@ class RecordSheetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = ["date", "club", "white", "black", "handicap", "komi", "winner", "kind", "entered_at"]
     list_filter = ["club", "kind", "winner", "board", "forfeit", "handicap"]
     list_select_related = ["club", "white", "black"]
@@ -152,7 +155,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(RankAdjustment)
-class RankAdjustmentAdmin(admin.ModelAdmin):
+class RankAdjustmentAdmin(admin.ModelAdmin[RankAdjustment]):
     list_display = ["date", "rating_list", "player", "new_rank", "rating", "reason", "entered_by"]
     list_filter = ["rating_list"]
     list_select_related = ["rating_list", "player", "entered_by"]
@@ -166,7 +169,7 @@ class RankAdjustmentAdmin(admin.ModelAdmin):
 
 
 @admin.register(HistoryEntry)
-class HistoryEntryAdmin(admin.ModelAdmin):
+class HistoryEntryAdmin(admin.ModelAdmin[HistoryEntry]):
     """Written by the recompute only: read-only here."""
 
     list_display = [
@@ -193,7 +196,7 @@ class HistoryEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(LogEntry)
-class LogEntryAdmin(admin.ModelAdmin):
+class LogEntryAdmin(admin.ModelAdmin[LogEntry]):
     """The log-file is a record: it can be read and searched, not rewritten."""
 
     list_display = ["at", "rating_list", "club", "actor", "action", "event_date", "summary"]
@@ -214,7 +217,7 @@ class LogEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RecomputeRun)
-class RecomputeRunAdmin(admin.ModelAdmin):
+class RecomputeRunAdmin(admin.ModelAdmin[RecomputeRun]):
     list_display = [
         "started_at",
         "rating_list",

@@ -36,9 +36,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -66,6 +66,10 @@ ID_FIELD: dict[str, str] = {"ffg": "ffg_licence", "aga": "aga_id", "egd": "egd_p
 APPLICABLE = ("id", "name", "confirmed")
 
 
+#: A model whose objects a command picks by slug (a club, a list).
+M = TypeVar("M", bound=models.Model)
+
+
 class CommitteeError(ValueError):
     """A sync or import that cannot go ahead; the message says why."""
 
@@ -74,8 +78,16 @@ def _user(user: Any) -> Any:
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
+def _id_field(name: str) -> models.Field[Any, Any]:
+    """The Player field of a national id (egd_pin, ffg_licence, aga_id)."""
+    field = Player._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"Player.{name} is not a column")
+    return field
+
+
 def _id_max_length(id_field: str) -> int:
-    return int(Player._meta.get_field(id_field).max_length or 0)
+    return int(_id_field(id_field).max_length or 0)
 
 
 # --- 1. Rank synchronisation ---------------------------------------------------
@@ -181,13 +193,14 @@ def preview_rank_sync(
     reason, text and column of each, shown in the preview) and also come back
     as ``rejected_lines`` (the tuple of :class:`exchange.Rejected`).
     """
-    ranks = exchange.read_rank_list(data, format=format or None, filename=filename or None)  # type: ignore[arg-type]
+    chosen = exchange.rank_format(format) if format else None
+    ranks = exchange.read_rank_list(data, format=chosen, filename=filename or None)
     id_field = ID_FIELD[ranks.format]
     too_long = next((e for e in ranks.entries if len(e.national_id or "") > _id_max_length(id_field)), None)
     if too_long is not None:
         raise CommitteeError(
             f"line {too_long.line}: national id {too_long.national_id!r} is longer than the "
-            f"{_id_max_length(id_field)} characters of a {Player._meta.get_field(id_field).verbose_name}"
+            f"{_id_max_length(id_field)} characters of a {_id_field(id_field).verbose_name}"
         )
     players = list(Player.objects.filter(rating_list=rating_list).order_by("name", "suffix"))
     matches = match_players(players, ranks.entries, id_field)
@@ -553,14 +566,14 @@ class _ListPlayers:
             hits = self.by_id.get((attr, value), []) if value else []
             if len(hits) == 1:
                 return hits[0], ID_LABELS[attr]
-        hits = self.names.lookup(person.name)
-        if len(hits) > 1:
-            names = " and ".join(sorted(self.players[int(h)].name for h in hits))
+        named = self.names.lookup(person.name)
+        if len(named) > 1:
+            names = " and ".join(sorted(self.players[pk].name for pk in named))
             raise CommitteeError(
                 f"line {person.line}: {person.name} matches several club players ({names}); "
                 "give them their national id or rename one first"
             )
-        return (self.players[int(hits[0])], "name") if hits else None
+        return (self.players[named[0]], "name") if named else None
 
 
 def _check_games(tournament: exchange.Tournament) -> None:
@@ -656,10 +669,11 @@ def _already_imported(
         found = sheets.filter(event=tournament.name[:200]).first()
         if found is not None:
             return found
-    if any(isinstance(ref, NewPlayer) for ref in refs.values()):
+    known = {key: ref for key, ref in refs.items() if isinstance(ref, Player)}
+    if len(known) < len(refs):
         return None  # a game with a new player cannot be on an earlier sheet
     wanted = Counter(
-        (g.date or day, refs[g.white].pk, refs[g.black].pk, g.winner.value, g.handicap)  # type: ignore[union-attr]
+        (g.date or day, known[g.white].pk, known[g.black].pk, g.winner.value, g.handicap)
         for g in tournament.games
     )
     for sheet in sheets:
@@ -691,7 +705,7 @@ def import_tournament(
     """
     tournament = exchange.read_tournament(
         data,
-        format=format or None,  # type: ignore[arg-type]
+        format=exchange.game_format(format) if format else None,
         filename=filename or None,
         date=date,
     )
@@ -858,7 +872,7 @@ def find_list_or_club(list_slug: str | None, club_slug: str | None) -> tuple[Rat
     return find_list(list_slug), None
 
 
-def _the_one(choices: QuerySet[Any], slug: str | None, what: str) -> Any:
+def _the_one(choices: QuerySet[M], slug: str | None, what: str) -> M:
     known = ", ".join(choices.values_list("slug", flat=True)) or "none yet"
     if slug:
         found = choices.filter(slug=slug).first()

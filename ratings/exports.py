@@ -27,7 +27,7 @@ import binascii
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -42,7 +42,7 @@ from ratings.committee import (
     list_games_tournament,
     tournament_game,
 )
-from ratings.models import Club, Game, Player, RatingList
+from ratings.models import TIMELINE_ORDER, Club, Game, Player, RatingList
 
 #: Games read per query while streaming.
 CHUNK = 2000
@@ -52,6 +52,8 @@ MAX_TABLE_GAMES = 20_000
 PIECE = 64 * 1024
 
 TimelineKey = tuple[date, datetime, int]
+#: What a chunk of games holds: Game objects or rows of their columns.
+R = TypeVar("R")
 
 
 # --- the timeline by keyset -------------------------------------------------------
@@ -75,13 +77,14 @@ def key_of(game: Any) -> TimelineKey:
     return (game.date, game.entered_at, game.pk)
 
 
-def in_chunks(games: QuerySet[Any], size: int | None = None) -> Iterator[list[Any]]:
+def in_chunks(games: QuerySet[Game, R], size: int | None = None) -> Iterator[list[R]]:
     """``games`` in timeline order, ``size`` (default CHUNK) at a time, each
     chunk one short query (no long-open cursor while a slow client downloads)."""
     size = size or CHUNK
     key: TimelineKey | None = None
     while True:
-        chunk = list(games.filter(after(key)).timeline()[:size])
+        # Timeline order spelt out: ``games`` may be rows (values_list), not a GameQuerySet.
+        chunk = list(games.filter(after(key)).order_by(*TIMELINE_ORDER)[:size])
         if chunk:
             yield chunk
         if len(chunk) < size:
@@ -200,7 +203,7 @@ def export_stream(
     where = club or rating_list
     if not games.exists():
         raise CommitteeError(f"{where.name} has no game between {start or 'the start'} and {end or 'today'}")
-    extension, media_type = exchange.FILE_TYPES[format]  # type: ignore[index]
+    extension, media_type = exchange.FILE_TYPES[format]
     name = f"{where.slug}-games-{start or 'start'}-{end or timezone.localdate()}{extension}"
     records = list_game_records(rating_list, start, end, club)
     if format == "csv":
@@ -214,7 +217,7 @@ def export_stream(
             f"{MAX_TABLE_GAMES} games; export a shorter period, or CSV or JSON game records"
         )
     tournament = list_games_tournament(rating_list, start, end, club=club)
-    text = exchange.write_tournament(tournament, format)  # type: ignore[arg-type]
+    text = exchange.write_tournament(tournament, format)
     return name, media_type, iter([text])
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from ratings.models import Club, RatingList
@@ -16,8 +18,8 @@ class PlayerFilterForm(forms.Form):
         Club.objects.all(), required=False, to_field_name="slug", empty_label="All clubs", label="Home club"
     )
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         if RatingList.objects.count() <= 1:
             del self.fields["list"]  # one list: no need to choose it
 
@@ -33,8 +35,8 @@ class LogFilterForm(forms.Form):
     start = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         if RatingList.objects.count() <= 1:
             del self.fields["list"]
 

@@ -8,12 +8,14 @@ again there when saving.
 
 from __future__ import annotations
 
+import datetime
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from django.http import QueryDict
 from django.urls import reverse_lazy
 from django.utils import timezone
 
@@ -21,7 +23,8 @@ from ratings import player_match
 from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 from ratings.exchange.names import clean_name, identity_key
-from ratings.models import Club, Game, Kind, Player, RatingList, Winner
+from ratings.form_fields import LabelledChoiceField, field_of
+from ratings.models import BOARD_CHOICES, Club, Game, Kind, Player, RatingList, Winner
 from ratings.services import GameRow, NewPlayer, PlayerRef, date_problem, default_komi, game_problems
 from ratings.tables import unit_of
 
@@ -48,7 +51,7 @@ class SheetHeaderForm(forms.Form):
     """The top of a paper record sheet: the club it was entered at (one of
     those where the volunteer enters sheets), event, date and kind."""
 
-    club = forms.ModelChoiceField(
+    club = LabelledChoiceField(
         queryset=Club.objects.none(),
         empty_label=None,
         # A club of another list: the name autocomplete offers that list's players.
@@ -73,15 +76,16 @@ class SheetHeaderForm(forms.Form):
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate
-        self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
-        self.fields["club"].label_from_instance = (  # type: ignore[attr-defined]
-            lambda c: f"{c.name} ({c.rating_list})" if len({x.rating_list_id for x in clubs}) > 1 else c.name
+        club = field_of(self, "club", LabelledChoiceField)
+        club.queryset = clubs
+        club.label_of = lambda c: (
+            f"{c.name} ({c.rating_list})" if len({x.rating_list_id for x in clubs}) > 1 else c.name
         )
         first = clubs.first()
         if first is not None and "club" not in self.initial:
             self.fields["club"].initial = first.pk
 
-    def clean_date(self) -> date:
+    def clean_date(self) -> datetime.date:
         value: date = self.cleaned_data["date"]
         if (problem := date_problem(value)) is not None:
             raise forms.ValidationError(problem)
@@ -143,7 +147,7 @@ class GameRowForm(forms.Form):
         self,
         *args: Any,
         club: Club | None = None,
-        sheet_date: date | None = None,
+        sheet_date: datetime.date | None = None,
         earlier_new: dict[str, tuple[int, int]] | None = None,
         position: int = 1,
         **kwargs: Any,
@@ -286,22 +290,20 @@ class GameEditForm(forms.Form):
     )
     winner = forms.ChoiceField(choices=Winner.choices, widget=forms.RadioSelect)
     kind = forms.ChoiceField(choices=Kind.choices, label="Kind of game")
-    board = forms.TypedChoiceField(
-        choices=Game._meta.get_field("board").choices, coerce=int, label="Board size"
-    )
+    board = forms.TypedChoiceField(choices=BOARD_CHOICES, coerce=int, label="Board size")
     minutes = forms.IntegerField(
         required=False, min_value=0, max_value=32767, label="Minutes", help_text="Main time per player"
     )
     forfeit = forms.BooleanField(required=False, help_text="Not played: it does not count for the ratings")
     comments = forms.CharField(max_length=200, required=False)
 
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+    def __init__(self, data: QueryDict | None = None, *, game: Game, **kwargs: Any) -> None:
         initial = {name: getattr(game, name) for name in self.base_fields}
-        super().__init__(*args, initial=initial, **kwargs)
+        super().__init__(data, initial=initial, **kwargs)
         self.game = game
         players = Player.objects.filter(rating_list=game.rating_list_id).order_by("name", "suffix")
-        self.fields["white"].queryset = players  # type: ignore[attr-defined]
-        self.fields["black"].queryset = players  # type: ignore[attr-defined]
+        field_of(self, "white", forms.ModelChoiceField).queryset = players
+        field_of(self, "black", forms.ModelChoiceField).queryset = players
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -325,7 +327,7 @@ class AdjustmentForm(forms.Form):
     """The committee sets a player's rank from a date (the SAGC FAQ: a record-sheet
     row with the player's own name as opponent)."""
 
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), empty_label="Choose a player")
+    player = LabelledChoiceField(queryset=Player.objects.none(), empty_label="Choose a player")
     date = forms.DateField(widget=DATE_INPUT)
     rank = forms.CharField(max_length=8, help_text="e.g. 11k, 2d")
     rating = forms.FloatField(
@@ -340,7 +342,8 @@ class AdjustmentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate
         # Only players of the lists whose committee the user is on.
-        self.fields["player"].queryset = (  # type: ignore[attr-defined]
+        player = field_of(self, "player", LabelledChoiceField)
+        player.queryset = (
             Player.objects.filter(rating_list__in=rating_lists)
             .select_related("rating_list")
             .order_by("name", "suffix")
@@ -350,14 +353,14 @@ class AdjustmentForm(forms.Form):
         unit = units.pop() if len(units) == 1 else "rating"
         self.fields["rating"].label = f"New {unit} (optional)"
         several = rating_lists.count() > 1
-        self.fields["player"].label_from_instance = (  # type: ignore[attr-defined]
-            lambda p: f"{p} ({format_rank(p.rank)}{', ' + p.rating_list.name if several else ''})"
+        player.label_of = lambda p: (
+            f"{p} ({format_rank(p.rank)}{', ' + p.rating_list.name if several else ''})"
         )
 
     def clean_rank(self) -> float:
         return read_rank(self.cleaned_data["rank"])
 
-    def clean_date(self) -> date:
+    def clean_date(self) -> datetime.date:
         value: date = self.cleaned_data["date"]
         if (problem := date_problem(value)) is not None:
             raise forms.ValidationError(problem)

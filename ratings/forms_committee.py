@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ratings import exchange
 from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
+from ratings.form_fields import field_of
 from ratings.forms import DATE_INPUT
 from ratings.models import Club, RankSync, RankSyncLine, RatingList
 
@@ -44,10 +45,11 @@ def _not_future(value: date | None) -> date | None:
     return value
 
 
-def _choose_among(field: forms.Field, choices: QuerySet[Any]) -> None:
+def _choose_among(form: forms.Form, name: str, choices: QuerySet[Any]) -> None:
     """Limit a place field to the places the user holds a role at (a choice
     outside them is refused like any invalid choice: nothing changes)."""
-    field.queryset = choices  # type: ignore[attr-defined]
+    field = field_of(form, name, forms.ModelChoiceField)
+    field.queryset = choices
     first = choices.first()
     if first is not None:
         field.initial = first.pk
@@ -79,7 +81,7 @@ class RankUploadForm(_UploadForm):
 
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(self.fields["rating_list"], rating_lists)
+        _choose_among(self, "rating_list", rating_lists)
 
     format = forms.ChoiceField(
         choices=RANK_FORMAT_CHOICES,
@@ -102,7 +104,7 @@ class TournamentImportForm(_UploadForm):
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(self.fields["club"], clubs)
+        _choose_among(self, "club", clubs)
 
     format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, required=False)
 
@@ -125,8 +127,10 @@ class ExportForm(forms.Form):
 
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choose_among(self.fields["rating_list"], rating_lists)
-        self.fields["club"].queryset = Club.objects.filter(rating_list__in=rating_lists)  # type: ignore[attr-defined]
+        _choose_among(self, "rating_list", rating_lists)
+        field_of(self, "club", forms.ModelChoiceField).queryset = Club.objects.filter(
+            rating_list__in=rating_lists
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

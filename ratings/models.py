@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
+from ratings.exchange import Rejected
 from ratings.exchange.names import identity_key
 
 SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
@@ -278,13 +279,21 @@ class RecordSheet(models.Model):
         return reverse("sheet", args=[self.pk])
 
 
+#: Timeline order: game date, then entry order.
+TIMELINE_ORDER = ("date", "entered_at", "id")
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def timeline(self) -> GameQuerySet:
         """Timeline order: game date, then entry order."""
-        return self.order_by("date", "entered_at", "id")
+        return self.order_by(*TIMELINE_ORDER)
 
     def of_player(self, player: Player) -> GameQuerySet:
         return self.filter(Q(white=player) | Q(black=player))
+
+
+#: The board sizes a game may be played on.
+BOARD_CHOICES = [(19, "19×19"), (13, "13×13"), (9, "9×9")]
 
 
 class Game(models.Model):
@@ -307,7 +316,7 @@ class Game(models.Model):
     )
     winner = models.CharField(max_length=5, choices=Winner.choices)
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CLUB)
-    board = models.PositiveSmallIntegerField(default=19, choices=[(19, "19×19"), (13, "13×13"), (9, "9×9")])
+    board = models.PositiveSmallIntegerField(default=19, choices=BOARD_CHOICES)
     minutes = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Main time per player")
     forfeit = models.BooleanField(default=False)
     comments = models.CharField(max_length=200, blank=True)
@@ -382,6 +391,10 @@ class RankAdjustment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.player} set to {format_rank(self.rank)}"
+
+    @property
+    def rank_label(self) -> str:
+        return format_rank(self.rank)
 
 
 class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
@@ -678,6 +691,10 @@ class RankSync(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
+    #: Not stored: the rejected lines as read, on a sync just previewed
+    #: (committee.preview_rank_sync sets it).
+    rejected_lines: tuple[Rejected, ...]
+
     class Meta:
         ordering = ["-created_at", "-id"]
 
@@ -714,6 +731,10 @@ class RankSyncLine(models.Model):
     adjustment = models.ForeignKey(
         RankAdjustment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+
+    #: Not stored: does the line propose a rank change (committee.proposes_change)?
+    #: Set by the rank sync page for its template.
+    changes: bool
 
     class Meta:
         ordering = ["player__name", "player__suffix"]

@@ -35,9 +35,7 @@ def free_slug(model: type[models.Model], name: str, fallback: str) -> str:
     field = model._meta.get_field("slug")
     limit = getattr(field, "max_length", 60) or 60
     base = slugify(name)[: limit - 4].strip("-") or fallback
-    taken = set(
-        model._default_manager.filter(slug__startswith=base).values_list("slug", flat=True)  # type: ignore[attr-defined]
-    )
+    taken = set(model._default_manager.filter(slug__startswith=base).values_list("slug", flat=True))
     taken |= RESERVED_SLUGS
     candidate, n = base, 2
     while candidate in taken:

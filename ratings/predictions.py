@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Hashable
 from dataclasses import asdict, dataclass
 from datetime import date
 
@@ -140,7 +141,7 @@ def entry_standing(system: str, rank: float) -> Standing:
     ``rating_before``), so each system's entry rule is written once."""
     day = date(2000, 1, 1)
     game = Game(date=day, white="new", black="other", winner=Winner.WHITE)
-    starts = {"new": Start(rank=rank), "other": Start(rank=rank)}
+    starts: dict[Hashable, Start] = {"new": Start(rank=rank), "other": Start(rank=rank)}
     row = get_system(system).rate([game], starts=starts).ledger.row(0, WHITE)
     assert row is not None
     return Standing(row.rank_before, row.rating_before)

@@ -17,13 +17,14 @@ to show the same messages next to the row and field.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Min, Value, When
 from django.utils import timezone
@@ -66,7 +67,8 @@ def default_komi(handicap: int) -> Decimal:
     return EVEN_KOMI if handicap == 0 else HANDICAP_KOMI
 
 
-Actor = AbstractBaseUser | None
+#: Who made a change: a user, or nobody (a command, the demo data).
+Actor = User | AnonymousUser | None
 
 
 class SheetError(ValueError):
@@ -288,7 +290,7 @@ def _log(
     entry = LogEntry.objects.create(
         rating_list_id=rating_list if isinstance(rating_list, int) else rating_list.pk,
         club=club,
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor=_user(actor),
         action=action,
         event_date=event_date,
         summary=summary[:300],
@@ -341,7 +343,7 @@ def save_sheet(
         problems[0] = header
 
     new_rank: dict[str, int] = {}
-    first_date: dict[str, date] = {}
+    first_date: dict[str, datetime.date] = {}
     first_row: dict[str, tuple[int, str]] = {}
     for number, row in enumerate(rows, start=1):
         game_date = row.date or date
@@ -539,8 +541,9 @@ def _lock_players(pks: Iterable[int]) -> None:
     )
 
 
-def _user(actor: Actor) -> Any:
-    return actor if actor is not None and actor.is_authenticated else None
+def _user(actor: Actor) -> User | None:
+    """The signed-in user who acted (None for nobody or an anonymous visitor)."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
 
 
 # --- editing and deleting a game ------------------------------------------------

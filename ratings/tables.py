@@ -91,7 +91,7 @@ def signed(value: float | None) -> str:
 STATUS_FACTOR: dict[str, float] = {kind.value: factor for kind, factor in sagc.STATUS_FACTOR.items()}
 
 COLOURS = {"w": "White", "b": "Black"}
-WINNER_COLOURS = {Winner.WHITE: "White", Winner.BLACK: "Black", Winner.JIGO: "Jigo"}
+WINNER_COLOURS: dict[str, str] = {Winner.WHITE: "White", Winner.BLACK: "Black", Winner.JIGO: "Jigo"}
 
 #: the SAGC FAQ, "What are the columns in my record sheet?", in its order.
 SHEET_HEADERS: tuple[str, ...] = (

@@ -19,6 +19,7 @@ from typing import Any
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
+from celery.result import AsyncResult
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -27,12 +28,16 @@ from ratings import predictions, recompute
 log = logging.getLogger(__name__)
 
 
-class DirtyFlagTask(DjangoTask):
+class DirtyFlagTask(DjangoTask[Any, Any]):
     """A task whose pending work the database already records: when the
     broker cannot take the message, log it and leave the work to the
     sweeper instead of failing the request that enqueued it."""
 
-    def apply_async(self, args: Any = None, kwargs: Any = None, **options: Any) -> Any:
+    # The override returns None instead of a result when the broker is down:
+    # Celery's stubs declare an AsyncResult and every option by name.
+    def apply_async(  # type: ignore[override]
+        self, args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None, **options: Any
+    ) -> AsyncResult[Any] | None:
         try:
             return super().apply_async(args, kwargs, **options)
         except BrokerError:
@@ -50,7 +55,7 @@ class DirtyFlagTask(DjangoTask):
     retry_jitter=True,
     max_retries=8,
 )
-def recompute_list_task(self, rating_list_id: int, full: bool = False) -> int | None:  # type: ignore[no-untyped-def]
+def recompute_list_task(self: DirtyFlagTask, rating_list_id: int, full: bool = False) -> int | None:
     """Recompute one list; returns the recorded run's id (None: nothing to do)."""
     run = recompute.recompute_list(rating_list_id, full=full, trigger="celery")
     return run.pk if run is not None else None

@@ -31,7 +31,7 @@ class SweepOnConnect(bootsteps.StartStopStep):
     each reconnection to the broker."""
 
     #: Start after the consumer has its connection and its task registry.
-    requires = {"celery.worker.consumer.tasks:Tasks"}
+    requires = ("celery.worker.consumer.tasks:Tasks",)
 
     def start(self, parent: Any) -> None:
         log.info("connected to the broker: sweeping the lists still dirty")

@@ -18,11 +18,21 @@ import os
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypedDict
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
+    from pytest_django import Settings
+
+    from ratings.models import Club, Player, RatingList
+
+    # The test client's response (an HttpResponse with the request, the
+    # templates, json()...): django-stubs gives it only a private name.
+    TestResponse: TypeAlias = _MonkeyPatchedWSGIResponse
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -61,21 +71,21 @@ def shared_data(name: str) -> Path:
 
 
 @pytest.fixture
-def rating_list(db):  # type: ignore[no-untyped-def]
+def rating_list(db: None) -> RatingList:
     from ratings.models import RatingList
 
     return RatingList.objects.create(name="South African Go Clubs", slug="sagc", **NO_ENTRY_CHECKS)
 
 
 @pytest.fixture
-def club(rating_list):  # type: ignore[no-untyped-def]
+def club(rating_list: RatingList) -> Club:
     from ratings.models import Club
 
     return Club.objects.create(rating_list=rating_list, name="Stellenbosch Go Club", slug="stellenbosch")
 
 
 @pytest.fixture
-def other_club(rating_list):  # type: ignore[no-untyped-def]
+def other_club(rating_list: RatingList) -> Club:
     """Another club of the same list (club B)."""
     from ratings.models import Club
 
@@ -83,7 +93,7 @@ def other_club(rating_list):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def other_list(db):  # type: ignore[no-untyped-def]
+def other_list(db: None) -> RatingList:
     """An unrelated list with one club (a town ladder that never mixes)."""
     from ratings.models import Club, RatingList
 
@@ -94,14 +104,24 @@ def other_list(db):  # type: ignore[no-untyped-def]
     return ladder
 
 
+#: The ``client_for`` fixture: a test client logged in as a persona ("anonymous": not logged in).
+ClientFor = Callable[[str], Client]
+
+
+class MakePlayer(Protocol):
+    """The ``make_player`` fixture: a player of the club (or of ``club=``)."""
+
+    def __call__(self, name: str, rank: float = -10, since: date = ..., **extra: Any) -> Player: ...
+
+
 @pytest.fixture
-def make_player(club):  # type: ignore[no-untyped-def]
+def make_player(club: Club) -> MakePlayer:
     from ratings.models import Player
 
-    def make(name: str, rank: int = -10, since: date = date(2020, 1, 1), **extra: object) -> Player:
-        slug = extra.pop("slug", None) or name.lower().replace(" ", "-")
-        home = extra.pop("club", club)
-        rating_list = extra.pop("rating_list", None) or home.rating_list  # type: ignore[attr-defined]
+    def make(name: str, rank: float = -10, since: date = date(2020, 1, 1), **extra: Any) -> Player:
+        slug: str = extra.pop("slug", None) or name.lower().replace(" ", "-")
+        home: Club = extra.pop("club", club)
+        rating_list: RatingList = extra.pop("rating_list", None) or home.rating_list
         return Player.objects.create(
             name=name, slug=slug, rating_list=rating_list, home_club=home, start_rank=rank, rank=rank, since=since,
             **extra,
@@ -114,22 +134,31 @@ def _user(username: str, **extra: Any) -> User:
     return User.objects.create_user(username, f"{username}@example.org", PASSWORD, **extra)
 
 
-def volunteer_of(user: User, club: Any) -> User:
+def volunteer_of(user: User, club: Club) -> User:
     from accounts.models import Volunteer
 
     Volunteer.objects.create(user=user, club=club)
     return user
 
 
-def committee_of(user: User, rating_list: Any) -> User:
+def committee_of(user: User, rating_list: RatingList) -> User:
     from accounts.models import CommitteeMember
 
     CommitteeMember.objects.create(user=user, rating_list=rating_list)
     return user
 
 
+class Personas(TypedDict):
+    """The ``personas`` fixture: the users of the four roles (nobody for "anonymous")."""
+
+    anonymous: None
+    player: User
+    volunteer: User
+    committee: User
+
+
 @pytest.fixture
-def personas(db, club, make_player) -> dict[str, User | None]:  # type: ignore[no-untyped-def]
+def personas(db: None, club: Club, make_player: MakePlayer) -> Personas:
     """The four personas of the club and its list; the outsiders
     (another club's volunteer, another list's committee, the site admin) are
     in :func:`outsiders`."""
@@ -144,7 +173,7 @@ def personas(db, club, make_player) -> dict[str, User | None]:  # type: ignore[n
 
 
 @pytest.fixture
-def outsiders(personas, other_club, other_list) -> dict[str, User]:  # type: ignore[no-untyped-def]
+def outsiders(personas: Personas, other_club: Club, other_list: RatingList) -> dict[str, User]:
     """Volunteer of club B (same list), committee of list 2, site admin."""
     return {
         "volunteer_b": volunteer_of(_user("volunteer-b"), other_club),
@@ -154,10 +183,17 @@ def outsiders(personas, other_club, other_list) -> dict[str, User]:  # type: ign
 
 
 @pytest.fixture
-def client_for(personas) -> Callable[[str], Client]:  # type: ignore[no-untyped-def]
+def client_for(personas: Personas) -> ClientFor:
+    users: dict[str, User | None] = {
+        "anonymous": None,
+        "player": personas["player"],
+        "volunteer": personas["volunteer"],
+        "committee": personas["committee"],
+    }
+
     def make(role: str) -> Client:
         client = Client()
-        user = personas[role]
+        user = users[role]
         if user is not None:
             client.force_login(user)
         return client
@@ -166,7 +202,7 @@ def client_for(personas) -> Callable[[str], Client]:  # type: ignore[no-untyped-
 
 
 @contextlib.contextmanager
-def celery_broker(settings: Any, url: str, queue: str | None = None) -> Iterator[None]:
+def celery_broker(settings: Settings, url: str, queue: str | None = None) -> Iterator[None]:
     """Point the site's Celery app (and settings) at ``url`` for a while.
 
     The app derives its read and write URLs from ``broker_url`` once and keeps
@@ -191,7 +227,7 @@ def celery_broker(settings: Any, url: str, queue: str | None = None) -> Iterator
         del app.amqp
 
 
-def make_pool(name: str, slug: str, **list_fields: Any) -> Any:
+def make_pool(name: str, slug: str, **list_fields: Any) -> Club:
     """A separate rating pool: a new list holding one club of the same name
     (what an independent club was before lists); returns the club."""
     from ratings.models import Club, RatingList

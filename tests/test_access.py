@@ -36,7 +36,7 @@ from ratings.models import (
     RatingList,
     RecordSheet,
 )
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, MakePlayer, Personas
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
 ENTRY = {"volunteer_a", "committee_1", "site_admin"}
@@ -47,7 +47,9 @@ UNLINKED = {"volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_ad
 
 
 @pytest.fixture
-def world(personas, outsiders, club, make_player):  # type: ignore[no-untyped-def]
+def world(
+    personas: Personas, outsiders: dict[str, User], club: Club, make_player: MakePlayer
+) -> dict[str, Any]:
     """Club A's list with two players and one saved sheet; the users by persona."""
     alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
     sheet = services.save_sheet(
@@ -207,6 +209,10 @@ def _import(client: Client, w: dict[str, Any]) -> Any:
     return client.post(reverse("tournament_import"), {"club": w["club"].pk, "file": upload, "format": ""})
 
 
+def _get(name: str, *args: Any) -> Callable[[Client, dict[str, Any]], Any]:
+    return lambda c, w: c.get(reverse(name, args=args))
+
+
 def _post(
     name: str, *args: Any, data: dict[str, Any] | None = None
 ) -> Callable[[Client, dict[str, Any]], Any]:
@@ -245,8 +251,7 @@ ADMINISTRATION = [
     Action("refuse a link request", COMMITTEE, _post("link_request_refuse", lambda w: w["link_request"].pk)),
     Action("say this is me", UNLINKED, _post("claim_player", lambda w: w["alice"].slug)),
     *(
-        Action(f"read the {name} page of list 1", COMMITTEE, lambda c, w, n=name: c.get(reverse(n, args=["sagc"])),
-               ok=(200,), changes=False)
+        Action(f"read the {name} page of list 1", COMMITTEE, _get(name, "sagc"), ok=(200,), changes=False)
         for name in ("list_members", "invitations", "link_requests", "club_new")
     ),
 ]  # fmt: skip
@@ -344,7 +349,9 @@ ACTIONS = [
 
 @pytest.mark.parametrize("persona", PERSONAS)
 @pytest.mark.parametrize("action", ACTIONS, ids=[a.name for a in ACTIONS])
-def test_each_persona_may_do_only_what_its_role_allows_where_it_holds_it(world, action, persona) -> None:  # type: ignore[no-untyped-def]
+def test_each_persona_may_do_only_what_its_role_allows_where_it_holds_it(
+    world: dict[str, Any], action: Action, persona: str
+) -> None:
     before = snapshot()
     response = action.call(client_as(world, persona), world)
     if persona in action.allowed:
@@ -363,13 +370,15 @@ def test_each_persona_may_do_only_what_its_role_allows_where_it_holds_it(world, 
     assert snapshot() == before, f"{persona} changed something with: {action.name}"
 
 
-def test_a_committee_member_of_another_list_cannot_adjust_this_lists_players(world) -> None:  # type: ignore[no-untyped-def]
+def test_a_committee_member_of_another_list_cannot_adjust_this_lists_players(world: dict[str, Any]) -> None:
     response = _adjust(client_as(world, "committee_2"), world)
     assert response.status_code == 403
     assert not RankAdjustment.objects.exists()
 
 
-def test_the_api_token_is_stored_as_its_hash_and_reads_only_its_list(world, other_list) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_token_is_stored_as_its_hash_and_reads_only_its_list(
+    world: dict[str, Any], other_list: RatingList
+) -> None:
     client = client_as(world, "committee_1")
     client.post(reverse("export_token"), {"list": "sagc"})
     page = client.get(reverse("export")).content.decode()
@@ -383,7 +392,9 @@ def test_the_api_token_is_stored_as_its_hash_and_reads_only_its_list(world, othe
     assert "copy it now" not in client.get(reverse("export")).content.decode(), "the token is shown once"
 
 
-def test_roles_are_per_place_and_one_user_may_hold_several(world, other_club, other_list) -> None:  # type: ignore[no-untyped-def]
+def test_roles_are_per_place_and_one_user_may_hold_several(
+    world: dict[str, Any], other_club: Club, other_list: RatingList
+) -> None:
     user = world["users"]["volunteer_b"]
     assert _sheet(client_as(world, "volunteer_b"), world).status_code == 403
     Volunteer.objects.create(user=user, club=world["club"])

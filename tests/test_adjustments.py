@@ -3,35 +3,44 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from ratings import services
-from ratings.models import LogEntry, RankAdjustment, RatingList
+from ratings.models import Club, LogEntry, Player, RankAdjustment, RatingList
 from ratings.services import GameRow
-from tests.conftest import committee_of, make_pool
+from tests.conftest import ClientFor, MakePlayer, Personas, committee_of, make_pool
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def alice(make_player):  # type: ignore[no-untyped-def]
+def alice(make_player: MakePlayer) -> Player:
     return make_player("Alice", rank=-5)
 
 
-def adjustment_data(player, **extra: object) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def adjustment_data(player: Player, **extra: object) -> dict[str, str]:
     data = {"player": player.pk, "date": "2024-03-01", "rank": "3k", "rating": "", "reason": "SAGA list"}
     data.update(extra)
     return {k: str(v) for k, v in data.items()}
 
 
-def test_the_committee_sets_a_rank_from_a_date_and_it_is_logged(client_for, club, alice, personas) -> None:
+def test_the_committee_sets_a_rank_from_a_date_and_it_is_logged(
+    client_for: ClientFor, club: Club, alice: Player, personas: Personas
+) -> None:
     response = client_for("committee").post("/adjustments/new/", adjustment_data(alice, rating="250"))
-    assert response.status_code == 302 and response.url == "/adjustments/"
+    assert response.status_code == 302 and response["Location"] == "/adjustments/"
     adjustment = RankAdjustment.objects.get()
     assert (adjustment.player, adjustment.date, adjustment.rank, adjustment.rating) == (
         alice,
@@ -46,7 +55,7 @@ def test_the_committee_sets_a_rank_from_a_date_and_it_is_logged(client_for, club
     assert club.rating_list.dirty_from == date(2024, 3, 1)
 
 
-def test_the_list_shows_adjustments_newest_first(client_for, club, alice) -> None:
+def test_the_list_shows_adjustments_newest_first(client_for: ClientFor, club: Club, alice: Player) -> None:
     services.add_adjustment(player=alice, date=date(2024, 1, 1), rank=-4, reason="first")
     services.add_adjustment(player=alice, date=date(2024, 2, 1), rank=0, reason="second")
     html = client_for("committee").get("/adjustments/").content.decode()
@@ -55,7 +64,9 @@ def test_the_list_shows_adjustments_newest_first(client_for, club, alice) -> Non
 
 
 @pytest.mark.parametrize(("system", "header"), [("sagc", "Index"), ("ffg", "Level")])
-def test_the_list_names_the_rating_column_after_the_primary_system(client_for, club, system, header) -> None:
+def test_the_list_names_the_rating_column_after_the_primary_system(
+    client_for: ClientFor, club: Club, system: str, header: str
+) -> None:
     RatingList.objects.filter(pk=club.rating_list_id).update(primary_system=system)
     html = client_for("committee").get("/adjustments/").content.decode()
     assert f'<th scope="col">{header}</th>' in html
@@ -64,7 +75,9 @@ def test_the_list_names_the_rating_column_after_the_primary_system(client_for, c
 @pytest.mark.parametrize(
     ("system", "label"), [("sagc", "New index (optional)"), ("egf", "New GoR (optional)")]
 )
-def test_the_form_names_the_rating_in_the_primary_systems_unit(client_for, club, system, label) -> None:
+def test_the_form_names_the_rating_in_the_primary_systems_unit(
+    client_for: ClientFor, club: Club, system: str, label: str
+) -> None:
     RatingList.objects.filter(pk=club.rating_list_id).update(primary_system=system)
     html = client_for("committee").get("/adjustments/new/").content.decode()
     assert f">{label}</label>" in html and "Choose a player" in html
@@ -82,7 +95,7 @@ def test_the_form_names_the_rating_in_the_primary_systems_unit(client_for, club,
     ],
 )
 def test_a_bad_adjustment_is_refused_next_to_its_field(
-    client_for, club, alice, changes, field, message
+    client_for: ClientFor, club: Club, alice: Player, changes: dict[str, Any], field: str, message: str
 ) -> None:
     response = client_for("committee").post("/adjustments/new/", adjustment_data(alice, **changes))
     assert response.status_code == 400
@@ -91,7 +104,7 @@ def test_a_bad_adjustment_is_refused_next_to_its_field(
 
 
 def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
-    client_for, club, alice, make_player
+    client_for: ClientFor, club: Club, alice: Player, make_player: MakePlayer
 ) -> None:
     from ratings.models import HistoryEntry
     from ratings.recompute import recompute_list
@@ -109,7 +122,7 @@ def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
 
 
 def test_the_list_settings_change_the_systems_and_recompute_from_the_first_game(
-    client_for, club, alice, make_player
+    client_for: ClientFor, club: Club, alice: Player, make_player: MakePlayer
 ) -> None:
     bob = make_player("Bob", rank=-8)
     services.save_sheet(
@@ -129,7 +142,7 @@ def test_the_list_settings_change_the_systems_and_recompute_from_the_first_game(
     assert club.rating_list.dirty_from == date(2023, 7, 1)
 
 
-def test_the_list_settings_page_offers_every_system(client_for, club) -> None:
+def test_the_list_settings_page_offers_every_system(client_for: ClientFor, club: Club) -> None:
     from ratings.engine import SYSTEM_NAMES
 
     html = client_for("committee").get(f"/lists/{club.rating_list.slug}/settings/").content.decode()
@@ -148,9 +161,9 @@ def test_the_list_settings_page_offers_every_system(client_for, club) -> None:
 EXPECTED = {"anonymous": "login", "player": 403, "volunteer": 403, "committee": "ok"}
 
 
-def _refused_as(response, role: str) -> bool:  # type: ignore[no-untyped-def]
+def _refused_as(response: TestResponse, role: str) -> bool:
     if EXPECTED[role] == "login":
-        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
         return True
     if EXPECTED[role] == 403:
         assert response.status_code == 403
@@ -159,7 +172,9 @@ def _refused_as(response, role: str) -> bool:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_the_committee_may_add_an_adjustment(client_for, club, alice, role) -> None:
+def test_only_the_committee_may_add_an_adjustment(
+    client_for: ClientFor, club: Club, alice: Player, role: str
+) -> None:
     response = client_for(role).post("/adjustments/new/", adjustment_data(alice))
     refused = _refused_as(response, role)
     assert RankAdjustment.objects.exists() == (not refused)
@@ -169,7 +184,7 @@ def test_only_the_committee_may_add_an_adjustment(client_for, club, alice, role)
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_the_committee_may_change_the_list_systems(client_for, club, role) -> None:
+def test_only_the_committee_may_change_the_list_systems(client_for: ClientFor, club: Club, role: str) -> None:
     response = client_for(role).post(f"/lists/{club.rating_list.slug}/settings/", {"primary_system": "ffg"})
     refused = _refused_as(response, role)
     club.rating_list.refresh_from_db()
@@ -177,27 +192,29 @@ def test_only_the_committee_may_change_the_list_systems(client_for, club, role) 
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_the_committee_sees_the_committee_pages(client_for, club, role) -> None:
+def test_only_the_committee_sees_the_committee_pages(client_for: ClientFor, club: Club, role: str) -> None:
     for url in ("/adjustments/", "/adjustments/new/", f"/lists/{club.rating_list.slug}/settings/"):
         response = client_for(role).get(url)
         if not _refused_as(response, role):
             assert response.status_code == 200
 
 
-def test_the_adjustment_date_defaults_to_today(client_for, club) -> None:
+def test_the_adjustment_date_defaults_to_today(client_for: ClientFor, club: Club) -> None:
     html = client_for("committee").get("/adjustments/new/").content.decode()
     assert f'value="{timezone.localdate().isoformat()}"' in html
     assert (timezone.localdate() - timedelta(days=1)).isoformat() not in html
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
-def test_only_the_committee_sees_the_list_settings_link(client_for, club, role) -> None:
+def test_only_the_committee_sees_the_list_settings_link(client_for: ClientFor, club: Club, role: str) -> None:
     html = client_for(role).get("/players/").content.decode()
     nav = html[html.index("<nav") : html.index("</nav>")]
     assert (f'href="/lists/{club.rating_list.slug}/settings/"' in nav) is (role == "committee")
 
 
-def test_the_list_settings_page_switches_between_the_committees_lists(client_for, club, personas) -> None:
+def test_the_list_settings_page_switches_between_the_committees_lists(
+    client_for: ClientFor, club: Club, personas: Personas
+) -> None:
     other = make_pool(name="Cape Town Ladder", slug="cape-town").rating_list
     unrelated = make_pool(name="Guildford Ladder", slug="guildford").rating_list
     committee_of(personas["committee"], other)
@@ -207,7 +224,9 @@ def test_the_list_settings_page_switches_between_the_committees_lists(client_for
     assert f"/lists/{unrelated.slug}/settings/" not in html
 
 
-def test_the_committee_of_another_list_changes_nothing_here(client, club, alice, outsiders) -> None:
+def test_the_committee_of_another_list_changes_nothing_here(
+    client: Client, club: Club, alice: Player, outsiders: dict[str, User]
+) -> None:
     client.force_login(outsiders["committee_2"])
     response = client.post(f"/lists/{club.rating_list.slug}/settings/", {"primary_system": "ffg"})
     assert response.status_code == 403

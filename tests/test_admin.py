@@ -7,9 +7,11 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Game, LogEntry, RecordSheet
+from ratings.models import Club, Game, LogEntry, RecordSheet
+from tests.conftest import ClientFor, MakePlayer, Personas
 
 MODELS = [
     "ratinglist",
@@ -25,7 +27,7 @@ MODELS = [
 
 
 @pytest.fixture
-def admin_client_with_data(client, club, make_player):  # type: ignore[no-untyped-def]
+def admin_client_with_data(client: Client, club: Club, make_player: MakePlayer) -> Client:
     admin = User.objects.create_superuser("root", "root@example.org", "pw")
     ann, bob = (
         make_player("Ann Botha", rank=-12, user=User.objects.create_user("ann")),
@@ -40,24 +42,26 @@ def admin_client_with_data(client, club, make_player):  # type: ignore[no-untype
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_every_models_list_searches_and_opens_for_a_superuser(admin_client_with_data, model):  # type: ignore[no-untyped-def]
+def test_every_models_list_searches_and_opens_for_a_superuser(
+    admin_client_with_data: Client, model: str
+) -> None:
     url = reverse(f"admin:ratings_{model}_changelist")
     assert admin_client_with_data.get(url).status_code == 200
     assert admin_client_with_data.get(url, {"q": "Ann"}).status_code == 200
 
 
-def test_the_player_list_filters_by_rank_band(admin_client_with_data):  # type: ignore[no-untyped-def]
+def test_the_player_list_filters_by_rank_band(admin_client_with_data: Client) -> None:
     url = reverse("admin:ratings_player_changelist")
     html = admin_client_with_data.get(url, {"band": "ddk"}).content.decode()
     assert "Ann Botha" in html and "Bob Nel" not in html  # 12k is in 20k-11k, 10k is not
     assert "12k" in html
 
 
-def test_the_player_form_opens(admin_client_with_data):  # type: ignore[no-untyped-def]
+def test_the_player_form_opens(admin_client_with_data: Client) -> None:
     assert admin_client_with_data.get(reverse("admin:ratings_player_add")).status_code == 200
 
 
-def test_the_log_cannot_be_rewritten_in_the_admin(admin_client_with_data):  # type: ignore[no-untyped-def]
+def test_the_log_cannot_be_rewritten_in_the_admin(admin_client_with_data: Client) -> None:
     entry = LogEntry.objects.get()
     assert admin_client_with_data.get(reverse("admin:ratings_logentry_add")).status_code == 403
     response = admin_client_with_data.post(
@@ -67,20 +71,24 @@ def test_the_log_cannot_be_rewritten_in_the_admin(admin_client_with_data):  # ty
     assert LogEntry.objects.filter(pk=entry.pk).exists()
 
 
-def test_the_user_list_shows_role_and_linked_player(admin_client_with_data, personas):  # type: ignore[no-untyped-def]
+def test_the_user_list_shows_role_and_linked_player(
+    admin_client_with_data: Client, personas: Personas
+) -> None:
     html = admin_client_with_data.get(reverse("admin:auth_user_changelist")).content.decode()
     assert "Ann Botha" in html and "Player One" in html
     assert "committee" in html and "volunteer" in html
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
-def test_the_admin_keeps_out_every_role_without_staff_status(client_for, role):  # type: ignore[no-untyped-def]
+def test_the_admin_keeps_out_every_role_without_staff_status(client_for: ClientFor, role: str) -> None:
     response = client_for(role).get(reverse("admin:ratings_game_changelist"))
     assert response.status_code == 302
     assert reverse("admin:login") in response["Location"]
 
 
-def test_the_list_form_offers_the_compared_systems_as_ticks(admin_client_with_data, club):  # type: ignore[no-untyped-def]
+def test_the_list_form_offers_the_compared_systems_as_ticks(
+    admin_client_with_data: Client, club: Club
+) -> None:
     """The systems now belong to the rating list, not the club; the API token
     is kept only as a hash (shown once on the export page), so the admin
     neither shows nor edits it."""

@@ -4,34 +4,37 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
 from ratings import committee, exchange, exports, services
-from ratings.models import Game
+from ratings.models import Club, Game, RatingList
 from ratings.services import GameRow
-from tests.conftest import ROLES, make_pool
+from tests.conftest import ROLES, ClientFor, MakePlayer, make_pool
 
 URL = "/api/games/"
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
-def _today():  # type: ignore[no-untyped-def]
+def _today() -> Iterator[None]:
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield
 
 
 @pytest.fixture
-def games(club, make_player) -> list[Game]:  # type: ignore[no-untyped-def]
+def games(club: Club, make_player: MakePlayer) -> list[Game]:
     """Seven games on seven days among three players (entered out of date order)."""
     players = [make_player(name, rank=-5 - i) for i, name in enumerate(["Ann Bee", "Cat Dee", "Dan Eel"])]
     for n in (3, 1, 6, 0, 2, 5, 4):
@@ -48,7 +51,9 @@ def test_the_url_is_documented() -> None:
     assert reverse("api_games") == URL
 
 
-def test_it_gives_every_game_with_the_documented_fields_in_timeline_order(client_for, club, games) -> None:
+def test_it_gives_every_game_with_the_documented_fields_in_timeline_order(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     body = client_for("committee").get(URL, {"list": club.rating_list.slug}).json()
     assert set(body) == {"next", "results"} and body["next"] is None
     assert [r["id"] for r in body["results"]] == [g.pk for g in games]
@@ -56,22 +61,24 @@ def test_it_gives_every_game_with_the_documented_fields_in_timeline_order(client
     assert list(body["results"][0]) == ["id", *exchange.GAME_FIELDS]
 
 
-def _all_pages(client, query) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def _all_pages(client: Client, query: dict[str, str]) -> list[dict[str, object]]:
     body = client.get(URL, query).json()
-    results = body["results"]
+    results: list[dict[str, object]] = body["results"]
     while body["next"]:
         body = client.get(body["next"].removeprefix("http://testserver")).json()
         results += body["results"]
     return results
 
 
-def test_its_records_are_the_csv_exports_records(client_for, club, games) -> None:
+def test_its_records_are_the_csv_exports_records(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     """Same ranks and names as the CSV file of the same period (pages of 3);
     the API gives no round (docs/api.md)."""
     _, _, text = exports.export_games(club.rating_list, date(2024, 3, 2), None, "csv")
     exported = list(csv.DictReader(io.StringIO(text)))
     api = _all_pages(
-        client_for("committee"), {"list": club.rating_list.slug, "from": "2024-03-02", "page_size": 3}
+        client_for("committee"), {"list": club.rating_list.slug, "from": "2024-03-02", "page_size": "3"}
     )
     assert len(api) == len(exported) == 6
     for record, row in zip(api, exported, strict=True):
@@ -81,9 +88,11 @@ def test_its_records_are_the_csv_exports_records(client_for, club, games) -> Non
         }
 
 
-def test_it_pages_with_a_next_link_until_the_last_page(client_for, club, games) -> None:
+def test_it_pages_with_a_next_link_until_the_last_page(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     client = client_for("committee")
-    first = client.get(URL, {"list": club.rating_list.slug, "page_size": 3}).json()
+    first = client.get(URL, {"list": club.rating_list.slug, "page_size": "3"}).json()
     assert len(first["results"]) == 3
     assert first["next"].startswith(
         f"http://testserver{URL}?list={club.rating_list.slug}&page_size=3&cursor="
@@ -95,33 +104,39 @@ def test_it_pages_with_a_next_link_until_the_last_page(client_for, club, games) 
     assert [r["id"] for page in pages for r in page["results"]] == [g.pk for g in games]
 
 
-def test_a_page_exactly_full_at_the_end_has_no_next(client_for, club, games) -> None:
-    body = client_for("committee").get(URL, {"list": "sagc", "page_size": 7}).json()
+def test_a_page_exactly_full_at_the_end_has_no_next(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
+    body = client_for("committee").get(URL, {"list": "sagc", "page_size": "7"}).json()
     assert len(body["results"]) == 7 and body["next"] is None
 
 
-def test_a_game_added_before_the_cursor_does_not_shift_the_next_page(client_for, club, games) -> None:
+def test_a_game_added_before_the_cursor_does_not_shift_the_next_page(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     client = client_for("committee")
-    first = client.get(URL, {"list": "sagc", "page_size": 3}).json()
+    first = client.get(URL, {"list": "sagc", "page_size": "3"}).json()
     ann, cat = games[0].white, games[0].black
     services.save_sheet(
         club=club, date=date(2024, 2, 1), rows=[GameRow(white=ann, black=cat, winner="black")]
     )
-    rest = _all_pages(client, {"list": "sagc", "page_size": 3, "cursor": first["next"].split("cursor=")[1]})
+    rest = _all_pages(client, {"list": "sagc", "page_size": "3", "cursor": first["next"].split("cursor=")[1]})
     assert [r["id"] for r in first["results"] + rest] == [g.pk for g in games]
 
 
-def test_the_last_page_takes_as_many_queries_as_the_first(client_for, club, games) -> None:
+def test_the_last_page_takes_as_many_queries_as_the_first(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     client = client_for("committee")
-    client.get(URL, {"list": "sagc", "page_size": 2})  # session and user loaded once
+    client.get(URL, {"list": "sagc", "page_size": "2"})  # session and user loaded once
     with CaptureQueriesContext(connection) as first_page:
-        first = client.get(URL, {"list": "sagc", "page_size": 2}).json()
+        first = client.get(URL, {"list": "sagc", "page_size": "2"}).json()
     cursor = exports.encode_cursor(exports.key_of(games[-2]))
     with CaptureQueriesContext(connection) as last_page:
-        last = client.get(URL, {"list": "sagc", "page_size": 2, "cursor": cursor}).json()
+        last = client.get(URL, {"list": "sagc", "page_size": "2", "cursor": cursor}).json()
     assert len(first["results"]) == 2 and [r["id"] for r in last["results"]] == [games[-1].pk]
     assert len(last_page) == len(first_page)
     assert not any(
@@ -129,7 +144,7 @@ def test_the_last_page_takes_as_many_queries_as_the_first(client_for, club, game
     )
 
 
-def test_it_filters_by_period(client_for, club, games) -> None:
+def test_it_filters_by_period(client_for: ClientFor, club: Club, games: list[Game]) -> None:
     body = client_for("committee").get(URL, {"list": "sagc", "from": "2024-03-03", "to": "2024-03-04"}).json()
     assert [r["date"] for r in body["results"]] == ["2024-03-03", "2024-03-04"]
 
@@ -151,14 +166,22 @@ def test_it_filters_by_period(client_for, club, games) -> None:
         ({"club": "guildford-club"}, 400, "club: South African Go Clubs has no club 'guildford-club'"),
     ],
 )
-def test_bad_parameters_get_a_json_error_naming_them(  # type: ignore[no-untyped-def]
-    client_for, club, other_list, games, query, status, message
+def test_bad_parameters_get_a_json_error_naming_them(
+    client_for: ClientFor,
+    club: Club,
+    other_list: RatingList,
+    games: list[Game],
+    query: dict[str, str],
+    status: int,
+    message: str,
 ) -> None:
     response = client_for("committee").get(URL, {"list": club.rating_list.slug, **query})
     assert response.status_code == status and message in response.json()["error"]
 
 
-def test_the_list_may_be_left_out_only_when_the_site_has_one(client_for, club, games) -> None:
+def test_the_list_may_be_left_out_only_when_the_site_has_one(
+    client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     client = client_for("committee")
     assert len(client.get(URL, {"page_size": 100}).json()["results"]) == 7
     make_pool(name="Other", slug="other")
@@ -166,7 +189,9 @@ def test_the_list_may_be_left_out_only_when_the_site_has_one(client_for, club, g
     assert response.status_code == 400 and "list: give the rating list's slug" in response.json()["error"]
 
 
-def test_a_club_gives_only_the_games_played_there(client_for, club, other_club, games) -> None:
+def test_a_club_gives_only_the_games_played_there(
+    client_for: ClientFor, club: Club, other_club: Club, games: list[Game]
+) -> None:
     """Players of the list meet at any of its clubs; ``club`` narrows to one."""
     ann, cat = games[0].white, games[0].black
     services.save_sheet(
@@ -181,7 +206,9 @@ def test_a_club_gives_only_the_games_played_there(client_for, club, other_club, 
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_a_session_must_be_the_committees(role, client_for, club, games) -> None:
+def test_a_session_must_be_the_committees(
+    role: str, client_for: ClientFor, club: Club, games: list[Game]
+) -> None:
     """The API is the committee's now: a volunteer is refused."""
     response = client_for(role).get(URL, {"list": club.rating_list.slug})
     expected = {"anonymous": 401, "player": 403, "volunteer": 403, "committee": 200}[role]
@@ -195,7 +222,9 @@ def test_a_session_must_be_the_committees(role, client_for, club, games) -> None
 @pytest.mark.parametrize(
     ("who", "expected"), [("volunteer_b", 403), ("committee_2", 403), ("site_admin", 200)]
 )
-def test_only_this_lists_committee_or_a_site_admin_reads_it(outsiders, club, games, who, expected) -> None:
+def test_only_this_lists_committee_or_a_site_admin_reads_it(
+    outsiders: dict[str, User], club: Club, games: list[Game], who: str, expected: int
+) -> None:
     client = Client()
     client.force_login(outsiders[who])
     response = client.get(URL, {"list": club.rating_list.slug})
@@ -203,25 +232,27 @@ def test_only_this_lists_committee_or_a_site_admin_reads_it(outsiders, club, gam
     assert ("results" in response.json()) == (expected == 200)
 
 
-def test_a_national_body_reads_its_list_with_the_token(client, club, games) -> None:
+def test_a_national_body_reads_its_list_with_the_token(client: Client, club: Club, games: list[Game]) -> None:
     token = committee.new_api_token(club.rating_list)
     response = client.get(URL, headers={"Authorization": f"Token {token}"})
     assert response.status_code == 200 and len(response.json()["results"]) == 7
 
 
-def test_a_wrong_token_is_refused(client, club, games) -> None:
+def test_a_wrong_token_is_refused(client: Client, club: Club, games: list[Game]) -> None:
     committee.new_api_token(club.rating_list)
     response = client.get(URL, {"list": "sagc"}, headers={"Authorization": "Token not-the-token"})
     assert response.status_code == 401 and "results" not in response.json()
 
 
-def test_an_empty_token_never_matches_a_list_without_one(client, club, games) -> None:
+def test_an_empty_token_never_matches_a_list_without_one(
+    client: Client, club: Club, games: list[Game]
+) -> None:
     assert club.rating_list.api_token_hash == ""
     response = client.get(URL, {"list": "sagc"}, headers={"Authorization": "Token "})
     assert response.status_code == 401
 
 
-def test_a_token_reads_only_its_own_list(client, club, games) -> None:
+def test_a_token_reads_only_its_own_list(client: Client, club: Club, games: list[Game]) -> None:
     other = make_pool(name="Other", slug="other")
     token = committee.new_api_token(other.rating_list)
     response = client.get(URL, {"list": "sagc"}, headers={"Authorization": f"Token {token}"})
@@ -230,12 +261,12 @@ def test_a_token_reads_only_its_own_list(client, club, games) -> None:
     assert response.status_code == 400 and "Other has no club 'stellenbosch'" in response.json()["error"]
 
 
-def test_a_regenerated_token_replaces_the_old_one(client, club, games) -> None:
+def test_a_regenerated_token_replaces_the_old_one(client: Client, club: Club, games: list[Game]) -> None:
     old = committee.new_api_token(club.rating_list)
     committee.new_api_token(club.rating_list)
     assert client.get(URL, headers={"Authorization": f"Token {old}"}).status_code == 401
 
 
-def test_the_api_only_reads(client_for, club, games) -> None:
+def test_the_api_only_reads(client_for: ClientFor, club: Club, games: list[Game]) -> None:
     assert client_for("committee").post(URL, {"list": "sagc"}).status_code == 405
     assert Game.objects.count() == 7

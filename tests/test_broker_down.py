@@ -4,13 +4,16 @@ update shortly, and the list stays dirty until the broker is back."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
 from datetime import date
 
 import pytest
 from django.db import transaction
+from pytest_django import Settings
 
 from ratings import recompute
-from ratings.models import Game, RatingList
+from ratings.models import Club, Game, RatingList
+from tests.conftest import ClientFor, MakePlayer
 
 from .conftest import celery_broker
 from .test_sheet_entry import sheet_data
@@ -26,13 +29,13 @@ def _closed_port() -> int:
 
 
 @pytest.fixture
-def broker_down(settings):  # type: ignore[no-untyped-def]
+def broker_down(settings: Settings) -> Iterator[None]:
     with celery_broker(settings, f"redis://127.0.0.1:{_closed_port()}/0"):
         yield
 
 
 def test_a_sheet_saved_while_the_broker_is_down_is_kept_and_the_club_stays_dirty(
-    broker_down, client_for, club, make_player
+    broker_down: None, client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     make_player("Alice Mokoena", rank=-5)
     make_player("Bob Smit", rank=-8)
@@ -45,7 +48,7 @@ def test_a_sheet_saved_while_the_broker_is_down_is_kept_and_the_club_stays_dirty
     assert "will update shortly" in response.content.decode()
 
 
-def test_marking_dirty_outside_a_transaction_survives_a_dead_broker(broker_down, club) -> None:
+def test_marking_dirty_outside_a_transaction_survives_a_dead_broker(broker_down: None, club: Club) -> None:
     with transaction.atomic():
         recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
     assert RatingList.objects.get(pk=club.rating_list_id).dirty_from == date(2026, 3, 12)

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import PASSWORD, REPO, make_pool, need
 
@@ -71,7 +73,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 @pytest.fixture
-def history(transactional_db, settings):  # type: ignore[no-untyped-def]
+def history(transactional_db: None, settings: Settings) -> dict[str, Any]:
     """A club with three players and two games already rated, and a volunteer."""
     from django.contrib.auth.models import User
 
@@ -137,7 +139,7 @@ def expected_sheets() -> dict[str, list[list[str]]]:
         )
         for g in games
     ]
-    starts = {pk: base.Start(rank=p.start_rank) for pk, p in players.items()}
+    starts: dict[Hashable, base.Start] = {pk: base.Start(rank=p.start_rank) for pk, p in players.items()}
     ledger = get_system("sagc").rate(events, starts=starts).ledger
     status = {"free": 0, "internet": 0.5, "club": 1, "tournament": 1.5}  # the SAGC FAQ, Game Status Factor
     sheets: dict[str, list[list[str]]] = {p.name: [] for p in players.values()}
@@ -186,7 +188,7 @@ def fill_player(page: Any, field: str, name: str) -> None:
 
 
 def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_the_engine(
-    live_server, history, browser, artifacts
+    live_server: LiveServer, history: dict[str, Any], browser: Any, artifacts: Path
 ) -> None:
     from ratings.models import Game, Player, RecordSheet
 
@@ -303,8 +305,10 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
     assert Decimal("0.5") == Game.objects.get(date=sheet_day, handicap=9).komi
 
 
-def test_the_pages_work_under_the_content_security_policy(live_server, history, browser) -> None:  # type: ignore[no-untyped-def]
-    """No inline script, style or eval is blocked, and the
+def test_the_pages_work_under_the_content_security_policy(
+    live_server: LiveServer, history: dict[str, Any], browser: Any
+) -> None:
+    """Content-Security-Policy: no inline script, style or eval is blocked, and the
     behaviour moved to static/js (add and remove a game row, the confirm
     before a new API token) still works."""
     from django.contrib.auth.models import User
@@ -338,7 +342,12 @@ def test_the_pages_work_under_the_content_security_policy(live_server, history, 
     page.click("form[action$='/export/token/'] button")  # no token yet: no question
     page.wait_for_selector("text=New API token")
     questions: list[str] = []
-    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+
+    def answer(dialog: Any) -> None:
+        questions.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
     page.click("form[action$='/export/token/'] button")
     assert questions and "stops working at once" in questions[0]
     for path in ("/", "/players/", "/players/alice/", "/log/", "/adjustments/", "/recompute/"):

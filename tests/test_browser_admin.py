@@ -15,11 +15,13 @@ go to $ARTIFACTS_DIR (default artifacts/).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from pytest_django.live_server_helper import LiveServer
 
 from tests import test_browser
 from tests.conftest import PASSWORD
@@ -48,12 +50,12 @@ def log_in(page: Any, url: str, username: str) -> None:
 
 
 def test_the_admin_sets_up_in_the_browser_and_a_volunteer_joins_by_e_mail(
-    live_server,
-    transactional_db,
-    browser,
-    artifacts,
-    monkeypatch,
-):  # type: ignore[no-untyped-def]
+    live_server: LiveServer,
+    transactional_db: None,
+    browser: Any,
+    artifacts: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from accounts.models import Volunteer
     from ratings.models import RatingList
 
@@ -90,7 +92,7 @@ def test_the_admin_sets_up_in_the_browser_and_a_volunteer_joins_by_e_mail(
     assert admin.input_value('select[name="place"]').startswith("club:"), "the club page chose the club"
     admin.click("text=Send the invitation")
     fits(admin, "05-invitations", artifacts)
-    link = re.search(r"https?://[^/\s]+(/accounts/invitations/[^/\s]+/)", mail.outbox[-1].body)
+    link = re.search(r"https?://[^/\s]+(/accounts/invitations/[^/\s]+/)", str(mail.outbox[-1].body))
     assert link, mail.outbox[-1].body
 
     volunteer = browser.new_page(viewport=PHONE_375)
@@ -114,7 +116,7 @@ def test_the_admin_sets_up_in_the_browser_and_a_volunteer_joins_by_e_mail(
 
 def accept_invitation(browser: Any, url: str, username: str) -> Any:
     """The newest e-mail's link, opened by a newcomer who sets a password."""
-    link = re.search(r"https?://[^/\s]+(/accounts/invitations/[^/\s]+/)", mail.outbox[-1].body)
+    link = re.search(r"https?://[^/\s]+(/accounts/invitations/[^/\s]+/)", str(mail.outbox[-1].body))
     assert link, mail.outbox[-1].body
     page = browser.new_page(viewport=DESKTOP)
     page.set_default_timeout(15_000)
@@ -156,12 +158,9 @@ def enter_game(page: Any, white: tuple[str, str | None], black: tuple[str, str |
 
 
 def test_a_list_with_two_clubs_set_up_in_the_browser_rates_a_visitor_on_one_record_sheet(
-    live_server,
-    transactional_db,
-    browser,
-    artifacts,
-):  # type: ignore[no-untyped-def]
-    """The site admin creates a list; its committee
+    live_server: LiveServer, transactional_db: None, browser: Any, artifacts: Path
+) -> None:
+    """One list, many clubs, from nothing: the site admin creates a list; its committee
     creates two clubs and invites one volunteer for each; each volunteer
     enters a sheet at their club, one of them with a player whose home club
     is the other; that player has one record sheet holding both clubs' games."""
@@ -192,7 +191,7 @@ def test_a_list_with_two_clubs_set_up_in_the_browser_rates_a_visitor_on_one_reco
     enter_game(ben, ("Alice Mokoena", None), ("Carol Venter", "10k"), winner=1)
 
     alice = Player.objects.get(name="Alice Mokoena")
-    assert alice.home_club.slug == "stellenbosch-go-club"
+    assert alice.home_club is not None and alice.home_club.slug == "stellenbosch-go-club"
     played = Game.objects.filter(white=alice) | Game.objects.filter(black=alice)
     assert sorted(played.values_list("club__slug", flat=True)) == [
         "cape-town-go-club",

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
+from ratings.models import Club
 from tests.conftest import PASSWORD, make_pool
 from tests.test_browser import DESKTOP, artifacts, browser, fill_player, shoot
 
@@ -23,7 +28,7 @@ __all__ = ["artifacts", "browser"]  # fixtures used by the test below
 
 
 @pytest.fixture
-def checked_list(transactional_db, settings):  # type: ignore[no-untyped-def]
+def checked_list(transactional_db: None, settings: Settings) -> Club:
     from django.contrib.auth.models import User
 
     from accounts.models import Volunteer
@@ -45,7 +50,7 @@ def checked_list(transactional_db, settings):  # type: ignore[no-untyped-def]
 
 
 def test_an_improbable_result_is_saved_only_after_the_volunteer_confirms_it(
-    live_server, checked_list, browser, artifacts
+    live_server: LiveServer, checked_list: Club, browser: Any, artifacts: Path
 ) -> None:
     from ratings.models import Game, RecordSheet
 

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.mail import EmailMessage
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from tests.conftest import PASSWORD
 from tests.test_browser import DESKTOP, artifacts, browser, fill_player, read_sheet, shoot  # noqa: F401
@@ -112,12 +115,12 @@ def enter_sheet(page: Any, base: str, club: str, day: date, rows: list[Row]) -> 
 
 
 def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_both_clubs(
-    live_server,
-    transactional_db,
-    settings,
-    mailoutbox,
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    live_server: LiveServer,
+    transactional_db: None,
+    settings: Settings,
+    mailoutbox: list[EmailMessage],
+    browser: Any,  # noqa: F811
+    artifacts: Path,  # noqa: F811
 ) -> None:
     from django.contrib.auth.models import User
 
@@ -194,8 +197,9 @@ def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_
 
     sheets = {sheet.club: sheet for sheet in RecordSheet.objects.all()}
     assert set(sheets) == {stellenbosch, cape_town}
-    assert sheets[stellenbosch].entered_by.username == "anna"
-    assert sheets[cape_town].entered_by.username == "sipho"
+    by_anna, by_sipho = sheets[stellenbosch].entered_by, sheets[cape_town].entered_by
+    assert by_anna is not None and by_anna.username == "anna"
+    assert by_sipho is not None and by_sipho.username == "sipho"
     players = {p.name: p for p in Player.objects.filter(rating_list=rating_list)}
     assert sorted(players) == [
         "Alice Mokoena",

@@ -25,10 +25,11 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
+from pytest_django import Settings
 
 from ratings import services
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun
-from tests.conftest import celery_broker, need
+from tests.conftest import ClientFor, MakePlayer, celery_broker, need
 
 ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 # Decided at collection, before pytest-django sets up a transactional test
@@ -66,8 +67,19 @@ def _database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
+@pytest.fixture
+def role_groups(transactional_db: None) -> None:
+    """The groups of accounts' data migration: a transactional test that ran
+    before may have flushed them (serialized rollback is no help: under
+    xdist it reloads them into a database that still has them)."""
+    from django.contrib.auth.models import Group
+
+    for name in ("volunteer", "committee"):
+        Group.objects.get_or_create(name=name)
+
+
 @contextlib.contextmanager
-def running_worker(settings) -> Iterator[subprocess.Popen[str]]:  # type: ignore[no-untyped-def]
+def running_worker(settings: Settings) -> Iterator[subprocess.Popen[str]]:
     """A real Celery worker on the real Redis, seeing the test database."""
     if connection.vendor != "postgresql":
         pytest.skip("the worker process must see the test database: run with DATABASE_URL on PostgreSQL")
@@ -104,7 +116,7 @@ def running_worker(settings) -> Iterator[subprocess.Popen[str]]:  # type: ignore
 
 
 @pytest.fixture
-def worker(settings, transactional_db):  # type: ignore[no-untyped-def]
+def worker(settings: Settings, role_groups: None) -> Iterator[subprocess.Popen[str]]:
     with running_worker(settings) as process:
         yield process
 
@@ -118,7 +130,7 @@ def wait_until_clean(club: Club, seconds: float = 90) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_that_starts_resumes_a_club_left_dirty_while_the_broker_was_down(
-    settings, make_player
+    settings: Settings, role_groups: None, make_player: MakePlayer
 ) -> None:
     club = Club.objects.get(slug="stellenbosch")
     ann, ben = make_player("Ann Botha", rank=-12), make_player("Ben Nel", rank=-12)
@@ -134,7 +146,9 @@ def test_a_worker_that_starts_resumes_a_club_left_dirty_while_the_broker_was_dow
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(worker, client_for, make_player):
+def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(
+    worker: subprocess.Popen[bytes], client_for: ClientFor, make_player: MakePlayer
+) -> None:
     club = Club.objects.get(slug="stellenbosch")
     ann = make_player("Ann Botha", rank=-12)
     make_player("Ben Nel", rank=-12)

@@ -10,6 +10,7 @@ def test_a_player_who_stayed_within_one_rank_gets_the_two_band_lines_labelled() 
     # SAGC plots rank + index / 2000: a 15k between index -300 and +400.
     points = [(date(2026, 1, 1), -15 - 0.15), (date(2026, 3, 1), -15 + 0.2), (date(2026, 6, 1), -15 + 0.1)]
     chart = history_chart(points, label=lambda v: format_rank(round(v)), whole_ticks=True)
+    assert chart is not None
     labels = [tick.label for tick in chart.y_ticks]
     # the range widens to the whole bands it touches: 16k..14k
     assert labels == ["16k", "15k", "14k"]
@@ -19,6 +20,7 @@ def test_a_player_who_stayed_within_one_rank_gets_the_two_band_lines_labelled() 
 def test_the_x_axis_is_spaced_by_real_dates() -> None:
     points = [(date(2026, 1, 1), 1.0), (date(2026, 1, 2), 2.0), (date(2026, 12, 31), 3.0)]
     chart = history_chart(points)
+    assert chart is not None
     xs = [float(pair.split(",")[0]) for pair in chart.points.split()]
     # the second point is one day after the first, the third a year later
     assert xs[1] - xs[0] < (xs[2] - xs[0]) / 100
@@ -28,6 +30,7 @@ def test_the_line_steps_at_a_rank_change_and_slopes_within_a_rank() -> None:
     # 5k at index -900 demoted to 6k at index +72, then a game within 6k.
     points = [(date(2026, 1, 1), -5 - 0.45), (date(2026, 2, 1), -6 + 0.036), (date(2026, 3, 1), -6 + 0.1)]
     chart = history_chart(points, whole_ticks=True, step_when=lambda a, b: round(a) != round(b))
+    assert chart is not None
     pairs = [tuple(map(float, pair.split(","))) for pair in chart.points.split()]
     assert len(pairs) == 4, "one corner added, at the rank change only"
     (_, y0), (x1, y1), (x2, y2), (x3, _) = pairs
@@ -35,4 +38,5 @@ def test_the_line_steps_at_a_rank_change_and_slopes_within_a_rank() -> None:
     assert x1 == x2 and y2 > y1, "then straight down (SVG y grows downwards: a lower rank is lower)"
     assert x3 > x2
     assert chart.count == 3
-    assert len(history_chart(points).points.split()) == 3, "no steps unless asked"
+    plain = history_chart(points)
+    assert plain is not None and len(plain.points.split()) == 3, "no steps unless asked"

@@ -95,7 +95,7 @@ def test_a_cleaned_name_survives_the_h9_export() -> None:
         games=(TournamentGame(round=1, white="0", black="1", winner=Winner.WHITE),),
     )
     back = parse_h9(write_h9(tournament))
-    assert sorted(p.egd_pin for p in back.players) == ["12345678", "12345678"]
+    assert sorted(p.egd_pin or "" for p in back.players) == ["12345678", "12345678"]
     assert sorted(" ".join(filter(None, (p.surname, p.given_name))) for p in back.players) == [
         "Ann Bee",
         "Carl Dee",

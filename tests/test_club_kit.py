@@ -5,14 +5,17 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from django.test import Client
 
 from ratings import player_match, services
+from ratings.models import Club
 from ratings.services import GameRow
+from tests.conftest import MakePlayer
 
 
 @pytest.mark.django_db
 def test_the_kit_lists_the_active_players_by_rank_and_the_lists_handicap_rule(
-    client, club, make_player
+    client: Client, club: Club, make_player: MakePlayer
 ) -> None:
     long_ago = date.today() - timedelta(days=player_match.INACTIVE_AFTER_DAYS + 40)
     alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -14,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import services
-from ratings.models import Game, Player, RankAdjustment, RankSync, RecordSheet
+from ratings.models import Club, Game, Player, RankAdjustment, RankSync, RecordSheet
 from ratings.services import GameRow
-from tests.conftest import REPO, make_pool, shared_data
+from tests.conftest import REPO, MakePlayer, make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)
-def _today():  # type: ignore[no-untyped-def]
+def _today() -> Iterator[None]:
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield
 
@@ -41,7 +42,7 @@ RANKS = b'name,national id,rank\n"Ann Bee",S-1,8k\n"Dupont, Jean",S-2,3k\n"Jean 
 
 
 @pytest.fixture
-def members(club, make_player):  # type: ignore[no-untyped-def]
+def members(club: Club, make_player: MakePlayer) -> list[Player]:
     return [
         make_player("Ann Bee", rank=-10),
         make_player("Jean Dupont", rank=-5),
@@ -53,7 +54,9 @@ def members(club, make_player):  # type: ignore[no-untyped-def]
 # --- import_ranks ----------------------------------------------------------------
 
 
-def test_import_ranks_prints_the_summary_and_applies_the_changes(tmp_path, club, members) -> None:
+def test_import_ranks_prints_the_summary_and_applies_the_changes(
+    tmp_path: Path, club: Club, members: list[Player]
+) -> None:
     out = run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--date", "2024-06-01")
     assert "read 4, matched 2, ambiguous 1, unmatched 1, changes 1" in out
     assert "change    Ann Bee: 10k -> 8k" in out
@@ -69,19 +72,23 @@ def test_import_ranks_prints_the_summary_and_applies_the_changes(tmp_path, club,
     }  # fmt: skip
 
 
-def test_a_dry_run_writes_nothing_at_all(tmp_path, club, members) -> None:
+def test_a_dry_run_writes_nothing_at_all(tmp_path: Path, club: Club, members: list[Player]) -> None:
     out = run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--dry-run")
     assert "changes 1" in out and "Dry run: nothing was written." in out
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
     assert set(Player.objects.values_list("saga_id", flat=True)) == {""}
 
 
-def test_without_a_date_the_changes_take_effect_today_for_a_list_without_one(tmp_path, club, members) -> None:
+def test_without_a_date_the_changes_take_effect_today_for_a_list_without_one(
+    tmp_path: Path, club: Club, members: list[Player]
+) -> None:
     run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--list", club.rating_list.slug)
     assert RankAdjustment.objects.get().date == date(2024, 6, 15)
 
 
-def test_a_bad_line_is_listed_with_its_number_and_the_rest_imported(tmp_path, club, members) -> None:
+def test_a_bad_line_is_listed_with_its_number_and_the_rest_imported(
+    tmp_path: Path, club: Club, members: list[Player]
+) -> None:
     bad = RANKS + b'"Eve Fox",S-5,seven kyu\n'
     out = run("import_ranks", write(tmp_path, "saga.csv", bad), "--dry-run")
     assert "read 4, rejected 1, matched 2, ambiguous 1, unmatched 1, changes 1" in out
@@ -89,7 +96,9 @@ def test_a_bad_line_is_listed_with_its_number_and_the_rest_imported(tmp_path, cl
     assert '"Eve Fox",S-5,seven kyu' in out
 
 
-def test_a_list_broken_as_a_whole_stops_naming_the_line_and_changes_nothing(tmp_path, club, members) -> None:
+def test_a_list_broken_as_a_whole_stops_naming_the_line_and_changes_nothing(
+    tmp_path: Path, club: Club, members: list[Player]
+) -> None:
     bad = (
         RANKS + b'"Eve Fox",S-5,seven kyu\n"Al Gore",S-6,?\n"Bo Hu",S-7,??\n"Cy Io",S-8,???\n"Di Jo",S-9,!\n'
     )
@@ -107,7 +116,7 @@ def test_a_list_broken_as_a_whole_stops_naming_the_line_and_changes_nothing(tmp_
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
 
 
-def test_an_unknown_list_or_date_is_a_clear_error(tmp_path, club, members) -> None:
+def test_an_unknown_list_or_date_is_a_clear_error(tmp_path: Path, club: Club, members: list[Player]) -> None:
     path = write(tmp_path, "saga.csv", RANKS)
     with pytest.raises(CommandError, match="--list: no list 'nowhere' \\(lists: sagc\\)"):
         run("import_ranks", path, "--list", "nowhere")
@@ -118,7 +127,7 @@ def test_an_unknown_list_or_date_is_a_clear_error(tmp_path, club, members) -> No
     assert not RankSync.objects.exists()
 
 
-def test_several_lists_need_list(tmp_path, club, members) -> None:
+def test_several_lists_need_list(tmp_path: Path, club: Club, members: list[Player]) -> None:
     """Ranks belong to a list's players: a second list makes the choice ambiguous."""
     make_pool(name="Other", slug="other")
     with pytest.raises(CommandError, match="give --list \\(one of: other, sagc\\)"):
@@ -128,7 +137,9 @@ def test_several_lists_need_list(tmp_path, club, members) -> None:
     assert RankSync.objects.get().rating_list == club.rating_list
 
 
-def test_several_clubs_of_one_list_need_club_for_a_tournament(tmp_path, club, other_club) -> None:
+def test_several_clubs_of_one_list_need_club_for_a_tournament(
+    tmp_path: Path, club: Club, other_club: Club
+) -> None:
     """A tournament is entered at a club: with two clubs in the list, import_tournament asks which."""
     path = str(shared_data("juvisy-2019.h9"))
     with pytest.raises(CommandError, match="give --club \\(one of: cape-town, stellenbosch\\)"):
@@ -142,7 +153,7 @@ def test_several_clubs_of_one_list_need_club_for_a_tournament(tmp_path, club, ot
 
 
 def test_an_applied_sync_that_fails_for_one_player_changes_nothing(
-    tmp_path, club, members, make_player
+    tmp_path: Path, club: Club, members: list[Player], make_player: MakePlayer
 ) -> None:
     make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
     data = RANKS + b'"Late Joiner",S-9,2k\n'
@@ -151,7 +162,7 @@ def test_an_applied_sync_that_fails_for_one_player_changes_nothing(
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
 
 
-def test_the_real_aga_list_is_read_and_summarised(club, make_player) -> None:
+def test_the_real_aga_list_is_read_and_summarised(club: Club, make_player: MakePlayer) -> None:
     path = shared_data("tdlista.txt")
     make_player("Zachary Aal", rank=-10)  # "Aal, Zachary  15648  ...  -20.05711": 20k (formats.md)
     out = run("import_ranks", str(path), "--format", "aga", "--dry-run")
@@ -163,7 +174,9 @@ def test_the_real_aga_list_is_read_and_summarised(club, make_player) -> None:
     "name",
     ["juvisy-2019.h9", "juvisy-2019.tou", "cdfa-2020.tou", "istanbul-online-2020.h9", "tournoi-chinois.h9"],
 )
-def test_tournament_files_are_refused_as_rank_lists_naming_a_line(club, members, name) -> None:
+def test_tournament_files_are_refused_as_rank_lists_naming_a_line(
+    club: Club, members: list[Player], name: str
+) -> None:
     with pytest.raises(CommandError, match=r"line \d+"):
         run("import_ranks", str(shared_data(name)))
     assert not RankSync.objects.exists()
@@ -171,7 +184,9 @@ def test_tournament_files_are_refused_as_rank_lists_naming_a_line(club, members,
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode)), dry=st.booleans())
-def test_garbage_lists_never_crash_and_change_nothing(tmp_path, club, members, data, dry) -> None:
+def test_garbage_lists_never_crash_and_change_nothing(
+    tmp_path: Path, club: Club, members: list[Player], data: bytes, dry: bool
+) -> None:
     path = write(tmp_path, "garbage.csv", data)
     before = (RankSync.objects.count(), RankAdjustment.objects.count())
     try:
@@ -185,7 +200,7 @@ def test_garbage_lists_never_crash_and_change_nothing(tmp_path, club, members, d
 
 
 @pytest.fixture
-def played(club, members):  # type: ignore[no-untyped-def]
+def played(club: Club, members: list[Player]) -> Club:
     ann, jean, cat, _ = members
     services.save_sheet(club=club, date=date(2024, 3, 5), rows=[
         GameRow(white=ann, black=jean, winner="white"), GameRow(white=cat, black=ann, winner="black", handicap=2),
@@ -196,7 +211,7 @@ def played(club, members):  # type: ignore[no-untyped-def]
     return club
 
 
-def test_export_games_writes_the_period_to_standard_output(played) -> None:
+def test_export_games_writes_the_period_to_standard_output(played: Club) -> None:
     out = run("export_games", "--format", "json", "--from", "2024-03-01", "--to", "2024-03-31")
     assert [(g["white"], g["black"]) for g in json.loads(out)["games"]] == [
         ("Ann Bee", "Jean Dupont"),
@@ -204,13 +219,13 @@ def test_export_games_writes_the_period_to_standard_output(played) -> None:
     ]
 
 
-def test_export_games_writes_a_file(tmp_path, played) -> None:
+def test_export_games_writes_a_file(tmp_path: Path, played: Club) -> None:
     target = tmp_path / "club.h9"
     run("export_games", "--format", "h9", "--out", str(target))
     assert "CL[C]" in target.read_text()
 
 
-def test_export_games_takes_the_list_or_one_of_its_clubs(played, other_club) -> None:
+def test_export_games_takes_the_list_or_one_of_its_clubs(played: Club, other_club: Club) -> None:
     """A list's export has the games of all its clubs; --club only those played there."""
     ann, jean = Player.objects.get(name="Ann Bee"), Player.objects.get(name="Jean Dupont")
     services.save_sheet(
@@ -227,14 +242,14 @@ def test_export_games_takes_the_list_or_one_of_its_clubs(played, other_club) -> 
         run("export_games", "--format", "csv", "--list", "other", "--club", "cape-town")
 
 
-def test_export_games_refuses_an_empty_period_or_backwards_dates(played) -> None:
+def test_export_games_refuses_an_empty_period_or_backwards_dates(played: Club) -> None:
     with pytest.raises(CommandError, match="no game between 2020-01-01 and 2020-12-31"):
         run("export_games", "--format", "csv", "--from", "2020-01-01", "--to", "2020-12-31")
     with pytest.raises(CommandError, match="--to 2024-01-01 is before --from 2024-02-01"):
         run("export_games", "--format", "csv", "--from", "2024-02-01", "--to", "2024-01-01")
 
 
-def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
+def test_import_tournament_reports_created_matched_and_skipped(db: None) -> None:
     make_pool(name="Juvisy", slug="juvisy")
     out = run("import_tournament", str(shared_data("juvisy-2019.h9")))
     assert "Saved 36 games (h9) into Juvisy as record sheet #" in out
@@ -246,14 +261,14 @@ def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
     assert RecordSheet.objects.count() == 1 and Game.objects.count() == 36
 
 
-def test_import_tournament_dry_run_saves_nothing(db) -> None:
+def test_import_tournament_dry_run_saves_nothing(db: None) -> None:
     make_pool(name="Juvisy", slug="juvisy")
     out = run("import_tournament", str(shared_data("juvisy-2019.tou")), "--dry-run", "--club", "juvisy")
     assert "Dry run: 36 games (tou) would be saved into Juvisy; nothing was written." in out
     assert not Game.objects.exists() and not Player.objects.exists()
 
 
-def test_import_tournament_keeps_games_won_by_default_as_forfeits(db) -> None:
+def test_import_tournament_keeps_games_won_by_default_as_forfeits(db: None) -> None:
     make_pool(name="Dialects", slug="dialects")
     out = run("import_tournament", str(REPO / "tests" / "data" / "dialect-egd-download.h9"))
     assert "Saved 5 games (h9)" in out
@@ -263,7 +278,7 @@ def test_import_tournament_keeps_games_won_by_default_as_forfeits(db) -> None:
     assert Game.objects.filter(forfeit=False).count() == 4
 
 
-def test_import_tournament_needs_a_date_for_a_file_without_one(db) -> None:
+def test_import_tournament_needs_a_date_for_a_file_without_one(db: None) -> None:
     make_pool(name="Dialects", slug="dialects")
     path = str(REPO / "tests" / "data" / "dialect-no-date.h9")
     with pytest.raises(CommandError, match=r"gives no date \(no DT\[start,end\] line\).*nothing was changed"):
@@ -275,7 +290,7 @@ def test_import_tournament_needs_a_date_for_a_file_without_one(db) -> None:
     assert list(Game.objects.values_list("date", flat=True)) == [date(2009, 7, 26)]
 
 
-def test_export_then_import_into_a_fresh_club_gives_the_same_games(tmp_path, played) -> None:
+def test_export_then_import_into_a_fresh_club_gives_the_same_games(tmp_path: Path, played: Club) -> None:
     target = tmp_path / "club.csv"
     run("export_games", "--format", "csv", "--club", played.slug, "--out", str(target))
     make_pool(name="Fresh", slug="fresh")
@@ -292,7 +307,7 @@ def test_export_then_import_into_a_fresh_club_gives_the_same_games(tmp_path, pla
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode)))
-def test_garbage_tournaments_never_crash_and_change_nothing(tmp_path, club, data) -> None:
+def test_garbage_tournaments_never_crash_and_change_nothing(tmp_path: Path, club: Club, data: bytes) -> None:
     path = write(tmp_path, "garbage.h9", data)
     before = (RecordSheet.objects.count(), Player.objects.count())
     try:
@@ -302,7 +317,9 @@ def test_garbage_tournaments_never_crash_and_change_nothing(tmp_path, club, data
         assert (RecordSheet.objects.count(), Player.objects.count()) == before
 
 
-def test_a_future_date_is_refused_before_anything_is_read(tmp_path, club, members) -> None:
+def test_a_future_date_is_refused_before_anything_is_read(
+    tmp_path: Path, club: Club, members: list[Player]
+) -> None:
     with pytest.raises(CommandError, match="--date: 2024-07-01 is in the future"):
         run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--date", "2024-07-01")
     assert not RankSync.objects.exists()

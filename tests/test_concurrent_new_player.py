@@ -17,8 +17,10 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import close_old_connections, connection
 from django.test import Client
+from pytest_django import Settings
 
-from ratings.models import Game, Player, RecordSheet
+from ratings.models import Club, Game, Player, RecordSheet
+from tests.conftest import MakePlayer, Personas
 
 ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 pytestmark = pytest.mark.skipif(
@@ -32,7 +34,7 @@ SPELLINGS = ["Thandi Mokoena", "thandi mokoena", "THANDI  MOKOENA", " Thandi Mok
 
 @pytest.mark.django_db(transaction=True)
 def test_a_hundred_simultaneous_saves_of_one_new_player_make_one_player_and_no_500(
-    personas, club, make_player, settings
+    personas: Personas, club: Club, make_player: MakePlayer, settings: Settings
 ) -> None:
     settings.CELERY_BROKER_URL = ""
     settings.DEBUG_PROPAGATE_EXCEPTIONS = False

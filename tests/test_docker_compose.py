@@ -28,11 +28,11 @@ def _command(service: dict[str, Any]) -> list[str]:
     return shlex.split(command) if isinstance(command, str) else list(command)
 
 
-def test_it_has_every_service_a_production_site_needs(compose):
+def test_it_has_every_service_the_issue_names(compose: dict[str, Any]) -> None:
     assert set(compose["services"]) == {"web", "worker", "beat", "redis", "postgres", "migrate"}
 
 
-def test_it_checks_the_health_of_every_long_running_service(compose):
+def test_it_checks_the_health_of_every_long_running_service(compose: dict[str, Any]) -> None:
     for name, service in compose["services"].items():
         if name == "migrate":
             assert service.get("restart") == "no", "migrate runs once"
@@ -40,7 +40,7 @@ def test_it_checks_the_health_of_every_long_running_service(compose):
         assert service.get("healthcheck", {}).get("test"), f"{name} has no health check"
 
 
-def test_the_app_services_wait_for_the_database_the_broker_and_the_migration(compose):
+def test_the_app_services_wait_for_the_database_the_broker_and_the_migration(compose: dict[str, Any]) -> None:
     for name in ("web", "worker", "beat"):
         depends = compose["services"][name]["depends_on"]
         assert depends["postgres"]["condition"] == "service_healthy", name
@@ -49,7 +49,7 @@ def test_the_app_services_wait_for_the_database_the_broker_and_the_migration(com
     assert compose["services"]["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
-def test_the_manage_py_commands_exist(compose):
+def test_the_manage_py_commands_exist(compose: dict[str, Any]) -> None:
     commands = get_commands()
     for name in APP_SERVICES:
         argv = _command(compose["services"][name])
@@ -58,14 +58,14 @@ def test_the_manage_py_commands_exist(compose):
     assert _command(compose["services"]["migrate"])[-2:] == ["migrate", "--noinput"]
 
 
-def test_gunicorn_serves_the_projects_wsgi_application(compose):
+def test_gunicorn_serves_the_projects_wsgi_application(compose: dict[str, Any]) -> None:
     argv = _command(compose["services"]["web"])
     assert argv[0] == "gunicorn"
     module, _, attribute = argv[1].partition(":")
     assert callable(getattr(importlib.import_module(module), attribute))
 
 
-def test_the_celery_services_use_the_projects_app_and_its_tasks(compose):
+def test_the_celery_services_use_the_projects_app_and_its_tasks(compose: dict[str, Any]) -> None:
     from clubrating.celery import app
 
     for name, role in (("worker", "worker"), ("beat", "beat")):
@@ -77,7 +77,7 @@ def test_the_celery_services_use_the_projects_app_and_its_tasks(compose):
         assert entry["task"] in app.tasks, f"beat schedules an unknown task {entry['task']}"
 
 
-def test_the_environment_is_read_by_the_settings(compose):
+def test_the_environment_is_read_by_the_settings(compose: dict[str, Any]) -> None:
     settings_source = (REPO / "clubrating" / "settings.py").read_text()
     for name in APP_SERVICES:
         for variable in compose["services"][name]["environment"]:
@@ -87,7 +87,7 @@ def test_the_environment_is_read_by_the_settings(compose):
     assert env["CELERY_BROKER_URL"].startswith("redis://redis:")
 
 
-def test_the_dockerfile_copies_paths_that_exist():
+def test_the_dockerfile_copies_paths_that_exist() -> None:
     dockerfile = (REPO / "Dockerfile").read_text()
     sources = [
         line.split()[1:-1]

@@ -9,9 +9,11 @@ hand where a source gives none.
 from __future__ import annotations
 
 import math
+import random
 import re
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -33,6 +35,9 @@ from ratings.engine.base import (
     Game,
     InvalidEvent,
     Kind,
+    PlayerId,
+    Result,
+    Row,
     Start,
     UnknownPlayer,
     Winner,
@@ -45,13 +50,20 @@ DAY = date(2024, 3, 2)
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
-def game(white: str, black: str, winner: Winner = Winner.WHITE, **kw: object) -> Game:
+def game(white: str, black: str, winner: Winner = Winner.WHITE, **kw: Any) -> Game:
     kw.setdefault("kind", Kind.TOURNAMENT)
     kw.setdefault("event", "Open")
-    return Game(kw.pop("date", DAY), white, black, winner, **kw)  # type: ignore[arg-type]
+    return Game(kw.pop("date", DAY), white, black, winner, **kw)
 
 
-def rated(starts: dict[str, float], events: list[Event], system: EGF | None = None):  # type: ignore[no-untyped-def]
+def row_of(result: Result, i: int, colour: int = 0) -> Row:
+    """The ledger row of event ``i``'s player of ``colour`` (which must exist)."""
+    row = result.ledger.row(i, colour)
+    assert row is not None, (i, colour)
+    return row
+
+
+def rated(starts: dict[str, float], events: list[Event], system: EGF | None = None) -> Result:
     system = system or EGF()
     return system.rate(events, starts={p: Start(rating=r) for p, r in starts.items()})
 
@@ -101,8 +113,8 @@ def test_egd_gor_calculator_even_game_between_two_2100() -> None:
     # EGD gor_calculator.php as quoted by horaceho/ers test/ers.php:
     # 2100 beats 2100 -> 2109.306; 2100 loses to 2100 -> 2091.725.
     result = rated({"a": 2100, "b": 2100}, [game("a", "b", Winner.WHITE)])
-    assert round(result.ledger.row(0, 0).rating_after, 3) == 2109.306  # type: ignore[union-attr]
-    assert round(result.ledger.row(0, 1).rating_after, 3) == 2091.725  # type: ignore[union-attr]
+    assert round(row_of(result, 0, 0).rating_after, 3) == 2109.306
+    assert round(row_of(result, 0, 1).rating_after, 3) == 2091.725
 
 
 def test_egd_tournament_T191116B_even_game() -> None:
@@ -161,7 +173,7 @@ def test_kinds_default_to_classes_tournament_A_club_C_internet_D() -> None:
     "extra",
     [{"kind": Kind.FREE}, {"forfeit": True}, {"board": 13}, {"board": 9}, {"minutes": 20}],
 )
-def test_free_forfeit_small_board_and_fast_games_do_not_count(extra: dict[str, object]) -> None:
+def test_free_forfeit_small_board_and_fast_games_do_not_count(extra: dict[str, Any]) -> None:
     result = rated({"w": 800.0, "b": 900.0}, [game("w", "b", **extra)])
     for colour, rating in ((0, 800.0), (1, 900.0)):
         row = result.ledger.row(0, colour)
@@ -184,18 +196,19 @@ def test_all_games_of_a_tournament_use_the_ratings_at_its_start() -> None:
         game("c", "a", Winner.BLACK),  # round 2
         game("a", "b", Winner.BLACK),  # round 3
     ]
-    rows = [rated(start, events).ledger.row(i, c) for i, c in ((0, 0), (1, 1), (2, 0))]
+    result = rated(start, events)
+    rows = [row_of(result, i, c) for i, c in ((0, 0), (1, 1), (2, 0))]
     expected = [
         revised_con(2000) * (1 - revised_expected(2000, 2100)) + revised_bonus(2000),
         revised_con(2000) * (1 - revised_expected(2000, 1900)) + revised_bonus(2000),
         revised_con(2000) * (0 - revised_expected(2000, 2100)) + revised_bonus(2000),
     ]
-    assert [r.change for r in rows] == pytest.approx(expected)  # type: ignore[union-attr]
+    assert [r.change for r in rows] == pytest.approx(expected)
     # The rows chain: each game starts where the previous one ended.
-    assert rows[0].rating_before == 2000.0  # type: ignore[union-attr]
-    assert rows[1].rating_before == rows[0].rating_after  # type: ignore[union-attr]
-    assert rows[2].rating_before == rows[1].rating_after  # type: ignore[union-attr]
-    assert rows[2].rating_after == pytest.approx(2000 + sum(expected))  # type: ignore[union-attr]
+    assert rows[0].rating_before == 2000.0
+    assert rows[1].rating_before == rows[0].rating_after
+    assert rows[2].rating_before == rows[1].rating_after
+    assert rows[2].rating_after == pytest.approx(2000 + sum(expected))
 
 
 def test_the_next_tournament_starts_from_the_summed_result() -> None:
@@ -209,7 +222,7 @@ def test_the_next_tournament_starts_from_the_summed_result() -> None:
 
 def test_club_games_of_one_day_form_one_period_and_the_next_day_another() -> None:
     start = {"a": 1500.0, "b": 1500.0}
-    club = {"kind": Kind.CLUB, "event": None, "club": "Kyu"}
+    club: dict[str, Any] = {"kind": Kind.CLUB, "event": None, "club": "Kyu"}
     same_day = rated(start, [game("a", "b", **club), game("a", "b", **club)]).ledger
     next_day = rated(start, [game("a", "b", **club), game("a", "b", date=date(2024, 3, 3), **club)]).ledger
     assert same_day.change[2] == same_day.change[0]  # same start ratings
@@ -230,9 +243,9 @@ def test_ledger_key_matches_period_key_of_base() -> None:
 
 def test_new_players_start_at_their_grade() -> None:
     result = EGF().rate([game("a", "b")], starts={"a": Start(rank=0), "b": Start(rank=-1)})
-    assert result.ledger.row(0, 0).rating_before == 2100.0  # type: ignore[union-attr]
-    assert result.ledger.row(0, 1).rating_before == 2000.0  # type: ignore[union-attr]
-    assert result.ledger.row(0, 1).rank_before == -1  # type: ignore[union-attr]
+    assert row_of(result, 0, 0).rating_before == 2100.0
+    assert row_of(result, 0, 1).rating_before == 2000.0
+    assert row_of(result, 0, 1).rank_before == -1
 
 
 def test_no_gor_below_minus_900() -> None:
@@ -281,7 +294,7 @@ def test_unknown_player_and_bad_events_are_refused() -> None:
 
 def test_state_is_not_mutated_and_round_trips_through_json() -> None:
     system = EGF()
-    state = {"a": EGFState(2000.0), "b": EGFState(1900.0), "c": EGFState(100.0)}
+    state: dict[PlayerId, EGFState] = {"a": EGFState(2000.0), "b": EGFState(1900.0), "c": EGFState(100.0)}
     result = system.rate([game("a", "b")], state=state)
     assert state["a"].rating == 2000.0
     assert result.state["c"] is state["c"]
@@ -301,10 +314,10 @@ def test_registry_builds_the_system() -> None:
 H9_RESULT = re.compile(r"^(\d+)([+\-=?])/([wb])(\d+)$")
 
 
-def read_h9(path: Path) -> tuple[str, dict[str, float], list[Game]]:
+def read_h9(path: Path) -> tuple[str, dict[PlayerId, float], list[Game]]:
     """Just enough of an EGD h9 file for a rating test (full parsing lives elsewhere)."""
     cls = "A"
-    grades: dict[str, float] = {}
+    grades: dict[PlayerId, float] = {}
     results: list[tuple[str, int, str, str, str, int]] = []
     for line in path.read_text(encoding="latin-1").splitlines():
         if line.startswith(";"):
@@ -318,8 +331,8 @@ def read_h9(path: Path) -> tuple[str, dict[str, float], list[Game]]:
         grade = next(f for f in fields[1:] if re.fullmatch(r"\d+[kKdD]", f))
         value = int(grade[:-1])
         grades[number] = float(value - 1 if grade[-1] in "dD" else -value)
-        for rnd, cell in enumerate(f for f in fields if H9_RESULT.match(f)):
-            opp, res, colour, stones = H9_RESULT.match(cell).groups()  # type: ignore[union-attr]
+        for rnd, found in enumerate(m for f in fields if (m := H9_RESULT.match(f))):
+            opp, res, colour, stones = found.groups()
             if opp != "0" and res in "+-=":
                 results.append((number, rnd, opp, res, colour, int(stones)))
     games: list[Game] = []
@@ -334,18 +347,20 @@ def read_h9(path: Path) -> tuple[str, dict[str, float], list[Game]]:
 
 
 @pytest.fixture
-def juvisy() -> tuple[str, dict[str, float], list[Game]]:
+def juvisy() -> tuple[str, dict[PlayerId, float], list[Game]]:
     path = SHARED_DATA / "juvisy-2019.h9"
     if not path.exists():
         pytest.skip("the shared sample-data folder beside the repository is absent")
     return read_h9(path)
 
 
-def test_juvisy_2019_every_winner_gains_and_every_player_ends_at_start_plus_changes(juvisy) -> None:  # type: ignore[no-untyped-def]
+def test_juvisy_2019_every_winner_gains_and_every_player_ends_at_start_plus_changes(
+    juvisy: tuple[str, dict[PlayerId, float], list[Game]],
+) -> None:
     cls, grades, games = juvisy
     assert cls == "A" and len(grades) == 19 and len(games) == 36  # 76 cells, 4 byes
     result = EGF().rate(games, starts={p: Start(rank=g) for p, g in grades.items()})
-    totals: dict[str, float] = {}
+    totals: dict[PlayerId, float] = {}
     for i, g in enumerate(games):
         for colour, player in ((0, g.white), (1, g.black)):
             row = result.ledger.row(i, colour)
@@ -364,7 +379,9 @@ def test_juvisy_2019_every_winner_gains_and_every_player_ends_at_start_plus_chan
     assert result.state["1"].rank == 2
 
 
-def test_juvisy_2019_ratings_are_not_updated_between_rounds(juvisy) -> None:  # type: ignore[no-untyped-def]
+def test_juvisy_2019_ratings_are_not_updated_between_rounds(
+    juvisy: tuple[str, dict[PlayerId, float], list[Game]],
+) -> None:
     _, grades, games = juvisy
     result = EGF().rate(games, starts={p: Start(rank=g) for p, g in grades.items()})
     start = {p: 2100 + 100 * g for p, g in grades.items()}
@@ -407,13 +424,15 @@ def histories(draw: st.DrawFn) -> tuple[dict[str, float], list[list[Game]]]:
     return starts, periods
 
 
-def _starts(values: dict[str, float]) -> dict[str, Start]:
+def _starts(values: dict[str, float]) -> dict[PlayerId, Start]:
     return {p: Start(rating=r) for p, r in values.items()}
 
 
 @settings(max_examples=150, deadline=None)
 @given(histories())
-def test_property_no_rating_below_the_floor_and_wins_never_cost(history) -> None:  # type: ignore[no-untyped-def]
+def test_property_no_rating_below_the_floor_and_wins_never_cost(
+    history: tuple[dict[str, float], list[list[Game]]],
+) -> None:
     starts, periods = history
     events = [g for p in periods for g in p]
     result = EGF().rate(events, starts=_starts(starts))
@@ -426,7 +445,9 @@ def test_property_no_rating_below_the_floor_and_wins_never_cost(history) -> None
 
 @settings(max_examples=150, deadline=None)
 @given(histories(), st.data())
-def test_property_resuming_at_a_period_boundary_equals_full_replay(history, data) -> None:  # type: ignore[no-untyped-def]
+def test_property_resuming_at_a_period_boundary_equals_full_replay(
+    history: tuple[dict[str, float], list[list[Game]]], data: st.DataObject
+) -> None:
     starts, periods = history
     cut = data.draw(st.integers(0, len(periods)))
     head = [g for p in periods[:cut] for g in p]
@@ -444,7 +465,9 @@ def test_property_resuming_at_a_period_boundary_equals_full_replay(history, data
 
 @settings(max_examples=150, deadline=None)
 @given(histories(), st.randoms())
-def test_property_order_of_games_within_a_period_does_not_matter(history, rnd) -> None:  # type: ignore[no-untyped-def]
+def test_property_order_of_games_within_a_period_does_not_matter(
+    history: tuple[dict[str, float], list[list[Game]]], rnd: random.Random
+) -> None:
     starts, periods = history
     shuffled = [rnd.sample(p, len(p)) for p in periods]
     one = EGF().rate([g for p in periods for g in p], starts=_starts(starts)).state
@@ -454,7 +477,9 @@ def test_property_order_of_games_within_a_period_does_not_matter(history, rnd) -
 
 @settings(max_examples=100, deadline=None)
 @given(st.floats(-900, 2900), st.floats(-900, 2900), st.sampled_from(list(Winner)))
-def test_property_swapping_colours_of_an_even_game_mirrors_the_changes(rw, rb, winner) -> None:  # type: ignore[no-untyped-def]
+def test_property_swapping_colours_of_an_even_game_mirrors_the_changes(
+    rw: float, rb: float, winner: Winner
+) -> None:
     flip = {Winner.WHITE: Winner.BLACK, Winner.BLACK: Winner.WHITE, Winner.JIGO: Winner.JIGO}
     one = rated({"w": rw, "b": rb}, [game("w", "b", winner)]).ledger
     two = rated({"w": rw, "b": rb}, [game("b", "w", flip[winner])]).ledger

@@ -9,6 +9,7 @@ Library "GoR" prints the table of a and of winning chances.
 from __future__ import annotations
 
 import math
+import random
 from datetime import date
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from ratings.engine import get_system
 from ratings.engine._egf_common import old_a, old_con, old_expected
-from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, Start, Winner
+from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, PlayerId, Start, Winner
 from ratings.engine.egf_old import OldEGF
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from tests.test_egf import SHARED_DATA, _starts, histories, read_h9
@@ -124,7 +125,7 @@ def test_a_newcomer_below_20_kyu_enters_at_20_kyu() -> None:
 
 
 def test_class_weight_and_periods() -> None:
-    starts = {"a": Start(rating=1500.0), "b": Start(rating=1600.0)}
+    starts: dict[PlayerId, Start] = {"a": Start(rating=1500.0), "b": Start(rating=1600.0)}
     games: list[Event] = [
         Game(DAY, "a", "b", Winner.WHITE, kind=Kind.TOURNAMENT, event="T", event_class="B"),
         Game(DAY, "a", "b", Winner.WHITE, kind=Kind.TOURNAMENT, event="T", event_class="B"),
@@ -153,7 +154,7 @@ def test_juvisy_2019_old_and_new_systems_agree_on_who_gained() -> None:
     if not path.exists():
         pytest.skip("the shared sample-data folder beside the repository is absent")
     _, grades, games = read_h9(path)
-    starts = {p: Start(rank=g) for p, g in grades.items()}
+    starts: dict[PlayerId, Start] = {p: Start(rank=g) for p, g in grades.items()}
     old = OldEGF().rate(games, starts=starts).state
     new = get_system("egf").rate(games, starts=starts).state
     for player, grade in grades.items():
@@ -169,7 +170,7 @@ def test_juvisy_2019_old_and_new_systems_agree_on_who_gained() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(histories())
-def test_property_floor_ranks_and_signs(history) -> None:  # type: ignore[no-untyped-def]
+def test_property_floor_ranks_and_signs(history: tuple[dict[str, float], list[list[Game]]]) -> None:
     starts, periods = history
     events = [g for p in periods for g in p]
     result = OldEGF().rate(events, starts=_starts(starts))
@@ -187,7 +188,9 @@ def test_property_floor_ranks_and_signs(history) -> None:  # type: ignore[no-unt
 
 @settings(max_examples=150, deadline=None)
 @given(histories(), st.data())
-def test_property_resuming_at_a_period_boundary_equals_full_replay(history, data) -> None:  # type: ignore[no-untyped-def]
+def test_property_resuming_at_a_period_boundary_equals_full_replay(
+    history: tuple[dict[str, float], list[list[Game]]], data: st.DataObject
+) -> None:
     starts, periods = history
     cut = data.draw(st.integers(0, len(periods)))
     head = [g for p in periods[:cut] for g in p]
@@ -205,7 +208,9 @@ def test_property_resuming_at_a_period_boundary_equals_full_replay(history, data
 
 @settings(max_examples=100, deadline=None)
 @given(histories(), st.randoms())
-def test_property_order_of_games_within_a_period_does_not_matter(history, rnd) -> None:  # type: ignore[no-untyped-def]
+def test_property_order_of_games_within_a_period_does_not_matter(
+    history: tuple[dict[str, float], list[list[Game]]], rnd: random.Random
+) -> None:
     starts, periods = history
     shuffled = [rnd.sample(p, len(p)) for p in periods]
     one = OldEGF().rate([g for p in periods for g in p], starts=_starts(starts)).state

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import SYSTEM_NAMES, get_system
-from ratings.engine.base import Game, Kind, Start, Winner
+from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ranks import parse_rank
 from ratings.whatif import rate_csv
 
@@ -31,9 +31,9 @@ NAMES = ("a", "b", "c", "d", "e", "f")
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[list[Game], dict[str, Start]]:
+def histories(draw: st.DrawFn) -> tuple[list[Game], dict[PlayerId, Start]]:
     """Players declared at ranks from 30k to 9d, games of every kind over a few days."""
-    starts = {name: Start(rank=float(draw(st.integers(-30, 8)))) for name in NAMES}
+    starts: dict[PlayerId, Start] = {name: Start(rank=float(draw(st.integers(-30, 8)))) for name in NAMES}
     games = []
     for day in range(draw(st.integers(1, 4))):
         event = draw(st.sampled_from([None, f"open-{day}"]))
@@ -125,7 +125,7 @@ CHECKS = {
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(history=histories())
 def test_the_terms_of_every_explanation_recombine_to_the_stored_change(
-    system: str, history: tuple[list[Game], dict[str, Start]]
+    system: str, history: tuple[list[Game], dict[PlayerId, Start]]
 ) -> None:
     games, starts = history
     engine = get_system(system)
@@ -150,7 +150,7 @@ def test_the_terms_of_every_explanation_recombine_to_the_stored_change(
 
 
 def explain_one(
-    system: str, game: Game, starts: dict[str, Start], **settings: Any
+    system: str, game: Game, starts: dict[PlayerId, Start], **settings: Any
 ) -> tuple[dict[str, Any], ...]:
     result = get_system(system, **settings).rate([game], starts=starts, explain=True)
     assert result.explanations is not None

@@ -165,6 +165,8 @@ def test_ranks_stay_in_bounds_and_every_player_of_every_game_has_a_row(
             if None in row:
                 continue
             rank_before, rating_before, change, rank_after, rating_after = row
+            assert rank_before is not None and rank_after is not None  # no None left in the row
+            assert rating_before is not None and change is not None and rating_after is not None
             assert low <= rank_before <= high and low <= rank_after <= high, (i, event, row)
             assert all(math.isfinite(x) for x in (rating_before, change, rating_after)), (i, event, row)
     for state in result.state.values():

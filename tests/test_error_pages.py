@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+
+from ratings.models import Club
+from tests.conftest import ClientFor
 
 
 @pytest.mark.parametrize("role", ["player", "volunteer"])
-def test_a_refused_page_explains_which_login_it_needs(client_for, club, role):  # type: ignore[no-untyped-def]
+def test_a_refused_page_explains_which_login_it_needs(client_for: ClientFor, club: Club, role: str) -> None:
     response = client_for(role).get(reverse("adjustments"))
     html = response.content.decode()
     assert response.status_code == 403
@@ -17,7 +21,7 @@ def test_a_refused_page_explains_which_login_it_needs(client_for, club, role):  
     assert f'href="{reverse("players")}"' in html
 
 
-def test_an_unknown_page_is_404_with_a_way_back(client, db):  # type: ignore[no-untyped-def]
+def test_an_unknown_page_is_404_with_a_way_back(client: Client, db: None) -> None:
     response = client.get(reverse("player", args=["nobody-at-all"]))
     html = response.content.decode()
     assert response.status_code == 404
@@ -25,7 +29,7 @@ def test_an_unknown_page_is_404_with_a_way_back(client, db):  # type: ignore[no-
     assert f'href="{reverse("players")}"' in html
 
 
-def test_the_server_error_page_renders_without_a_request():  # type: ignore[no-untyped-def]
+def test_the_server_error_page_renders_without_a_request() -> None:
     from django.template.loader import render_to_string
 
     html = render_to_string("500.html")

@@ -13,6 +13,8 @@ from django.core.management.base import CommandError
 
 from ratings.evaluation.metrics import score
 from ratings.evaluation.predict import PREDICTORS
+from ratings.models import Club
+from tests.conftest import MakePlayer
 
 GAMES = """date,white,black,winner,handicap,komi,white_start,black_start
 2024-03-01,Alice,Bongani,white,0,6.5,2k,3k
@@ -85,7 +87,9 @@ def test_it_wants_a_csv_or_a_club_and_known_systems(tmp_path: Path) -> None:
         run("x.csv", "--systems", "elo")
 
 
-def test_it_evaluates_a_lists_games_from_the_database(club, make_player, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_it_evaluates_a_lists_games_from_the_database(
+    club: Club, make_player: MakePlayer, tmp_path: Path
+) -> None:
     from ratings.models import Game, RecordSheet
 
     alice, bongani = make_player("Alice", rank=-2), make_player("+Bongani", rank=-3)

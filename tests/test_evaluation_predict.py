@@ -9,23 +9,24 @@ from __future__ import annotations
 import math
 import random
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import SYSTEM_NAMES
-from ratings.engine.base import Adjustment, Game, Kind, Start, Winner
+from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
 from ratings.evaluation.predict import PREDICTORS, evaluate
 
 DAY = date(2024, 3, 1)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
 
 
-def game(white: str, black: str, winner: Winner, handicap: int = 0, day: int = 0, **extra: object) -> Game:
+def game(white: str, black: str, winner: Winner, handicap: int = 0, day: int = 0, **extra: Any) -> Game:
     return Game(
         date=DAY + timedelta(days=day), white=white, black=black, winner=winner, handicap=handicap,
-        komi=0.5 if handicap else 6.5, **extra,  # type: ignore[arg-type]
+        komi=0.5 if handicap else 6.5, **extra,
     )  # fmt: skip
 
 
@@ -59,7 +60,7 @@ def test_the_egf_reads_the_handicap_as_100_points_a_stone_less_half() -> None:
 
 
 def test_the_egf_predicts_a_whole_tournament_from_the_ratings_it_began_with() -> None:
-    starts = {"A": Start(rank=0.0), "B": Start(rank=0.0)}
+    starts: dict[PlayerId, Start] = {"A": Start(rank=0.0), "B": Start(rank=0.0)}
     events = [
         game("A", "B", W, event="Open", day=0),
         game("A", "B", W, event="Open", day=1),
@@ -71,7 +72,7 @@ def test_the_egf_predicts_a_whole_tournament_from_the_ratings_it_began_with() ->
 
 
 def test_forfeits_are_not_predicted_and_a_jigo_is_half_a_win() -> None:
-    starts = {"A": Start(rank=-3.0), "B": Start(rank=-4.0)}
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-3.0), "B": Start(rank=-4.0)}
     events = [game("A", "B", W, forfeit=True), game("A", "B", J)]
     result = evaluate(events, starts, ["sagc"])
     assert result.indexes == [1]
@@ -79,8 +80,8 @@ def test_forfeits_are_not_predicted_and_a_jigo_is_half_a_win() -> None:
 
 
 def test_the_rank_baseline_follows_committee_adjustments() -> None:
-    starts = {"A": Start(rank=-3.0), "B": Start(rank=-3.0)}
-    events = [game("A", "B", W), Adjustment(DAY, "A", -1.0), game("A", "B", W, day=1)]
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-3.0), "B": Start(rank=-3.0)}
+    events: list[Event] = [game("A", "B", W), Adjustment(DAY, "A", -1.0), game("A", "B", W, day=1)]
     result = evaluate(events, starts, [])
     assert result.ranks == [(-3.0, -3.0), (-1.0, -3.0)]
     assert result.probabilities["ranks"][0] == 0.5
@@ -98,8 +99,8 @@ PLAYERS = [f"P{i}" for i in range(6)]
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[list[Game], dict[str, Start]]:
-    starts = {p: Start(rank=float(draw(st.integers(-25, 4)))) for p in PLAYERS}
+def histories(draw: st.DrawFn) -> tuple[list[Game], dict[PlayerId, Start]]:
+    starts: dict[PlayerId, Start] = {p: Start(rank=float(draw(st.integers(-25, 4)))) for p in PLAYERS}
     n = draw(st.integers(1, 30))
     games = []
     day = 0
@@ -124,8 +125,8 @@ def histories(draw: st.DrawFn) -> tuple[list[Game], dict[str, Start]]:
 @settings(max_examples=60, deadline=None)
 @given(histories(), histories(), st.data())
 def test_later_games_never_change_an_earlier_prediction(
-    history: tuple[list[Game], dict[str, Start]],
-    other: tuple[list[Game], dict[str, Start]],
+    history: tuple[list[Game], dict[PlayerId, Start]],
+    other: tuple[list[Game], dict[PlayerId, Start]],
     data: st.DataObject,
 ) -> None:
     games, starts = history
@@ -134,7 +135,7 @@ def test_later_games_never_change_an_earlier_prediction(
     random.Random(data.draw(st.integers(0, 2**16), label="seed")).shuffle(shuffled)
     # Other later games: another history's, moved after the cut.
     later = [
-        Game(**{**{f: getattr(g, f) for f in Game.__slots__}, "date": g.date + timedelta(days=200)})  # type: ignore[arg-type]
+        Game(**{**{f: getattr(g, f) for f in Game.__slots__}, "date": g.date + timedelta(days=200)})
         for g in other[0]
     ]
     alone = evaluate(games[:cut], starts, SYSTEM_NAMES)
@@ -148,7 +149,7 @@ def test_a_french_tournament_is_predicted_from_the_levels_before_it() -> None:
     # The FFG corrects a new player's start level with the whole tournament's
     # results (the FFG algorithm page, "Ajustements"): the ledger's rows of round 1 change
     # when round 3 is added.  The predictions must not.
-    starts = {"K": Start(rank=-10.0), "D": Start(rank=0.0), "E": Start(rank=-5.0)}
+    starts: dict[PlayerId, Start] = {"K": Start(rank=-10.0), "D": Start(rank=0.0), "E": Start(rank=-5.0)}
     rounds = [
         game("D", "K", B, event="Open"),
         game("E", "K", B, event="Open"),
@@ -165,7 +166,7 @@ def test_the_scores_of_a_small_tournament_by_hand() -> None:
 
     # A 2d and two 1d in one tournament: the EGF predicts every game from the
     # ratings it began with (2200, 2100, 2100).
-    starts = {"A": Start(rank=1.0), "B": Start(rank=0.0), "C": Start(rank=0.0)}
+    starts: dict[PlayerId, Start] = {"A": Start(rank=1.0), "B": Start(rank=0.0), "C": Start(rank=0.0)}
     events = [
         game("A", "B", W, event="Open"),  # Se 0.647731 (11/12 to the 7th, above); White won
         game("A", "C", B, event="Open"),  # Se 0.647731; Black won: 0.352269 for the result

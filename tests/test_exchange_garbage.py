@@ -89,6 +89,8 @@ def test_lines_like_the_real_ones_raise_only_exchange_errors(
     lines: list[str], rank_format: str | None, game_format: str | None
 ) -> None:
     text = "\r\n".join(lines)
+    # Format names as a person gives them: read_*'s callers check them first
+    # (rank_format, game_format); the parsers must still fail cleanly.
     _only_exchange_errors(lambda: parse_rank_list(text, rank_format))  # type: ignore[arg-type]
     _only_exchange_errors(lambda: parse_tournament(text, game_format))  # type: ignore[arg-type]
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ratings.exchange import (
     GAME_FIELDS,
     ExchangeError,
+    GameFormat,
     Player,
     Tournament,
     TournamentGame,
@@ -50,7 +51,7 @@ def games_of(t: Tournament, *, with_round: bool = True) -> Counter[tuple[object,
     "source", ["juvisy-2019.h9", "juvisy-2019.tou", "cdfa-2020.tou", "istanbul-online-2020.h9"]
 )
 @pytest.mark.parametrize("fmt", ["h9", "tou", "aga", "csv", "json"])
-def test_real_tournaments_survive_a_round_trip(source: str, fmt: str) -> None:
+def test_real_tournaments_survive_a_round_trip(source: str, fmt: GameFormat) -> None:
     original = read_tournament(real(source))
     back = parse_tournament(write_tournament(original, fmt))
     assert back.format == fmt
@@ -165,9 +166,9 @@ def test_a_player_described_two_ways_in_game_records_is_refused() -> None:
 
 
 @pytest.mark.parametrize("fmt", ["h9", "tou", "aga"])
-def test_writers_refuse_an_empty_period(fmt: str) -> None:
+def test_writers_refuse_an_empty_period(fmt: GameFormat) -> None:
     with pytest.raises(ExchangeError, match="no players"):
-        write_tournament(club_tournament("Club", [], []), fmt)  # type: ignore[arg-type]
+        write_tournament(club_tournament("Club", [], []), fmt)
 
 
 def test_writers_refuse_a_player_twice_in_one_round() -> None:
@@ -226,8 +227,8 @@ def club_periods(draw: st.DrawFn) -> Tournament:
 
 @settings(max_examples=60, deadline=None)
 @given(club_periods(), st.sampled_from(ROUNDED))
-def test_any_club_period_reads_back_to_the_same_games(t: Tournament, fmt: str) -> None:
-    back = parse_tournament(write_tournament(t, fmt))  # type: ignore[arg-type]
+def test_any_club_period_reads_back_to_the_same_games(t: Tournament, fmt: GameFormat) -> None:
+    back = parse_tournament(write_tournament(t, fmt))
     assert games_of(back) == games_of(t)
 
 

@@ -8,35 +8,38 @@ import io
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 
 import pytest
 import time_machine
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
 from ratings import committee, exchange, exports, services
 from ratings.committee import CommitteeError
 from ratings.exchange import name_key
 from ratings.models import Club, Game, Player
 from ratings.services import GameRow
-from tests.conftest import ROLES, make_pool
+from tests.conftest import ROLES, ClientFor, MakePlayer, make_pool
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
-def _today():  # type: ignore[no-untyped-def]
+def _today() -> Iterator[None]:
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield
 
 
 @pytest.fixture
-def season(club, make_player):  # type: ignore[no-untyped-def]
+def season(club: Club, make_player: MakePlayer) -> dict[str, Player]:
     """Five club games over three evenings (one handicap, one jigo, one komi 7.5) and a forfeit."""
     ann = make_player("Ann Bee", rank=-5, egd_pin="12345678")
     cat = make_player("Cat Dee", rank=-8, aga_id="7206")
@@ -71,7 +74,9 @@ def same_game(g: Game, with_date: bool = True, with_komi: bool = True) -> tuple[
 # --- the files ------------------------------------------------------------------
 
 
-def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, season) -> None:
+def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(
+    club: Club, season: dict[str, Player]
+) -> None:
     name, media_type, text = exports.export_games(club.rating_list, None, None, "csv")
     assert (name, media_type) == ("sagc-games-start-2024-06-15.csv", "text/csv")  # named after the list
     rows = list(csv.DictReader(io.StringIO(text)))
@@ -94,18 +99,18 @@ def test_the_csv_has_the_documented_fields_and_one_row_per_played_game(club, sea
     assert [r["round"] for r in rows] == ["1", "2", "3", "4", "5"]
 
 
-def test_the_period_limits_the_games(club, season) -> None:
+def test_the_period_limits_the_games(club: Club, season: dict[str, Player]) -> None:
     _, _, text = exports.export_games(club.rating_list, date(2024, 3, 6), date(2024, 3, 31), "json")
     data = json.loads(text)
     assert [(g["date"], g["winner"]) for g in data["games"]] == [("2024-03-12", "jigo")]
 
 
-def test_an_empty_period_is_refused_with_a_reason(club, season) -> None:
+def test_an_empty_period_is_refused_with_a_reason(club: Club, season: dict[str, Player]) -> None:
     with pytest.raises(CommitteeError, match="no game between 2023-01-01 and 2023-12-31"):
         exports.export_games(club.rating_list, date(2023, 1, 1), date(2023, 12, 31), "h9")
 
 
-def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
+def test_the_h9_is_a_class_c_club_ladder(club: Club, season: dict[str, Player]) -> None:
     _, media_type, text = exports.export_games(
         club.rating_list, date(2024, 1, 1), date(2024, 6, 30), "h9", club=club
     )
@@ -117,7 +122,7 @@ def test_the_h9_is_a_class_c_club_ladder(club, season) -> None:
 
 
 def test_a_list_export_has_every_club_of_the_list_and_a_club_export_only_its_own(
-    club, other_club, season
+    club: Club, other_club: Club, season: dict[str, Player]
 ) -> None:
     """Players of the list meet at any of its clubs: the list's
     export has the game played at Cape Town, Stellenbosch's export does not."""
@@ -134,7 +139,9 @@ def test_a_list_export_has_every_club_of_the_list_and_a_club_export_only_its_own
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
-def test_what_is_exported_imports_back_to_the_same_games(club, season, fmt: str) -> None:
+def test_what_is_exported_imports_back_to_the_same_games(
+    club: Club, season: dict[str, Player], fmt: str
+) -> None:
     _, _, text = exports.export_games(club.rating_list, None, None, fmt)
     fresh = make_pool(name="Fresh", slug="fresh")
     report = committee.import_tournament(fresh, text.encode(), filename=f"export.{fmt}")
@@ -173,11 +180,19 @@ def test_what_is_exported_imports_back_to_the_same_games(club, season, fmt: str)
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_of_the_list_exports(role, client_for, club, season) -> None:
+def test_only_the_committee_of_the_list_exports(
+    role: str, client_for: ClientFor, club: Club, season: dict[str, Player]
+) -> None:
     """Exports are the committee's now: volunteers no longer export."""
     response = client_for(role).get(
         reverse("export"),
-        {"rating_list": club.rating_list.pk, "club": club.pk, "format": "csv", "start": "", "end": ""},
+        {
+            "rating_list": str(club.rating_list.pk),
+            "club": str(club.pk),
+            "format": "csv",
+            "start": "",
+            "end": "",
+        },
     )
     if role == "committee":
         assert response.status_code == 200
@@ -192,10 +207,12 @@ def test_only_the_committee_of_the_list_exports(role, client_for, club, season) 
 
 
 @pytest.mark.parametrize("who", ["volunteer_b", "committee_2", "site_admin"])
-def test_the_committee_of_another_list_cannot_export_this_one(who, outsiders, club, season) -> None:
+def test_the_committee_of_another_list_cannot_export_this_one(
+    who: str, outsiders: dict[str, User], club: Club, season: dict[str, Player]
+) -> None:
     client = Client()
     client.force_login(outsiders[who])
-    response = client.get(reverse("export"), {"rating_list": club.rating_list.pk, "format": "csv"})
+    response = client.get(reverse("export"), {"rating_list": str(club.rating_list.pk), "format": "csv"})
     if who == "site_admin":
         assert response.status_code == 200 and response.getvalue().decode().count("\n") == 6
     else:
@@ -203,35 +220,51 @@ def test_the_committee_of_another_list_cannot_export_this_one(who, outsiders, cl
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "h9", "tou", "aga"])
-def test_every_format_downloads_with_its_extension(client_for, club, season, fmt: str) -> None:
+def test_every_format_downloads_with_its_extension(
+    client_for: ClientFor, club: Club, season: dict[str, Player], fmt: exchange.GameFormat
+) -> None:
     response = client_for("committee").get(
-        reverse("export"), {"rating_list": club.rating_list.pk, "format": fmt}
+        reverse("export"), {"rating_list": str(club.rating_list.pk), "format": fmt}
     )
-    extension, media_type = exchange.FILE_TYPES[fmt]  # type: ignore[index]
+    extension, media_type = exchange.FILE_TYPES[fmt]
     assert response.status_code == 200 and response["Content-Type"].startswith(media_type)
     assert response["Content-Disposition"].endswith(f'{extension}"')
 
 
-def test_the_page_without_a_format_is_the_form(client_for, club) -> None:
+def test_the_page_without_a_format_is_the_form(client_for: ClientFor, club: Club) -> None:
     response = client_for("committee").get(reverse("export"))
     assert response.status_code == 200 and b'name="format"' in response.content
     assert b'name="rating_list"' in response.content and b'name="club"' in response.content
     assert client_for("volunteer").get(reverse("export")).status_code == 403  # the committee's page
 
 
-def test_a_period_ending_before_it_starts_is_an_error_next_to_the_end(client_for, club, season) -> None:
+def test_a_period_ending_before_it_starts_is_an_error_next_to_the_end(
+    client_for: ClientFor, club: Club, season: dict[str, Player]
+) -> None:
     response = client_for("committee").get(
         reverse("export"),
-        {"rating_list": club.rating_list.pk, "format": "csv", "start": "2024-05-01", "end": "2024-04-01"},
+        {
+            "rating_list": str(club.rating_list.pk),
+            "format": "csv",
+            "start": "2024-05-01",
+            "end": "2024-04-01",
+        },
     )
     assert response.status_code == 400
     assert "the period ends (2024-04-01) before it starts (2024-05-01)" in response.content.decode()
 
 
-def test_an_empty_period_on_the_page_says_so(client_for, club, season) -> None:
+def test_an_empty_period_on_the_page_says_so(
+    client_for: ClientFor, club: Club, season: dict[str, Player]
+) -> None:
     response = client_for("committee").get(
         reverse("export"),
-        {"rating_list": club.rating_list.pk, "format": "aga", "start": "2020-01-01", "end": "2020-02-01"},
+        {
+            "rating_list": str(club.rating_list.pk),
+            "format": "aga",
+            "start": "2020-01-01",
+            "end": "2020-02-01",
+        },
     )
     assert (
         response.status_code == 400
@@ -240,7 +273,7 @@ def test_an_empty_period_on_the_page_says_so(client_for, club, season) -> None:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_generates_an_api_token(role, client_for, club) -> None:
+def test_only_the_committee_generates_an_api_token(role: str, client_for: ClientFor, club: Club) -> None:
     response = client_for(role).post(reverse("export_token"), {"list": club.rating_list.slug})
     club.rating_list.refresh_from_db()
     if role == "committee":
@@ -250,7 +283,9 @@ def test_only_the_committee_generates_an_api_token(role, client_for, club) -> No
         assert club.rating_list.api_token_hash == ""
 
 
-def test_the_committee_of_another_list_cannot_make_this_lists_token(outsiders, club) -> None:
+def test_the_committee_of_another_list_cannot_make_this_lists_token(
+    outsiders: dict[str, User], club: Club
+) -> None:
     client = Client()
     client.force_login(outsiders["committee_2"])
     assert client.post(reverse("export_token"), {"list": club.rating_list.slug}).status_code == 403
@@ -258,7 +293,9 @@ def test_the_committee_of_another_list_cannot_make_this_lists_token(outsiders, c
     assert club.rating_list.api_token_hash == ""
 
 
-def test_regenerating_replaces_the_token_shown_once_and_stored_as_a_hash(client_for, club) -> None:
+def test_regenerating_replaces_the_token_shown_once_and_stored_as_a_hash(
+    client_for: ClientFor, club: Club
+) -> None:
     old = committee.new_api_token(club.rating_list)
     old_hash = club.rating_list.api_token_hash
     client = client_for("committee")
@@ -274,7 +311,7 @@ def test_regenerating_replaces_the_token_shown_once_and_stored_as_a_hash(client_
     assert token not in again and "Regenerate" in again  # shown once
 
 
-def test_regenerating_asks_first_and_the_page_links_the_api(client_for, club) -> None:
+def test_regenerating_asks_first_and_the_page_links_the_api(client_for: ClientFor, club: Club) -> None:
     page = client_for("committee").get(reverse("export")).content.decode()
     assert "confirm(" not in page  # no token yet: nothing to lose
     assert f'<a href="{reverse("api_games")}">open it</a>' in page

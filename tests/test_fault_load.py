@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -42,7 +43,7 @@ CLIENTS, SHEETS_EACH, GAMES_PER_SHEET = 20, 50, 2
 
 
 @pytest.mark.django_db(transaction=True)
-def test_twenty_volunteers_saving_fifty_sheets_each_at_once_lose_and_double_nothing(tmp_path) -> None:
+def test_twenty_volunteers_saving_fifty_sheets_each_at_once_lose_and_double_nothing(tmp_path: Path) -> None:
     seeded = seed("load", volunteers=CLIENTS, players=40)
     rating_list = RatingList.objects.get(pk=seeded["list"])
     tally = Tally()

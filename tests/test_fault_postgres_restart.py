@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -64,7 +65,7 @@ def query(url: str, sql: str, params: Any = ()) -> list[tuple[Any, ...]] | None:
         return None
 
 
-def test_saves_through_a_postgresql_restart_resume_and_nothing_is_lost_or_doubled(tmp_path) -> None:
+def test_saves_through_a_postgresql_restart_resume_and_nothing_is_lost_or_doubled(tmp_path: Path) -> None:
     total = CLIENTS * SHEETS_EACH
     tally = Tally()
     with private_cluster() as cluster, private_redis(tmp_path) as redis:

@@ -10,6 +10,7 @@ own, never the machine's shared one.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -43,7 +44,7 @@ OUTAGE_SECONDS = 3.0
 
 
 @pytest.mark.django_db(transaction=True)
-def test_saves_while_redis_is_down_succeed_and_the_ratings_catch_up_when_it_is_back(tmp_path) -> None:
+def test_saves_while_redis_is_down_succeed_and_the_ratings_catch_up_when_it_is_back(tmp_path: Path) -> None:
     seeded = seed("redis", volunteers=CLIENTS, players=20)
     rating_list = RatingList.objects.get(pk=seeded["list"])
     total = CLIENTS * SHEETS_EACH

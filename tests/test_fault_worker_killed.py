@@ -14,6 +14,7 @@ import signal
 import threading
 import time
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -62,7 +63,8 @@ def history_indexes() -> list[tuple[str, str]]:
         cursor.execute(
             "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ratings_historyentry' ORDER BY 1"
         )
-        return cursor.fetchall()
+        found: list[tuple[str, str]] = cursor.fetchall()
+        return found
 
 
 class Reader(threading.Thread):
@@ -70,7 +72,8 @@ class Reader(threading.Thread):
 
     def __init__(self, paths: list[str]) -> None:
         super().__init__(daemon=True)
-        self.paths, self.statuses, self.halt = paths, [], threading.Event()
+        self.paths, self.halt = paths, threading.Event()
+        self.statuses: list[int] = []
 
     def run(self) -> None:
         client = Client(raise_request_exception=False)  # a 500 is a status to count
@@ -85,7 +88,7 @@ class Reader(threading.Thread):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_killed_in_a_100k_game_recompute_is_resumed_by_the_next_worker_alone(tmp_path) -> None:
+def test_a_worker_killed_in_a_100k_game_recompute_is_resumed_by_the_next_worker_alone(tmp_path: Path) -> None:
     began = time.monotonic()
     call_command("generate", games=GAMES, players=400, clubs=1, seed=13, stdout=StringIO())
     generated = time.monotonic() - began

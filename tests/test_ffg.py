@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,19 +11,29 @@ from hypothesis import strategies as st
 
 from ratings.engine import get_system
 from ratings.engine._ffg_common import handicap_stones
-from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
+from ratings.engine.base import (
+    Adjustment,
+    Event,
+    Game,
+    InvalidEvent,
+    Kind,
+    PlayerId,
+    Start,
+    UnknownPlayer,
+    Winner,
+)
 from ratings.engine.ffg import FFG, epsilon, expected, k_factor, threshold
 
 DAY = date(2023, 3, 4)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
 
 
-def game(white: str, black: str, winner: Winner, **extra: object) -> Game:
+def game(white: str, black: str, winner: Winner, **extra: Any) -> Game:
     extra.setdefault("event", "open")
-    return Game(extra.pop("date", DAY), white, black, winner, **extra)  # type: ignore[arg-type]
+    return Game(extra.pop("date", DAY), white, black, winner, **extra)
 
 
-def established(**levels: float) -> dict[str, Start]:
+def established(**levels: float) -> dict[PlayerId, Start]:
     return {name: Start(rating=level) for name, level in levels.items()}
 
 
@@ -153,7 +164,7 @@ def test_handicap_game_uses_blacks_fictitious_level_and_stage_2_coefficient() ->
 def test_small_boards_and_rapid_games_are_weighted_and_others_not_counted() -> None:
     starts = established(a=-500, b=-500)
     base = FFG().rate([game("a", "b", W)], starts=starts).ledger.change[0]
-    for extra, factor in [
+    cases: list[tuple[dict[str, Any], float]] = [
         ({"board": 13}, 0.2),
         ({"board": 9}, 0.1),
         ({"minutes": 45}, 0.5),
@@ -161,7 +172,8 @@ def test_small_boards_and_rapid_games_are_weighted_and_others_not_counted() -> N
         ({"board": 7}, 0.0),
         ({"minutes": 29}, 0.0),
         ({"handicap": 10, "komi": 0.5}, 0.0),
-    ]:
+    ]
+    for extra, factor in cases:
         change = FFG().rate([game("a", "b", W, **extra)], starts=starts).ledger.change[0]
         if extra.get("handicap"):
             assert change == 0.0
@@ -231,7 +243,7 @@ def test_unknown_winner_past_threshold_has_start_corrected_until_variation_is_th
     # Two new 10k (-950): the winner's raw gain K (1 - 0.5 + 0.025) = 42.25 is
     # past the unknown threshold (6200 + 3800) / 350 = 28.6: start levels move
     # until each variation is back at its threshold.
-    starts = {"a": Start(rank=-10), "b": Start(rank=-10)}
+    starts: dict[PlayerId, Start] = {"a": Start(rank=-10), "b": Start(rank=-10)}
     raw = FFG(adjust=False).rate([game("a", "b", W)], starts=starts)
     assert raw.ledger.change[0] == pytest.approx(65 * 0.525)
     result = FFG().rate([game("a", "b", W)], starts=starts)
@@ -272,7 +284,7 @@ def test_levels_update_between_periods_not_within() -> None:
 
 
 def test_committee_adjustment_sets_the_entry_level_of_the_rank() -> None:
-    events = [game("a", "b", W), Adjustment(DAY, "a", rank=2.0)]
+    events: list[Event] = [game("a", "b", W), Adjustment(DAY, "a", rank=2.0)]
     result = FFG().rate(events, starts=established(a=-500, b=-500))
     row = result.ledger.row(1)
     assert row is not None and row.rating_after == 250 and row.rank_after == 2
@@ -315,8 +327,8 @@ NAMES = [f"p{i}" for i in range(8)]
 
 
 @st.composite
-def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[str, Start]]:
-    starts: dict[str, Start] = {}
+def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[PlayerId, Start]]:
+    starts: dict[PlayerId, Start] = {}
     for name in NAMES:
         if draw(st.booleans()):
             starts[name] = Start(rank=float(draw(st.integers(-30, 8))))
@@ -349,7 +361,7 @@ def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
-def test_levels_stay_within_minus_2950_and_850(history: tuple[list[Game], dict[str, Start]]) -> None:
+def test_levels_stay_within_minus_2950_and_850(history: tuple[list[Game], dict[PlayerId, Start]]) -> None:
     events, starts = history
     result = FFG().rate(events, starts=starts)
     for column in (result.ledger.rating_before, result.ledger.rating_after):
@@ -360,7 +372,7 @@ def test_levels_stay_within_minus_2950_and_850(history: tuple[list[Game], dict[s
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(forfeits=False), st.data())
 def test_forfeit_games_change_nothing(
-    history: tuple[list[Game], dict[str, Start]], data: st.DataObject
+    history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
 ) -> None:
     events, starts = history
     # Forfeits added inside the periods (same event, club and day as a neighbour).
@@ -380,7 +392,7 @@ def test_forfeit_games_change_nothing(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(), st.data())
 def test_resuming_at_a_period_boundary_equals_full_replay(
-    history: tuple[list[Game], dict[str, Start]], data: st.DataObject
+    history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
 ) -> None:
     events, starts = history
     boundaries = [k for k in range(1, len(events)) if events[k].date != events[k - 1].date]
@@ -401,9 +413,13 @@ def test_adjusted_start_levels_are_independent_of_a_fantasy_entry_level() -> Non
     # five games to known 10k players ends far below either entry, about the
     # same place (not exactly: the threshold is read at the entry level).
     def final(entry: float) -> float:
-        starts = {"new": Start(rank=entry)} | established(**{f"o{i}": -950 for i in range(5)})
+        starts: dict[PlayerId, Start] = {
+            "new": Start(rank=entry),
+            **established(**{f"o{i}": -950 for i in range(5)}),
+        }
         games = [game(f"o{i}", "new", W) for i in range(5)]
-        return FFG().rate(games, starts=starts).state["new"].level
+        level: float = FFG().rate(games, starts=starts).state["new"].level
+        return level
 
     assert final(-7) < -650 - 800 and final(-12) < -1150 - 800
     assert abs(final(-7) - final(-12)) <= 150

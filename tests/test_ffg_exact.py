@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from ratings.engine._ffg_common import game_coefficient, handicap_bonus, handicap_stones
-from ratings.engine.base import Game, Kind, Start, Winner
+from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ffg import FFG, epsilon, k_factor, threshold
 from ratings.engine.ranks import rank_to_ffg
 from tests.test_ffg import histories
@@ -29,15 +29,19 @@ DAY = date(2024, 3, 2)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
 
 
-def reference(games: list[Game], starts: dict[str, Start]) -> dict[str, float]:
+def reference(games: list[Game], starts: dict[PlayerId, Start]) -> dict[PlayerId, float]:
     """The FFG algorithm page on one tournament, slowly: the final levels before rounding."""
-    start = {}
-    known = {}
+    start: dict[PlayerId, float] = {}
+    known: dict[PlayerId, bool] = {}
     for g in games:
         for p in (g.white, g.black):
             s = starts[p]
-            level = s.rating if s.rating is not None else rank_to_ffg(s.rank)  # type: ignore[arg-type]
-            start[p] = min(850.0, max(-2950.0, level))
+            if s.rating is not None:
+                first = s.rating
+            else:
+                assert s.rank is not None, p  # a Start gives its rating or its rank
+                first = rank_to_ffg(s.rank)
+            start[p] = min(850.0, max(-2950.0, first))
             known[p] = s.rating is not None
     counted = []
     for g in games:
@@ -51,7 +55,7 @@ def reference(games: list[Game], starts: dict[str, Start]) -> dict[str, float]:
     seuil = {p: threshold(start[p], known[p]) for p in start}
     level = dict(start)
 
-    def complete() -> dict[str, float]:
+    def complete() -> dict[PlayerId, float]:
         total = dict.fromkeys(level, 0.0)
         for white, black, r, stones, coefficient, board in counted:
             lw, lb = level[white], level[black]
@@ -93,7 +97,7 @@ def tournament(*games: tuple[str, str, Winner, int]) -> list[Game]:
     ]
 
 
-def final_levels(games: list[Game], starts: dict[str, Start]) -> dict[str, float]:
+def final_levels(games: list[Game], starts: dict[PlayerId, Start]) -> dict[PlayerId, float]:
     return {p: s.level for p, s in FFG().rate(games, starts=starts).state.items()}
 
 
@@ -103,7 +107,11 @@ def test_the_minus_2323_player_who_draws_minus_625_and_beats_minus_884_at_nine_s
     # At -2000 the player leaves the 9-stone exemption; the FFG algorithm page's
     # iteration settles at -1971 (the accelerated one gave -1953).
     games = tournament(("a", "p", J, 9), ("b", "p", B, 9))
-    starts = {"p": Start(rating=-2323.0), "a": Start(rating=-625.0), "b": Start(rating=-884.0)}
+    starts: dict[PlayerId, Start] = {
+        "p": Start(rating=-2323.0),
+        "a": Start(rating=-625.0),
+        "b": Start(rating=-884.0),
+    }
     assert reference(games, starts)["p"] == pytest.approx(-1971.05, abs=0.01)
     assert final_levels(games, starts)["p"] == -1971
 
@@ -125,15 +133,18 @@ def test_new_10k_and_20k_players_end_where_the_ffg_pages_iteration_ends(
     rank: int, opponents: tuple[float, ...], winners: tuple[Winner, ...], level: int
 ) -> None:
     games = tournament(*((f"o{i}", "new", winner, 0) for i, winner in enumerate(winners)))
-    starts = {"new": Start(rank=rank)} | {f"o{i}": Start(rating=x) for i, x in enumerate(opponents)}
+    starts: dict[PlayerId, Start] = {
+        "new": Start(rank=rank),
+        **{f"o{i}": Start(rating=x) for i, x in enumerate(opponents)},
+    }
     assert round(reference(games, starts)["new"]) == level
     assert final_levels(games, starts)["new"] == level
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
-def test_the_default_ffg_ends_where_the_ffg_pages_iteration_ends(
-    history: tuple[list[Game], dict[str, Start]],
+def test_the_default_ffg_ends_where_the_seeds_iteration_ends(
+    history: tuple[list[Game], dict[PlayerId, Start]],
 ) -> None:
     events, starts = history
     games = [g for g in events if g.date == events[0].date]  # the first period: one tournament

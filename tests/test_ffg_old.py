@@ -7,24 +7,25 @@ hand from its stage formulas, each named after the stage it checks.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.engine.base import Game, Kind, Start, Winner
+from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ffg_old import OldFFG, basic_change, weight
 
 DAY = date(2015, 5, 9)
 W, B = Winner.WHITE, Winner.BLACK
 
 
-def game(white: str, black: str, winner: Winner, **extra: object) -> Game:
+def game(white: str, black: str, winner: Winner, **extra: Any) -> Game:
     extra.setdefault("event", "open")
-    return Game(extra.pop("date", DAY), white, black, winner, **extra)  # type: ignore[arg-type]
+    return Game(extra.pop("date", DAY), white, black, winner, **extra)
 
 
-def established(**levels: float) -> dict[str, Start]:
+def established(**levels: float) -> dict[PlayerId, Start]:
     return {name: Start(rating=level) for name, level in levels.items()}
 
 
@@ -54,7 +55,8 @@ def test_stage_1_winner_above_400_may_gain_0() -> None:
 
 
 def test_stage_1_loser_below_minus_2000_loses_at_most_1() -> None:
-    assert basic_change(-2100, -2200, -2100, -2200) == (pytest.approx(15 - 100 / 15), -1.0)
+    gain, loss = basic_change(-2100, -2200, -2100, -2200)
+    assert gain == pytest.approx(15 - 100 / 15) and loss == -1.0
 
 
 def test_stage_1_a_player_of_minus_2000_or_more_against_one_below_moves_at_most_1() -> None:
@@ -102,13 +104,13 @@ def test_stage_2_above_9_stones_does_not_count() -> None:
 def test_stages_3_and_4_small_boards_and_rapid_games(extra: dict[str, int], factor: float) -> None:
     starts = established(w=-500, b=-500)
     full = bare().rate([game("w", "b", W)], starts=starts).ledger.change
-    part = bare().rate([game("w", "b", W, **extra)], starts=starts).ledger.change  # type: ignore[arg-type]
+    part = bare().rate([game("w", "b", W, **extra)], starts=starts).ledger.change
     assert part[0] == pytest.approx(factor * full[0]) and part[1] == pytest.approx(factor * full[1])
 
 
 @pytest.mark.parametrize("extra", [{"board": 7}, {"board": 11}, {"minutes": 29}, {"minutes": 10}])
 def test_stages_3_and_4_other_boards_and_faster_games_do_not_count(extra: dict[str, int]) -> None:
-    result = bare().rate([game("w", "b", W, **extra)], starts=established(w=-500, b=-500))  # type: ignore[arg-type]
+    result = bare().rate([game("w", "b", W, **extra)], starts=established(w=-500, b=-500))
     assert list(result.ledger.change) == [0.0, 0.0]
 
 
@@ -182,8 +184,8 @@ NAMES = [f"p{i}" for i in range(6)]
 
 
 @st.composite
-def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[str, Start]]:
-    starts = {
+def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[PlayerId, Start]]:
+    starts: dict[PlayerId, Start] = {
         name: Start(rank=float(draw(st.integers(-30, 8))))
         if draw(st.booleans())
         else Start(rating=float(draw(st.integers(-2950, 900))))
@@ -216,7 +218,7 @@ def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
-def test_levels_never_fall_below_minus_2950(history: tuple[list[Game], dict[str, Start]]) -> None:
+def test_levels_never_fall_below_minus_2950(history: tuple[list[Game], dict[PlayerId, Start]]) -> None:
     events, starts = history
     result = OldFFG().rate(events, starts=starts)
     assert all(x >= -2950 for x in result.ledger.rating_after)
@@ -226,7 +228,7 @@ def test_levels_never_fall_below_minus_2950(history: tuple[list[Game], dict[str,
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(forfeits=False), st.data())
 def test_forfeit_games_change_nothing(
-    history: tuple[list[Game], dict[str, Start]], data: st.DataObject
+    history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
 ) -> None:
     events, starts = history
     mixed: list[Game] = []
@@ -240,7 +242,7 @@ def test_forfeit_games_change_nothing(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(), st.data())
 def test_resuming_at_a_period_boundary_equals_full_replay(
-    history: tuple[list[Game], dict[str, Start]], data: st.DataObject
+    history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
 ) -> None:
     events, starts = history
     boundaries = [k for k in range(1, len(events)) if events[k].date != events[k - 1].date]
@@ -257,13 +259,13 @@ def test_resuming_at_a_period_boundary_equals_full_replay(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(forfeits=False))
-def test_the_adjustment_converges(history: tuple[list[Game], dict[str, Start]]) -> None:
+def test_the_adjustment_converges(history: tuple[list[Game], dict[PlayerId, Start]]) -> None:
     # With room for 1000 iterations, every corrected player's variation over
     # the period ends within the convergence step (10) of its threshold.
     events, starts = history
     result = OldFFG(max_iterations=1000, round_levels=False).rate(events, starts=starts)
-    first: dict[str, float] = {}
-    last: dict[str, float] = {}
+    first: dict[PlayerId, float] = {}
+    last: dict[PlayerId, float] = {}
     for i, g in enumerate(events):
         if i and g.date != events[i - 1].date:
             break
@@ -272,6 +274,10 @@ def test_the_adjustment_converges(history: tuple[list[Game], dict[str, Start]]) 
             last[p] = result.ledger.rating_after[slot]
     for p, start_used in first.items():
         s = starts[p]
-        entry = max(-2950.0, s.rating if s.rating is not None else 100 * s.rank + 50)  # type: ignore[operator]
+        if s.rating is not None:
+            entry = max(-2950.0, s.rating)
+        else:
+            assert s.rank is not None, p  # a Start gives its rating or its rank
+            entry = max(-2950.0, 100 * s.rank + 50)
         if start_used != entry:
             assert abs(last[p] - start_used) <= (100 if s.rating is not None else 50) + 10

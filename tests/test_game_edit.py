@@ -5,21 +5,24 @@ from __future__ import annotations
 import re
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 import pytest
+from pytest_django import Settings
 
 from ratings import services
-from ratings.models import Game, LogEntry, RatingList
+from ratings.models import Club, Game, LogEntry, RatingList
 from ratings.services import GameRow
+from tests.conftest import ClientFor, MakePlayer, Personas
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def game(club, make_player):  # type: ignore[no-untyped-def]
+def game(club: Club, make_player: MakePlayer) -> Game:
     alice, bob = make_player("Alice", rank=-5), make_player("Bob", rank=-8)
     make_player("Carol", rank=-9)
     sheet = services.save_sheet(
@@ -53,18 +56,18 @@ def snapshot(game: Game) -> tuple[object, ...]:
     return (game.date, game.white_id, game.black_id, game.handicap, game.komi, game.winner, game.comments)
 
 
-def test_the_edit_form_shows_the_game_as_saved(client_for, game) -> None:
+def test_the_edit_form_shows_the_game_as_saved(client_for: ClientFor, game: Game) -> None:
     html = client_for("volunteer").get(f"/games/{game.pk}/edit/").content.decode()
     assert 'value="2024-05-01"' in html and 'value="6.5"' in html
     assert re.search(r'<input type="radio" name="winner" value="white"[^>]* checked>', html)
 
 
 def test_a_correction_is_saved_logged_with_who_and_what_and_marks_dirty_from_the_earlier_date(
-    client_for, game, personas
+    client_for: ClientFor, game: Game, personas: Personas
 ) -> None:
     data = form_data(game, winner="black", date="2024-04-20", handicap=2, komi="0.5")
     response = client_for("volunteer").post(f"/games/{game.pk}/edit/", data)
-    assert response.status_code == 302 and response.url == f"/sheets/{game.sheet_id}/"
+    assert response.status_code == 302 and response["Location"] == f"/sheets/{game.sheet_id}/"
     game.refresh_from_db()
     assert (game.winner, game.date, game.handicap, game.komi) == (
         "black",
@@ -84,7 +87,7 @@ def test_a_correction_is_saved_logged_with_who_and_what_and_marks_dirty_from_the
     assert game.club.rating_list.dirty_from == date(2024, 4, 20)
 
 
-def test_changing_a_player_is_logged_by_name(client_for, game) -> None:
+def test_changing_a_player_is_logged_by_name(client_for: ClientFor, game: Game) -> None:
     from ratings.models import Player
 
     carol = Player.objects.get(name="Carol")
@@ -106,7 +109,7 @@ def test_changing_a_player_is_logged_by_name(client_for, game) -> None:
     ],
 )
 def test_a_bad_correction_is_refused_next_to_its_field_and_changes_nothing(
-    client_for, game, changes, field, message
+    client_for: ClientFor, game: Game, changes: dict[str, Any], field: str, message: str
 ) -> None:
     before = snapshot(game)
     data = form_data(game, **changes)
@@ -119,16 +122,20 @@ def test_a_bad_correction_is_refused_next_to_its_field_and_changes_nothing(
     assert not LogEntry.objects.filter(action="edit").exists()
 
 
-def test_the_delete_page_asks_for_confirmation_and_a_get_deletes_nothing(client_for, game) -> None:
+def test_the_delete_page_asks_for_confirmation_and_a_get_deletes_nothing(
+    client_for: ClientFor, game: Game
+) -> None:
     response = client_for("volunteer").get(f"/games/{game.pk}/delete/")
     assert response.status_code == 200
     assert "Delete this game?" in response.content.decode()
     assert Game.objects.filter(pk=game.pk).exists()
 
 
-def test_deleting_removes_the_game_logs_it_and_marks_dirty_from_its_date(client_for, game, personas) -> None:
+def test_deleting_removes_the_game_logs_it_and_marks_dirty_from_its_date(
+    client_for: ClientFor, game: Game, personas: Personas
+) -> None:
     response = client_for("volunteer").post(f"/games/{game.pk}/delete/", {"reason": "entered twice"})
-    assert response.status_code == 302 and response.url == f"/sheets/{game.sheet_id}/"
+    assert response.status_code == 302 and response["Location"] == f"/sheets/{game.sheet_id}/"
     assert not Game.objects.filter(pk=game.pk).exists()
     entry = LogEntry.objects.get(action="delete")
     assert entry.actor == personas["volunteer"] and "entered twice" in entry.summary
@@ -136,7 +143,7 @@ def test_deleting_removes_the_game_logs_it_and_marks_dirty_from_its_date(client_
     assert game.club.rating_list.dirty_from == date(2024, 5, 1)
 
 
-def test_an_unknown_game_is_404(client_for, db) -> None:
+def test_an_unknown_game_is_404(client_for: ClientFor, db: None) -> None:
     assert client_for("volunteer").get("/games/999999/edit/").status_code == 404
     assert client_for("volunteer").post("/games/999999/delete/").status_code == 404
 
@@ -147,12 +154,14 @@ EXPECTED = {"anonymous": "login", "player": 403, "volunteer": 302, "committee": 
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_volunteers_and_committee_may_correct_a_game(client_for, game, role) -> None:
+def test_only_volunteers_and_committee_may_correct_a_game(
+    client_for: ClientFor, game: Game, role: str
+) -> None:
     before = snapshot(game)
     response = client_for(role).post(f"/games/{game.pk}/edit/", form_data(game, winner="black"))
     changed = snapshot(game) != before
     if EXPECTED[role] == "login":
-        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     else:
         assert response.status_code == EXPECTED[role]
     assert changed == (EXPECTED[role] == 302)
@@ -160,10 +169,12 @@ def test_only_volunteers_and_committee_may_correct_a_game(client_for, game, role
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_volunteers_and_committee_may_delete_a_game(client_for, game, role) -> None:
+def test_only_volunteers_and_committee_may_delete_a_game(
+    client_for: ClientFor, game: Game, role: str
+) -> None:
     response = client_for(role).post(f"/games/{game.pk}/delete/")
     if EXPECTED[role] == "login":
-        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     else:
         assert response.status_code == EXPECTED[role]
     deleted = not Game.objects.filter(pk=game.pk).exists()
@@ -174,10 +185,12 @@ def test_only_volunteers_and_committee_may_delete_a_game(client_for, game, role)
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_volunteers_and_committee_see_the_correction_pages(client_for, game, role) -> None:
+def test_only_volunteers_and_committee_see_the_correction_pages(
+    client_for: ClientFor, game: Game, role: str
+) -> None:
     for url in (f"/games/{game.pk}/edit/", f"/games/{game.pk}/delete/"):
         response = client_for(role).get(url)
         if EXPECTED[role] == "login":
-            assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+            assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
         else:
             assert response.status_code == (403 if EXPECTED[role] == 403 else 200)

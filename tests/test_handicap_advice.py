@@ -13,15 +13,19 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
+
+from ratings.models import Club, Player, RatingList
+from tests.conftest import ClientFor, MakePlayer
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def players(make_player):  # type: ignore[no-untyped-def]
+def players(make_player: MakePlayer) -> dict[str, Player]:
     return {"alice": make_player("Alice Mokoena", rank=-5), "bob": make_player("Bob Smit", rank=-8)}
 
 
@@ -34,7 +38,7 @@ def rows(page: str) -> dict[str, str]:
     }
 
 
-def test_anyone_can_ask_what_handicap_two_players_play(club, players) -> None:
+def test_anyone_can_ask_what_handicap_two_players_play(club: Club, players: dict[str, Player]) -> None:
     lst = club.rating_list
     lst.compared_systems = ["egf"]
     lst.save()
@@ -48,50 +52,62 @@ def test_anyone_can_ask_what_handicap_two_players_play(club, players) -> None:
     assert egf[1:5] == ["Alice Mokoena", "Bob Smit", "3", "0.5"]
 
 
-def test_the_page_names_a_player_it_does_not_know(club, players) -> None:
+def test_the_page_names_a_player_it_does_not_know(club: Club, players: dict[str, Player]) -> None:
     page = Client().get(reverse("handicap"), {"list": "sagc", "first": "Bob Smit", "second": "Nobody"})
     assert "Nobody is not a player of South African Go Clubs" in page.content.decode()
     assert 'data-system="' not in page.content.decode()
 
 
-def test_the_page_offers_the_lists_players_once_a_list_is_chosen(club, players, other_list) -> None:
+def test_the_page_offers_the_lists_players_once_a_list_is_chosen(
+    club: Club, players: dict[str, Player], other_list: RatingList
+) -> None:
     page = Client().get(reverse("handicap")).content.decode()
     assert "Choose a list" in page and "Bob Smit" not in page  # two lists: choose one first
     page = Client().get(reverse("handicap"), {"list": "sagc"}).content.decode()
     assert '<option value="Bob Smit">8k</option>' in page
 
 
-def test_the_sheet_gets_the_handicap_of_a_pairing_to_fill_in(club, players, client_for) -> None:
+def test_the_sheet_gets_the_handicap_of_a_pairing_to_fill_in(
+    club: Club, players: dict[str, Player], client_for: ClientFor
+) -> None:
     response = client_for("volunteer").get(
-        reverse("sheet_advice"), {"club": club.pk, "white": "Alice Mokoena", "black": "Bob Smit"}
+        reverse("sheet_advice"), {"club": str(club.pk), "white": "Alice Mokoena", "black": "Bob Smit"}
     )
     page = response.content.decode()
     assert 'data-stones="3" data-komi="0.5" data-swapped=""' in page
     assert "3 stones, komi 0.5 (filled in" in page
 
 
-def test_the_sheet_says_so_when_the_rule_gives_white_to_the_other_player(club, players, client_for) -> None:
+def test_the_sheet_says_so_when_the_rule_gives_white_to_the_other_player(
+    club: Club, players: dict[str, Player], client_for: ClientFor
+) -> None:
     page = (
         client_for("volunteer")
-        .get(reverse("sheet_advice"), {"club": club.pk, "white": "Bob Smit", "black": "Alice Mokoena"})
+        .get(reverse("sheet_advice"), {"club": str(club.pk), "white": "Bob Smit", "black": "Alice Mokoena"})
         .content.decode()
     )
     assert 'data-swapped="1"' in page and "the rule gives White to Alice Mokoena" in page
 
 
-def test_the_sheet_advice_is_empty_until_both_players_are_known(club, players, client_for) -> None:
+def test_the_sheet_advice_is_empty_until_both_players_are_known(
+    club: Club, players: dict[str, Player], client_for: ClientFor
+) -> None:
     page = client_for("volunteer").get(
-        reverse("sheet_advice"), {"club": club.pk, "white": "Alice Mokoena", "black": "Someone New"}
+        reverse("sheet_advice"), {"club": str(club.pk), "white": "Alice Mokoena", "black": "Someone New"}
     )
     assert page.status_code == 200 and page.content.decode().strip() == ""
 
 
-def test_the_sheet_advice_is_for_volunteers(club, players, client_for) -> None:
+def test_the_sheet_advice_is_for_volunteers(
+    club: Club, players: dict[str, Player], client_for: ClientFor
+) -> None:
     response = client_for("anonymous").get(reverse("sheet_advice"), {"club": club.pk})
     assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
-def test_the_lists_page_links_to_the_handicap_page_and_its_committee_to_the_figures(club, client_for) -> None:
+def test_the_lists_page_links_to_the_handicap_page_and_its_committee_to_the_figures(
+    club: Club, client_for: ClientFor
+) -> None:
     url = reverse("rating_list", args=[club.rating_list.slug])
     public = client_for("anonymous").get(url).content.decode()
     assert f"{reverse('handicap')}?list=sagc" in public

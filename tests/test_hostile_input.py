@@ -5,8 +5,13 @@ page (200, 400 or 404), never a 500."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
+from django.test import Client
+
+from ratings.models import Club
+from tests.conftest import ClientFor, MakePlayer, Personas
 
 JUNK_VALUES = [
     "\x00",
@@ -39,7 +44,7 @@ JUNK_NAMES = [
 
 
 @pytest.fixture
-def site(club, make_player, personas):  # type: ignore[no-untyped-def]
+def site(club: Club, make_player: MakePlayer, personas: Personas) -> dict[str, Any]:
     from ratings import services
     from ratings.models import Player
 
@@ -52,7 +57,7 @@ def site(club, make_player, personas):  # type: ignore[no-untyped-def]
     return {"club": club, "sheet": sheet, "player": Player.objects.get(name="Ann Bee")}
 
 
-def _pages(site) -> list[str]:  # type: ignore[no-untyped-def]
+def _pages(site: dict[str, Any]) -> list[str]:
     game = site["sheet"].games.get()
     return [
         "/",
@@ -74,7 +79,9 @@ def _pages(site) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("role", ["anonymous", "committee"])
-def test_it_never_answers_500_to_junk_query_parameters(site, client_for, role) -> None:  # type: ignore[no-untyped-def]
+def test_it_never_answers_500_to_junk_query_parameters(
+    site: dict[str, Any], client_for: ClientFor, role: str
+) -> None:
     client = client_for(role)
     client.raise_request_exception = False
     failures = []
@@ -89,21 +96,21 @@ def test_it_never_answers_500_to_junk_query_parameters(site, client_for, role) -
     assert failures == []
 
 
-def test_per_page_minus_five_shows_the_players_list(site, client) -> None:  # type: ignore[no-untyped-def]
+def test_per_page_minus_five_shows_the_players_list(site: dict[str, Any], client: Client) -> None:
     client.raise_request_exception = False
     response = client.get("/players/", {"per_page": "-5"})
     assert response.status_code == 200
     assert "Ann Bee" in response.content.decode()
 
 
-def test_a_nul_byte_in_a_search_answers_400_with_a_page(site, client) -> None:  # type: ignore[no-untyped-def]
+def test_a_nul_byte_in_a_search_answers_400_with_a_page(site: dict[str, Any], client: Client) -> None:
     client.raise_request_exception = False
     response = client.get("/players/", {"q": "Ann\x00"})
     assert response.status_code == 400
     assert "NUL" in response.content.decode()
 
 
-def test_a_nul_byte_in_a_posted_sheet_answers_400(site, client_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_nul_byte_in_a_posted_sheet_answers_400(site: dict[str, Any], client_for: ClientFor) -> None:
     client = client_for("volunteer")
     client.raise_request_exception = False
     response = client.post(
@@ -112,7 +119,9 @@ def test_a_nul_byte_in_a_posted_sheet_answers_400(site, client_for) -> None:  # 
     assert response.status_code == 400
 
 
-def test_a_nul_byte_in_an_api_query_answers_the_apis_json_error(site, client_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_nul_byte_in_an_api_query_answers_the_apis_json_error(
+    site: dict[str, Any], client_for: ClientFor
+) -> None:
     response = client_for("volunteer").get("/api/games/", {"club": "stellen\x00bosch"})
     assert response.status_code == 400
     assert "NUL character" in response.json()["error"]

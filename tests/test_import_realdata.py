@@ -22,7 +22,7 @@ WITHOUT_GAMES = [row[0] for row in VALID_TOURNAMENTS if row[2] == 0]
 
 @pytest.mark.parametrize(("name", "lines", "games", "forfeits", "start"), WITH_GAMES)
 def test_a_valid_file_is_saved_as_one_sheet_with_its_games_and_forfeits(
-    db, name: str, lines: int, games: int, forfeits: int, start: date
+    db: None, name: str, lines: int, games: int, forfeits: int, start: date
 ) -> None:
     club = make_pool(name="Real", slug="real")
     report = committee.import_tournament(club, realdata(name), filename=name)
@@ -32,7 +32,7 @@ def test_a_valid_file_is_saved_as_one_sheet_with_its_games_and_forfeits(
 
 
 @pytest.mark.parametrize("name", WITHOUT_GAMES)
-def test_a_file_without_results_saves_nothing_and_says_so(db, name: str) -> None:
+def test_a_file_without_results_saves_nothing_and_says_so(db: None, name: str) -> None:
     club = make_pool(name="Real", slug="real")
     with pytest.raises(CommitteeError, match="has no game to import"):
         committee.import_tournament(club, realdata(name), filename=name)

@@ -22,18 +22,20 @@ from typing import Any
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
-from ratings.models import Game, RecordSheet
+from ratings.models import Club, Game, Player, RatingList, RecordSheet
+from tests.conftest import ClientFor, MakePlayer
 from tests.test_sheet_entry import sheet_data
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def checked(club):  # type: ignore[no-untyped-def]
+def checked(club: Club) -> RatingList:
     """The fixture's list with the checks of a new list: 5 %, handicaps checked."""
     rating_list = club.rating_list
     rating_list.improbable_below, rating_list.check_handicap = 0.05, True
@@ -42,7 +44,7 @@ def checked(club):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def players(make_player):  # type: ignore[no-untyped-def]
+def players(make_player: MakePlayer) -> dict[str, Player]:
     return {
         "alice": make_player("Alice Mokoena", rank=-5),
         "bob": make_player("Bob Smit", rank=-8),
@@ -76,7 +78,7 @@ def confirmation(response: Any) -> str:
 
 
 def test_an_improbable_result_comes_back_flagged_and_nothing_is_saved(
-    client_for, club, checked, players
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
 ) -> None:
     response = post(client_for("volunteer"), club, [BY_THE_RULE, UPSET])
     assert response.status_code == 200
@@ -91,7 +93,7 @@ def test_an_improbable_result_comes_back_flagged_and_nothing_is_saved(
 
 
 def test_confirming_saves_the_sheet_and_marks_the_game_for_the_committee(
-    client_for, club, checked, players
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
 ) -> None:
     client = client_for("volunteer")
     first = post(client, club, [BY_THE_RULE, UPSET])
@@ -105,7 +107,9 @@ def test_confirming_saves_the_sheet_and_marks_the_game_for_the_committee(
     assert "result given 3.0 %" in listed.content.decode()
 
 
-def test_a_sheet_changed_after_the_warning_is_checked_again(client_for, club, checked, players) -> None:
+def test_a_sheet_changed_after_the_warning_is_checked_again(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     client = client_for("volunteer")
     digest = confirmation(post(client, club, [UPSET]))
     other = {**UPSET, "black": "Carl Venter"}  # another improbable game: the old tick does not cover it
@@ -116,7 +120,7 @@ def test_a_sheet_changed_after_the_warning_is_checked_again(client_for, club, ch
 
 
 def test_the_expected_result_and_a_handicap_by_the_rule_save_without_asking(
-    client_for, club, checked, players
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
 ) -> None:
     five_stones = {
         "white": "Alice Mokoena",
@@ -130,7 +134,9 @@ def test_the_expected_result_and_a_handicap_by_the_rule_save_without_asking(
     assert Game.objects.filter(flagged="").count() == 2
 
 
-def test_a_handicap_off_the_rule_asks_too(client_for, club, checked, players) -> None:
+def test_a_handicap_off_the_rule_asks_too(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     response = post(client_for("volunteer"), club, [OFF_THE_RULE])
     assert response.status_code == 200
     page = response.content.decode()
@@ -141,13 +147,17 @@ def test_a_handicap_off_the_rule_asks_too(client_for, club, checked, players) ->
     assert Game.objects.get().flagged == "handicap: 0 stones given, the rule gives 3"
 
 
-def test_the_weaker_player_taking_white_breaks_the_rule(client_for, club, checked, players) -> None:
+def test_the_weaker_player_taking_white_breaks_the_rule(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     row = {"white": "Bob Smit", "black": "Alice Mokoena", "handicap": "3", "komi": "0.5", "winner": "white"}
     page = post(client_for("volunteer"), club, [row]).content.decode()
     assert "the weaker player took White" in page
 
 
-def test_the_committee_sets_the_threshold_and_the_handicap_check(client_for, club, checked, players) -> None:
+def test_the_committee_sets_the_threshold_and_the_handicap_check(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     committee = client_for("committee")
     response = committee.post(
         reverse("list_settings", args=[checked.slug]),
@@ -162,7 +172,9 @@ def test_the_committee_sets_the_threshold_and_the_handicap_check(client_for, clu
     assert 'value="12.0"' in committee.get(reverse("list_settings", args=[checked.slug])).content.decode()
 
 
-def test_a_threshold_of_zero_and_no_handicap_check_never_ask(client_for, club, checked, players) -> None:
+def test_a_threshold_of_zero_and_no_handicap_check_never_ask(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     checked.improbable_below, checked.check_handicap = 0.0, False
     checked.save()
     response = post(client_for("volunteer"), club, [UPSET, OFF_THE_RULE])
@@ -170,13 +182,17 @@ def test_a_threshold_of_zero_and_no_handicap_check_never_ask(client_for, club, c
     assert Game.objects.exclude(flagged="").count() == 0
 
 
-def test_a_jigo_is_never_judged(client_for, club, checked, players) -> None:
+def test_a_jigo_is_never_judged(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     row = {**UPSET, "komi": "6", "winner": "jigo"}  # 5k against 10k even: off the rule, but no probability
     page = post(client_for("volunteer"), club, [row]).content.decode()
     assert "only a" not in page
 
 
-def test_a_new_player_enters_at_their_starting_rank(client_for, club, checked, players) -> None:
+def test_a_new_player_enters_at_their_starting_rank(
+    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+) -> None:
     row = {
         "white": "Alice Mokoena",
         "black": "Eve Newcomer",
@@ -189,7 +205,11 @@ def test_a_new_player_enters_at_their_starting_rank(client_for, club, checked, p
 
 
 def test_the_standing_before_the_game_is_read_from_the_history(
-    client_for, club, checked, players, django_capture_on_commit_callbacks
+    client_for: ClientFor,
+    club: Club,
+    checked: RatingList,
+    players: dict[str, Player],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     """Once rated, a player's standing is their last history row up to the
     game's date: an older game is judged from the ratings of its day."""

@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import CommitteeMember, Invitation, Volunteer
-from tests.conftest import PASSWORD
+from ratings.models import Club, RatingList
+from tests.conftest import PASSWORD, ClientFor, Personas
 
 
 def invite(client: Client, email: str, place: str, slug: str = "sagc") -> str:
@@ -27,17 +28,19 @@ def invite(client: Client, email: str, place: str, slug: str = "sagc") -> str:
     assert len(mail.outbox) == before + 1
     message = mail.outbox[-1]
     assert message.to == [email]
-    found = re.search(r"http://testserver(/accounts/invitations/[^/\s]+/)", message.body)
+    found = re.search(r"http://testserver(/accounts/invitations/[^/\s]+/)", str(message.body))
     assert found, message.body
     return found.group(1)
 
 
 @pytest.fixture
-def committee(client_for):  # type: ignore[no-untyped-def]
+def committee(client_for: ClientFor) -> Client:
     return client_for("committee")
 
 
-def test_a_newcomer_sets_a_password_and_becomes_a_volunteer_of_the_club(committee, club):
+def test_a_newcomer_sets_a_password_and_becomes_a_volunteer_of_the_club(
+    committee: Client, club: Club
+) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     newcomer = Client()
     page = newcomer.get(link)
@@ -51,7 +54,7 @@ def test_a_newcomer_sets_a_password_and_becomes_a_volunteer_of_the_club(committe
     assert b"Stellenbosch Go Club" in newcomer.get(reverse("my_places")).content
 
 
-def test_the_link_works_once(committee, club):
+def test_the_link_works_once(committee: Client, club: Club) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     Client().post(link, {"username": "thandi", "password1": PASSWORD, "password2": PASSWORD})
     again = Client().post(link, {"username": "mallory", "password1": PASSWORD, "password2": PASSWORD})
@@ -59,7 +62,7 @@ def test_the_link_works_once(committee, club):
     assert not User.objects.filter(username="mallory").exists()
 
 
-def test_the_link_expires_after_fourteen_days(committee, club):
+def test_the_link_expires_after_fourteen_days(committee: Client, club: Club) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     with time_machine.travel(timezone.now() + timedelta(days=14, minutes=1)):
         response = Client().post(link, {"username": "thandi", "password1": PASSWORD, "password2": PASSWORD})
@@ -69,18 +72,18 @@ def test_the_link_expires_after_fourteen_days(committee, club):
         assert Client().get(link).status_code == 200
 
 
-def test_only_a_hash_of_the_token_is_stored(committee, club):
+def test_only_a_hash_of_the_token_is_stored(committee: Client, club: Club) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     token = link.rstrip("/").rsplit("/", 1)[1]
     stored = Invitation.objects.get().token_hash
     assert token not in stored and len(stored) == 64
 
 
-def test_an_unknown_token_is_not_found(db):
+def test_an_unknown_token_is_not_found(db: None) -> None:
     assert Client().get(reverse("invitation_accept", args=["not-a-token"])).status_code == 404
 
 
-def test_a_bad_password_keeps_the_link_usable(committee, club):
+def test_a_bad_password_keeps_the_link_usable(committee: Client, club: Club) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     response = Client().post(link, {"username": "thandi", "password1": "123", "password2": "123"})
     assert response.status_code == 400
@@ -88,7 +91,9 @@ def test_a_bad_password_keeps_the_link_usable(committee, club):
     assert Invitation.objects.get().accepted_at is None
 
 
-def test_someone_on_the_site_accepts_while_logged_in(committee, personas, rating_list):
+def test_someone_on_the_site_accepts_while_logged_in(
+    committee: Client, personas: Personas, rating_list: RatingList
+) -> None:
     link = invite(committee, "volunteer@example.org", "committee")
     client = Client()
     anonymous_page = client.get(link).content.decode()
@@ -101,7 +106,7 @@ def test_someone_on_the_site_accepts_while_logged_in(committee, personas, rating
     assert invitation.accepted_by == personas["volunteer"] and invitation.accepted_at is not None
 
 
-def test_the_committee_invites_only_to_places_of_its_list(committee, other_list):
+def test_the_committee_invites_only_to_places_of_its_list(committee: Client, other_list: RatingList) -> None:
     guildford = other_list.clubs.get()
     response = committee.post(
         reverse("invitations", args=["sagc"]), {"email": "x@example.org", "place": f"club:{guildford.pk}"}
@@ -109,18 +114,18 @@ def test_the_committee_invites_only_to_places_of_its_list(committee, other_list)
     assert response.status_code == 400 and not Invitation.objects.exists() and not mail.outbox
 
 
-def test_a_bad_address_is_named(committee, club):
+def test_a_bad_address_is_named(committee: Client, club: Club) -> None:
     response = committee.post(reverse("invitations", args=["sagc"]), {"email": "nope", "place": "committee"})
     assert response.status_code == 400 and "valid email" in response.content.decode()
 
 
-def test_a_withdrawn_invitation_no_longer_works(committee, club):
+def test_a_withdrawn_invitation_no_longer_works(committee: Client, club: Club) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     committee.post(reverse("invitation_withdraw", args=[Invitation.objects.get().pk]))
     assert Client().get(link).status_code == 404
 
 
-def test_the_invitations_page_lists_waiting_and_accepted_ones(committee, club):
+def test_the_invitations_page_lists_waiting_and_accepted_ones(committee: Client, club: Club) -> None:
     link = invite(committee, "thandi@example.org", f"club:{club.pk}")
     invite(committee, "sipho@example.org", "committee")
     Client().post(link, {"username": "thandi", "password1": PASSWORD, "password2": PASSWORD})

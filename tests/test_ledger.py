@@ -42,7 +42,7 @@ def test_the_written_values_come_back_in_their_slots() -> None:
 def test_a_column_refuses_what_is_not_a_number() -> None:
     columns = LedgerColumns(1)
     with pytest.raises(TypeError):
-        columns.change[0] = "12"  # type: ignore[assignment]
+        columns.change[0] = "12"  # type: ignore[assignment]  # the wrong type on purpose
     with pytest.raises(IndexError):
         columns.change[2] = 1.0
 

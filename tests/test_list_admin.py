@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
 from ratings.models import Club, Player, RatingList
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, ClientFor, MakePlayer, Personas
 
 
-def test_the_site_admin_creates_a_list_with_its_system(outsiders):
+def test_the_site_admin_creates_a_list_with_its_system(outsiders: dict[str, User]) -> None:
     client = Client()
     client.force_login(outsiders["site_admin"])
     response = client.post(reverse("list_new"), {"name": "Gauteng  Ladder", "primary_system": "egf"})
@@ -22,7 +22,7 @@ def test_the_site_admin_creates_a_list_with_its_system(outsiders):
     assert (created.slug, created.primary_system) == ("gauteng-ladder", "egf")
 
 
-def test_a_list_name_is_unique_whatever_its_case(outsiders):
+def test_a_list_name_is_unique_whatever_its_case(outsiders: dict[str, User]) -> None:
     client = Client()
     client.force_login(outsiders["site_admin"])
     response = client.post(reverse("list_new"), {"name": "south african go clubs", "primary_system": "sagc"})
@@ -30,7 +30,9 @@ def test_a_list_name_is_unique_whatever_its_case(outsiders):
     assert RatingList.objects.count() == 2
 
 
-def test_the_word_new_is_never_a_slug_so_the_new_list_page_stays_reachable(outsiders):
+def test_the_word_new_is_never_a_slug_so_the_new_list_page_stays_reachable(
+    outsiders: dict[str, User],
+) -> None:
     client = Client()
     client.force_login(outsiders["site_admin"])
     client.post(reverse("list_new"), {"name": "New", "primary_system": "sagc"})
@@ -38,7 +40,9 @@ def test_the_word_new_is_never_a_slug_so_the_new_list_page_stays_reachable(outsi
     assert client.get("/lists/new/").status_code == 200
 
 
-def test_the_committee_creates_a_club_whose_slug_comes_from_its_name(client_for, rating_list, other_list):
+def test_the_committee_creates_a_club_whose_slug_comes_from_its_name(
+    client_for: ClientFor, rating_list: RatingList, other_list: RatingList
+) -> None:
     client = client_for("committee")
     response = client.post(reverse("club_new", args=["sagc"]), {"name": "Johannesburg Go Club"})
     assert response.status_code == 302
@@ -46,7 +50,9 @@ def test_the_committee_creates_a_club_whose_slug_comes_from_its_name(client_for,
     assert (club.rating_list, club.slug) == (rating_list, "johannesburg-go-club")
 
 
-def test_a_club_name_is_unique_in_its_list_and_a_taken_slug_gets_a_number(client_for, other_list):
+def test_a_club_name_is_unique_in_its_list_and_a_taken_slug_gets_a_number(
+    client_for: ClientFor, other_list: RatingList
+) -> None:
     client = client_for("committee")
     again = client.post(reverse("club_new", args=["sagc"]), {"name": "stellenbosch go club"})
     assert again.status_code == 200 and "already has a club named" in again.content.decode()
@@ -54,7 +60,9 @@ def test_a_club_name_is_unique_in_its_list_and_a_taken_slug_gets_a_number(client
     assert Club.objects.get(rating_list__slug="sagc", name="Guildford Club").slug == "guildford-club-2"
 
 
-def test_the_committee_gives_and_takes_a_volunteer_seat(client_for, personas, other_club):
+def test_the_committee_gives_and_takes_a_volunteer_seat(
+    client_for: ClientFor, personas: Personas, other_club: Club
+) -> None:
     client = client_for("committee")
     response = client.post(
         reverse("list_members", args=["sagc"]), {"username": "player", "place": f"club:{other_club.pk}"}
@@ -66,14 +74,16 @@ def test_the_committee_gives_and_takes_a_volunteer_seat(client_for, personas, ot
     assert not Volunteer.objects.filter(pk=seat.pk).exists()
 
 
-def test_giving_a_role_to_an_unknown_user_says_to_invite_them(client_for, club):
+def test_giving_a_role_to_an_unknown_user_says_to_invite_them(client_for: ClientFor, club: Club) -> None:
     response = client_for("committee").post(
         reverse("list_members", args=["sagc"]), {"username": "nobody", "place": "committee"}
     )
     assert response.status_code == 400 and "invitation" in response.content.decode()
 
 
-def test_a_list_keeps_its_last_committee_member(client_for, personas, rating_list):
+def test_a_list_keeps_its_last_committee_member(
+    client_for: ClientFor, personas: Personas, rating_list: RatingList
+) -> None:
     client = client_for("committee")
     seat = CommitteeMember.objects.get(user=personas["committee"], rating_list=rating_list)
     response = client.post(reverse("committee_remove", args=[seat.pk]), follow=True)
@@ -81,7 +91,9 @@ def test_a_list_keeps_its_last_committee_member(client_for, personas, rating_lis
     assert CommitteeMember.objects.filter(pk=seat.pk).exists()
 
 
-def test_a_committee_member_may_leave_once_another_sits(client_for, personas, rating_list):
+def test_a_committee_member_may_leave_once_another_sits(
+    client_for: ClientFor, personas: Personas, rating_list: RatingList
+) -> None:
     client = client_for("committee")
     client.post(reverse("list_members", args=["sagc"]), {"username": "volunteer", "place": "committee"})
     seat = CommitteeMember.objects.get(user=personas["committee"], rating_list=rating_list)
@@ -90,13 +102,17 @@ def test_a_committee_member_may_leave_once_another_sits(client_for, personas, ra
     assert client.get(reverse("list_members", args=["sagc"])).status_code == 403, "the role is gone at once"
 
 
-def test_the_members_page_shows_every_role_of_the_list_and_no_other(client_for, outsiders):
+def test_the_members_page_shows_every_role_of_the_list_and_no_other(
+    client_for: ClientFor, outsiders: dict[str, User]
+) -> None:
     page = client_for("committee").get(reverse("list_members", args=["sagc"])).content.decode()
     assert "volunteer-b" in page and "Cape Town Go Club" in page and ">volunteer<" in page.replace(" ", "")
     assert "committee-2" not in page, "another list's committee is not this list's business"
 
 
-def test_the_committee_links_a_user_to_a_player_and_unlinks_them(client_for, make_player, club):
+def test_the_committee_links_a_user_to_a_player_and_unlinks_them(
+    client_for: ClientFor, make_player: MakePlayer, club: Club
+) -> None:
     newcomer = User.objects.create_user("sipho", "s@example.org", PASSWORD)
     sipho = make_player("Sipho Dlamini")
     client = client_for("committee")
@@ -113,7 +129,9 @@ def test_the_committee_links_a_user_to_a_player_and_unlinks_them(client_for, mak
     assert sipho.user is None
 
 
-def test_a_user_is_linked_to_one_player_only(client_for, make_player, personas):
+def test_a_user_is_linked_to_one_player_only(
+    client_for: ClientFor, make_player: MakePlayer, personas: Personas
+) -> None:
     sipho = make_player("Sipho Dlamini")
     response = client_for("committee").post(
         reverse("link_player", args=["sagc"]), {"player": sipho.pk, "username": "player"}
@@ -122,7 +140,9 @@ def test_a_user_is_linked_to_one_player_only(client_for, make_player, personas):
     assert Player.objects.get(pk=sipho.pk).user is None
 
 
-def test_this_is_me_asks_the_committee_which_approves(client_for, make_player, personas):
+def test_this_is_me_asks_the_committee_which_approves(
+    client_for: ClientFor, make_player: MakePlayer, personas: Personas
+) -> None:
     sipho = make_player("Sipho Dlamini")
     user = User.objects.create_user("sipho", "s@example.org", PASSWORD)
     me = Client()
@@ -141,7 +161,9 @@ def test_this_is_me_asks_the_committee_which_approves(client_for, make_player, p
     assert "This is me" not in me.get(sipho.get_absolute_url()).content.decode()
 
 
-def test_a_refused_request_links_nobody_and_the_user_may_ask_again(client_for, make_player):
+def test_a_refused_request_links_nobody_and_the_user_may_ask_again(
+    client_for: ClientFor, make_player: MakePlayer
+) -> None:
     sipho = make_player("Sipho Dlamini")
     user = User.objects.create_user("sipho", "s@example.org", PASSWORD)
     me = Client()
@@ -154,7 +176,7 @@ def test_a_refused_request_links_nobody_and_the_user_may_ask_again(client_for, m
     assert LinkRequest.objects.filter(status="pending").count() == 1
 
 
-def test_one_open_request_at_a_time(make_player, club):
+def test_one_open_request_at_a_time(make_player: MakePlayer, club: Club) -> None:
     first, second = make_player("Sipho Dlamini"), make_player("Sipho Other")
     user = User.objects.create_user("sipho", "s@example.org", PASSWORD)
     me = Client()
@@ -165,7 +187,7 @@ def test_one_open_request_at_a_time(make_player, club):
     assert LinkRequest.objects.count() == 1
 
 
-def test_a_request_is_answered_once(client_for, make_player):
+def test_a_request_is_answered_once(client_for: ClientFor, make_player: MakePlayer) -> None:
     sipho = make_player("Sipho Dlamini")
     user = User.objects.create_user("sipho", "s@example.org", PASSWORD)
     asked = LinkRequest.objects.create(user=user, player=sipho)
@@ -176,7 +198,9 @@ def test_a_request_is_answered_once(client_for, make_player):
     assert Player.objects.get(pk=sipho.pk).user is None
 
 
-def test_the_list_and_club_pages_show_the_committee_its_management_links(client_for, club):
+def test_the_list_and_club_pages_show_the_committee_its_management_links(
+    client_for: ClientFor, club: Club
+) -> None:
     committee, volunteer = client_for("committee"), client_for("volunteer")
     links = [
         reverse(name, args=["sagc"]) for name in ("list_members", "invitations", "link_requests", "club_new")
@@ -190,13 +214,17 @@ def test_the_list_and_club_pages_show_the_committee_its_management_links(client_
     assert f"{reverse('invitations', args=['sagc'])}?place=club:{club.pk}" in club_page
 
 
-def test_my_places_is_in_the_menu_of_users_with_roles_and_lists_them(client_for, club):
+def test_my_places_is_in_the_menu_of_users_with_roles_and_lists_them(
+    client_for: ClientFor, club: Club
+) -> None:
     page = client_for("volunteer").get(reverse("my_places")).content.decode()
     assert 'href="/accounts/places/"' in page and "Stellenbosch Go Club" in page
     assert 'href="/accounts/places/"' not in client_for("player").get(reverse("home")).content.decode()
 
 
-def test_a_committee_cannot_link_a_player_of_another_list_through_its_own(outsiders, make_player):
+def test_a_committee_cannot_link_a_player_of_another_list_through_its_own(
+    outsiders: dict[str, User], make_player: MakePlayer
+) -> None:
     sipho = make_player("Sipho Dlamini")
     client = Client()
     client.force_login(outsiders["committee_2"])
@@ -207,7 +235,9 @@ def test_a_committee_cannot_link_a_player_of_another_list_through_its_own(outsid
     assert Player.objects.get(pk=sipho.pk).user is None
 
 
-def test_a_committee_cannot_give_a_seat_at_another_lists_club_through_its_own(outsiders, club):
+def test_a_committee_cannot_give_a_seat_at_another_lists_club_through_its_own(
+    outsiders: dict[str, User], club: Club
+) -> None:
     client = Client()
     client.force_login(outsiders["committee_2"])
     response = client.post(

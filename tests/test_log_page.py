@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
-from ratings.models import LogEntry, RecordSheet
-from tests.conftest import make_pool
+from ratings.models import Club, LogEntry, Player, RecordSheet
+from tests.conftest import ClientFor, MakePlayer, make_pool
 
 
 def summaries(html: str) -> list[str]:
@@ -21,14 +24,23 @@ def summaries(html: str) -> list[str]:
 
 
 @pytest.fixture
-def log(club, other_club, make_player):  # type: ignore[no-untyped-def]
+def log(club: Club, other_club: Club, make_player: MakePlayer) -> dict[str, Any]:
     """Entries at two clubs of one list: Stellenbosch and Cape Town."""
     volunteer = User.objects.create_user("vera", password="x")
     other = other_club
     ann, bob = make_player("Ann Botha"), make_player("Bob Nel")
     zed = make_player("Zed Zulu", club=other)
 
-    def entry(summary, at, event_date, players, *, club=club, action="add", changes=None):  # type: ignore[no-untyped-def]
+    def entry(
+        summary: str,
+        at: datetime,
+        event_date: date,
+        players: list[Player],
+        *,
+        club: Club = club,
+        action: str = "add",
+        changes: dict[str, Any] | None = None,
+    ) -> LogEntry:
         e = LogEntry.objects.create(
             club=club,
             at=at,
@@ -57,18 +69,20 @@ def log(club, other_club, make_player):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
-def test_it_is_public(client_for, log, role):  # type: ignore[no-untyped-def]
+def test_it_is_public(client_for: ClientFor, log: dict[str, Any], role: str) -> None:
     response = client_for(role).get(reverse("log"))
     assert response.status_code == 200
     assert len(summaries(response.content.decode())) == 4
 
 
-def test_it_lists_the_newest_entry_first_by_entry_time_not_game_date(client, log):  # type: ignore[no-untyped-def]
+def test_it_lists_the_newest_entry_first_by_entry_time_not_game_date(
+    client: Client, log: dict[str, Any]
+) -> None:
     html = client.get(reverse("log")).content.decode()
     assert [s[:7] for s in summaries(html)] == ["Entry B", "Entry C", "Entry D", "Entry A"]
 
 
-def test_it_shows_who_entered_it_and_when(client, log):  # type: ignore[no-untyped-def]
+def test_it_shows_who_entered_it_and_when(client: Client, log: dict[str, Any]) -> None:
     html = client.get(reverse("log")).content.decode()
     row = html[html.index("Entry B") - 600 : html.index("Entry B")]
     assert "vera" in row
@@ -76,13 +90,15 @@ def test_it_shows_who_entered_it_and_when(client, log):  # type: ignore[no-untyp
     assert "2024-02-20" in row  # played
 
 
-def test_an_edit_shows_what_changed(client, log):  # type: ignore[no-untyped-def]
+def test_an_edit_shows_what_changed(client: Client, log: dict[str, Any]) -> None:
     html = client.get(reverse("log")).content.decode()
     assert "<b>Komi</b>: <del>6.5</del> → <ins>7.5</ins>" in html
     assert "Edited" in html
 
 
-def test_changes_are_in_words_and_a_deletion_is_its_summary_alone(client, log, club):  # type: ignore[no-untyped-def]
+def test_changes_are_in_words_and_a_deletion_is_its_summary_alone(
+    client: Client, log: dict[str, Any], club: Club
+) -> None:
     LogEntry.objects.create(
         club=club, action="edit", event_date=date(2024, 3, 5), summary="Entry E: forfeit",
         changes={"forfeit": [False, True], "minutes": [None, 45]},
@@ -98,7 +114,9 @@ def test_changes_are_in_words_and_a_deletion_is_its_summary_alone(client, log, c
     assert "<del>" not in deleted and "None" not in deleted
 
 
-def test_it_filters_by_the_club_where_it_was_entered(client, log, club, make_player):  # type: ignore[no-untyped-def]
+def test_it_filters_by_the_club_where_it_was_entered(
+    client: Client, log: dict[str, Any], club: Club, make_player: MakePlayer
+) -> None:
     html = client.get(reverse("log"), {"club": "cape-town"}).content.decode()
     assert [s[:7] for s in summaries(html)] == ["Entry C"]
     # Zed (at home in Cape Town) visits Stellenbosch: the entry is Stellenbosch's.
@@ -115,7 +133,7 @@ def test_it_filters_by_the_club_where_it_was_entered(client, log, club, make_pla
     assert [s[:7] for s in summaries(html)] == ["Entry V"]
 
 
-def test_it_filters_by_list_once_the_site_has_several(client, log):  # type: ignore[no-untyped-def]
+def test_it_filters_by_list_once_the_site_has_several(client: Client, log: dict[str, Any]) -> None:
     assert 'name="list"' not in client.get(reverse("log")).content.decode()  # one list: no choice
     ladder = make_pool(name="Guildford Ladder", slug="guildford")
     LogEntry.objects.create(club=ladder, action="add", event_date=date(2024, 3, 5), summary="Entry L: ladder")
@@ -126,28 +144,30 @@ def test_it_filters_by_list_once_the_site_has_several(client, log):  # type: ign
 
 
 @pytest.mark.parametrize("given", ["ann-botha", "botha", "ANN"])
-def test_it_filters_by_player_slug_or_name(client, log, given):  # type: ignore[no-untyped-def]
+def test_it_filters_by_player_slug_or_name(client: Client, log: dict[str, Any], given: str) -> None:
     html = client.get(reverse("log"), {"player": given}).content.decode()
     assert [s[:7] for s in summaries(html)] == ["Entry B", "Entry D", "Entry A"]
 
 
-def test_it_filters_by_game_date_range(client, log):  # type: ignore[no-untyped-def]
+def test_it_filters_by_game_date_range(client: Client, log: dict[str, Any]) -> None:
     html = client.get(reverse("log"), {"start": "2024-03-01", "end": "2024-03-06"}).content.decode()
     assert [s[:7] for s in summaries(html)] == ["Entry D", "Entry A"]
 
 
-def test_a_backwards_date_range_is_explained_not_applied(client, log):  # type: ignore[no-untyped-def]
+def test_a_backwards_date_range_is_explained_not_applied(client: Client, log: dict[str, Any]) -> None:
     html = client.get(reverse("log"), {"start": "2024-05-01", "end": "2024-03-01"}).content.decode()
     assert "The &#x27;From&#x27; date is after the &#x27;To&#x27; date." in html
     assert len(summaries(html)) == 4
 
 
-def test_it_links_the_players_to_their_record_sheets(client, log):  # type: ignore[no-untyped-def]
+def test_it_links_the_players_to_their_record_sheets(client: Client, log: dict[str, Any]) -> None:
     html = client.get(reverse("log")).content.decode()
     assert f'href="{log["zed"].get_absolute_url()}">Zed Zulu</a>' in html
 
 
-def test_two_players_of_the_same_name_are_told_apart_by_their_suffix(client, club, make_player):  # type: ignore[no-untyped-def]
+def test_two_players_of_the_same_name_are_told_apart_by_their_suffix(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
     senior, junior = make_player("Sam Dube"), make_player("Sam Dube", slug="sam-dube-jr", suffix="junior")
     LogEntry.objects.create(
         club=club, action="add", event_date=date(2024, 3, 5), summary="Entry S: Sam v Sam"
@@ -157,7 +177,9 @@ def test_two_players_of_the_same_name_are_told_apart_by_their_suffix(client, clu
     assert f'href="{junior.get_absolute_url()}">Sam Dube (junior)</a>' in html
 
 
-def test_an_entrys_date_links_to_the_record_sheet_it_was_entered_on(client, log, club):  # type: ignore[no-untyped-def]
+def test_an_entrys_date_links_to_the_record_sheet_it_was_entered_on(
+    client: Client, log: dict[str, Any], club: Club
+) -> None:
     sheet = RecordSheet.objects.create(club=club, date=date(2024, 3, 5))
     LogEntry.objects.filter(summary__startswith="Entry A").update(sheet=sheet)
     html = client.get(reverse("log")).content.decode()
@@ -167,7 +189,7 @@ def test_an_entrys_date_links_to_the_record_sheet_it_was_entered_on(client, log,
     assert "/sheets/" not in other
 
 
-def test_it_paginates(client, club, make_player):  # type: ignore[no-untyped-def]
+def test_it_paginates(client: Client, club: Club, make_player: MakePlayer) -> None:
     ann = make_player("Ann")
     start = datetime(2024, 1, 1, tzinfo=UTC)
     for i in range(55):
@@ -185,6 +207,8 @@ def test_it_paginates(client, club, make_player):  # type: ignore[no-untyped-def
     assert second == [f"Entry {i:02d}" for i in range(4, -1, -1)]
 
 
-def test_it_takes_a_fixed_number_of_queries(client, log, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
+def test_it_takes_a_fixed_number_of_queries(
+    client: Client, log: dict[str, Any], django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     with django_assert_max_num_queries(7):
         assert client.get(reverse("log")).status_code == 200

@@ -3,11 +3,14 @@ use, and the small helpers on each model."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db import DataError, IntegrityError, transaction
+from pytest_django import DjangoAssertNumQueries
 
 from ratings.models import (
     Club,
@@ -19,16 +22,16 @@ from ratings.models import (
     RatingList,
     RecordSheet,
 )
-from tests.conftest import make_pool
+from tests.conftest import MakePlayer, make_pool
 
 
-def a_game(club, white, black, **extra):  # type: ignore[no-untyped-def]
+def a_game(club: Club, white: Player, black: Player, **extra: Any) -> Game:
     sheet = RecordSheet.objects.create(club=club, date=date(2024, 3, 5))
     values = {"date": date(2024, 3, 5), "winner": "white", **extra}
     return Game.objects.create(club=club, sheet=sheet, white=white, black=black, **values)
 
 
-def refused(make) -> bool:  # type: ignore[no-untyped-def]
+def refused(make: Callable[[], object]) -> bool:
     try:
         with transaction.atomic():
             make()
@@ -40,22 +43,22 @@ def refused(make) -> bool:  # type: ignore[no-untyped-def]
 # --- RatingList and Club ------------------------------------------------------------
 
 
-def test_a_lists_systems_put_the_primary_first_without_repeats_or_unknowns(rating_list):  # type: ignore[no-untyped-def]
+def test_a_lists_systems_put_the_primary_first_without_repeats_or_unknowns(rating_list: RatingList) -> None:
     rating_list.primary_system = "egf"
     rating_list.compared_systems = ["sagc", "egf", "no-such-system", "ffg"]
     assert rating_list.systems == ["egf", "sagc", "ffg"]
 
 
-def test_a_list_and_a_club_each_have_their_own_page(club):  # type: ignore[no-untyped-def]
+def test_a_list_and_a_club_each_have_their_own_page(club: Club) -> None:
     assert club.rating_list.get_absolute_url() == "/lists/sagc/"
     assert club.get_absolute_url() == "/clubs/stellenbosch/"
 
 
-def test_list_names_are_unique(rating_list):  # type: ignore[no-untyped-def]
+def test_list_names_are_unique(rating_list: RatingList) -> None:
     assert refused(lambda: RatingList.objects.create(name=rating_list.name, slug="other"))
 
 
-def test_club_names_are_unique_within_a_list_and_slugs_everywhere(club, other_list):  # type: ignore[no-untyped-def]
+def test_club_names_are_unique_within_a_list_and_slugs_everywhere(club: Club, other_list: RatingList) -> None:
     assert refused(lambda: Club.objects.create(rating_list=club.rating_list, name=club.name, slug="other"))
     assert refused(lambda: Club.objects.create(rating_list=other_list, name="Elsewhere", slug=club.slug))
     Club.objects.create(rating_list=other_list, name=club.name, slug="other")  # another list may have one
@@ -64,21 +67,23 @@ def test_club_names_are_unique_within_a_list_and_slugs_everywhere(club, other_li
 # --- Player ---------------------------------------------------------------------
 
 
-def test_a_player_shows_their_rank_as_go_players_write_it(make_player):  # type: ignore[no-untyped-def]
+def test_a_player_shows_their_rank_as_go_players_write_it(make_player: MakePlayer) -> None:
     assert make_player("Kyu", rank=-11).rank_label == "11k"
     assert make_player("Dan", rank=2).rank_label == "3d"
 
 
-def test_a_players_page_is_their_record_sheet(make_player):  # type: ignore[no-untyped-def]
+def test_a_players_page_is_their_record_sheet(make_player: MakePlayer) -> None:
     assert make_player("Ann Botha").get_absolute_url() == "/players/ann-botha/"
 
 
 @pytest.mark.parametrize("rank", [-31, 9])
-def test_the_database_refuses_a_start_rank_off_the_scale(make_player, rank):  # type: ignore[no-untyped-def]
+def test_the_database_refuses_a_start_rank_off_the_scale(make_player: MakePlayer, rank: int) -> None:
     assert refused(lambda: make_player("Off Scale", rank=rank))
 
 
-def test_two_players_of_one_list_cannot_share_a_name(club, other_club, make_player):  # type: ignore[no-untyped-def]
+def test_two_players_of_one_list_cannot_share_a_name(
+    club: Club, other_club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Botha", slug="ann")
     assert refused(lambda: make_player("Ann Botha", slug="ann-2"))
     # Whatever their home club, and however the name is typed (case, spacing, Unicode form).
@@ -90,7 +95,9 @@ def test_two_players_of_one_list_cannot_share_a_name(club, other_club, make_play
     assert refused(lambda: make_player("Zo\u00e9", slug="zoe-2"))  # the same name, precomposed
 
 
-def test_a_player_is_found_by_name_as_the_identity_rule_compares_names(club, make_player):  # type: ignore[no-untyped-def]
+def test_a_player_is_found_by_name_as_the_identity_rule_compares_names(
+    club: Club, make_player: MakePlayer
+) -> None:
     ann = make_player("Ann Botha", suffix="junior")
     assert ann.display_name == str(ann) == "Ann Botha (junior)"
     assert list(Player.objects.named(club.rating_list, " ann   BOTHA (Junior)")) == [ann]
@@ -98,8 +105,8 @@ def test_a_player_is_found_by_name_as_the_identity_rule_compares_names(club, mak
 
 
 def test_player_queries_search_filter_by_list_and_join_the_home_club(
-    club, make_player, django_assert_num_queries
-):  # type: ignore[no-untyped-def]
+    club: Club, make_player: MakePlayer, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     other = make_pool(name="Other", slug="other")
     make_player("Ann Botha")
     make_player("Bob Nel", club=other)
@@ -116,13 +123,15 @@ def test_player_queries_search_filter_by_list_and_join_the_home_club(
 # --- Game ------------------------------------------------------------------------
 
 
-def test_a_game_belongs_to_the_list_of_the_club_where_it_was_played(club, other_club, make_player):  # type: ignore[no-untyped-def]
+def test_a_game_belongs_to_the_list_of_the_club_where_it_was_played(
+    club: Club, other_club: Club, make_player: MakePlayer
+) -> None:
     ann, bob = make_player("Ann"), make_player("Bob", club=other_club)
     game = a_game(other_club, ann, bob)
     assert (game.club, game.rating_list) == (other_club, club.rating_list)
 
 
-def test_the_database_refuses_a_game_against_oneself(club, make_player):  # type: ignore[no-untyped-def]
+def test_the_database_refuses_a_game_against_oneself(club: Club, make_player: MakePlayer) -> None:
     ann = make_player("Ann")
     assert refused(lambda: a_game(club, ann, ann))
 
@@ -131,12 +140,14 @@ def test_the_database_refuses_a_game_against_oneself(club, make_player):  # type
     "bad",
     [{"handicap": 10}, {"komi": Decimal("100")}, {"winner": "nobody"}, {"kind": "blitz"}, {"board": 15}],
 )
-def test_the_database_refuses_a_game_out_of_range(club, make_player, bad):  # type: ignore[no-untyped-def]
+def test_the_database_refuses_a_game_out_of_range(
+    club: Club, make_player: MakePlayer, bad: dict[str, Any]
+) -> None:
     ann, bob = make_player("Ann"), make_player("Bob")
     assert refused(lambda: a_game(club, ann, bob, **bad))
 
 
-def test_games_come_in_timeline_order_date_then_entry_order(club, make_player):  # type: ignore[no-untyped-def]
+def test_games_come_in_timeline_order_date_then_entry_order(club: Club, make_player: MakePlayer) -> None:
     ann, bob = make_player("Ann"), make_player("Bob")
     late = a_game(club, ann, bob, date=date(2024, 3, 1), entered_at=datetime(2024, 3, 20, tzinfo=UTC))
     first = a_game(club, ann, bob, date=date(2024, 3, 5), entered_at=datetime(2024, 3, 6, tzinfo=UTC))
@@ -148,7 +159,7 @@ def test_games_come_in_timeline_order_date_then_entry_order(club, make_player): 
 # --- RankAdjustment ----------------------------------------------------------------
 
 
-def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  # type: ignore[no-untyped-def]
+def test_the_database_refuses_an_adjustment_off_the_scale(club: Club, make_player: MakePlayer) -> None:
     ann = make_player("Ann")
     assert refused(
         lambda: RankAdjustment.objects.create(
@@ -165,7 +176,15 @@ def test_the_database_refuses_an_adjustment_off_the_scale(club, make_player):  #
 # --- HistoryEntry ------------------------------------------------------------------
 
 
-def row(club, player, seq, game=None, opponent=None, rank_before=-10.0, system="sagc"):  # type: ignore[no-untyped-def]
+def row(
+    club: Club,
+    player: Player,
+    seq: int,
+    game: Game | None = None,
+    opponent: Player | None = None,
+    rank_before: float = -10.0,
+    system: str = "sagc",
+) -> HistoryEntry:
     return HistoryEntry.objects.create(
         rating_list=club.rating_list,
         system=system,
@@ -183,14 +202,16 @@ def row(club, player, seq, game=None, opponent=None, rank_before=-10.0, system="
     )
 
 
-def test_one_history_row_per_player_event_and_system(club, make_player):  # type: ignore[no-untyped-def]
+def test_one_history_row_per_player_event_and_system(club: Club, make_player: MakePlayer) -> None:
     ann = make_player("Ann")
     row(club, ann, 1)
     row(club, ann, 1, system="egf")
     assert refused(lambda: row(club, ann, 1))
 
 
-def test_the_sheet_query_is_newest_first_with_the_opponents_rank_at_the_time(club, make_player):  # type: ignore[no-untyped-def]
+def test_the_sheet_query_is_newest_first_with_the_opponents_rank_at_the_time(
+    club: Club, make_player: MakePlayer
+) -> None:
     ann, bob = make_player("Ann"), make_player("Bob")
     g1, g2 = a_game(club, ann, bob), a_game(club, ann, bob)
     row(club, ann, 1, g1, bob, rank_before=-10)
@@ -199,10 +220,11 @@ def test_the_sheet_query_is_newest_first_with_the_opponents_rank_at_the_time(clu
     row(club, bob, 2, g2, ann, rank_before=-11)
     row(club, bob, 2, g2, ann, rank_before=-3, system="egf")  # another system's row is not read
     sheet = list(HistoryEntry.objects.for_sheet(ann, "sagc").with_opponent_rank())
-    assert [(e.seq, e.opponent_rank) for e in sheet] == [(2, -11.0), (1, -12.0)]
+    # An annotation of the query (with_opponent_rank): not an attribute the model declares.
+    assert [(e.seq, getattr(e, "opponent_rank", None)) for e in sheet] == [(2, -11.0), (1, -12.0)]
 
 
-def test_the_chart_query_gives_date_rank_and_rating_oldest_first(club, make_player):  # type: ignore[no-untyped-def]
+def test_the_chart_query_gives_date_rank_and_rating_oldest_first(club: Club, make_player: MakePlayer) -> None:
     ann = make_player("Ann")
     row(club, ann, 2)
     row(club, ann, 1)
@@ -215,7 +237,7 @@ def test_the_chart_query_gives_date_rank_and_rating_oldest_first(club, make_play
 # --- LogEntry -----------------------------------------------------------------------
 
 
-def test_log_queries_filter_by_list_player_and_game_date(club, make_player):  # type: ignore[no-untyped-def]
+def test_log_queries_filter_by_list_player_and_game_date(club: Club, make_player: MakePlayer) -> None:
     other = make_pool(name="Other", slug="other")
     ann, bob = make_player("Ann Botha"), make_player("Bob Nel", club=other)
     e1 = LogEntry.objects.create(club=club, action="add", event_date=date(2024, 3, 1), summary="one")
@@ -232,7 +254,7 @@ def test_log_queries_filter_by_list_player_and_game_date(club, make_player):  # 
     assert list(LogEntry.objects.between(None, date(2024, 3, 1))) == [e1]
 
 
-def test_the_log_is_newest_entry_first(club):  # type: ignore[no-untyped-def]
+def test_the_log_is_newest_entry_first(club: Club) -> None:
     old = LogEntry.objects.create(
         club=club,
         action="add",
@@ -251,7 +273,7 @@ def test_the_log_is_newest_entry_first(club):  # type: ignore[no-untyped-def]
     assert str(new).endswith("Added new")
 
 
-def test_a_log_entry_outlives_its_deleted_game(club, make_player):  # type: ignore[no-untyped-def]
+def test_a_log_entry_outlives_its_deleted_game(club: Club, make_player: MakePlayer) -> None:
     ann, bob = make_player("Ann"), make_player("Bob")
     game = a_game(club, ann, bob)
     entry = LogEntry.objects.create(club=club, action="add", event_date=game.date, summary="s", game=game)

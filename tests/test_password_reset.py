@@ -10,16 +10,20 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from tests.conftest import Personas
+
 NEW = "a-brand-new-secret-42"
 
 
-def test_a_user_resets_a_forgotten_password_by_the_e_mailed_link(personas):
+def test_a_user_resets_a_forgotten_password_by_the_e_mailed_link(personas: Personas) -> None:
     client = Client()
     assert reverse("password_reset") in client.get(reverse("login")).content.decode()
     response = client.post(reverse("password_reset"), {"email": "volunteer@example.org"})
     assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["volunteer@example.org"]
-    link = re.search(r"http://testserver(/accounts/password/reset/[^/\s]+/[^/\s]+/)", mail.outbox[0].body)
+    link = re.search(
+        r"http://testserver(/accounts/password/reset/[^/\s]+/[^/\s]+/)", str(mail.outbox[0].body)
+    )
     assert link, mail.outbox[0].body
     form_page = client.get(link.group(1), follow=True)
     assert "Choose a new password" in form_page.content.decode()
@@ -30,7 +34,7 @@ def test_a_user_resets_a_forgotten_password_by_the_e_mailed_link(personas):
     assert "can't be used" in again, "the link works once"
 
 
-def test_an_unknown_address_sends_nothing_and_says_the_same(db):
+def test_an_unknown_address_sends_nothing_and_says_the_same(db: None) -> None:
     response = Client().post(reverse("password_reset"), {"email": "nobody@example.org"})
     assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
     assert not mail.outbox

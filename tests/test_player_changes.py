@@ -7,18 +7,20 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Game, HistoryEntry, LogEntry, Player, RankAdjustment, RatingList
+from ratings.models import Club, Game, HistoryEntry, LogEntry, Player, RankAdjustment, RatingList
 from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
+from tests.conftest import ClientFor, MakePlayer
 from tests.test_sheet_entry import _fast_passwords  # noqa: F401  (autouse fixture)
 
 
 @pytest.fixture
-def people(club, make_player):  # type: ignore[no-untyped-def]
+def people(club: Club, make_player: MakePlayer) -> dict[str, Player]:
     """François (5k) with games since 2024; 'Francois Dupont' (a typo, 12k)
     made on a later night; Bob and Chen their opponents."""
     francois = make_player("François Dupont", rank=-5, since=date(2024, 1, 1), slug="francois-dupont")
@@ -48,7 +50,9 @@ def player_values() -> list[tuple[object, ...]]:
 
 
 @pytest.mark.django_db
-def test_a_merge_moves_games_and_adjustments_and_equals_a_full_replay(club, people) -> None:
+def test_a_merge_moves_games_and_adjustments_and_equals_a_full_replay(
+    club: Club, people: dict[str, Player]
+) -> None:
     francois, typo = people["francois"], people["typo"]
     before = RatingList.objects.get()
     entry = merge_players(typo, francois)
@@ -66,7 +70,9 @@ def test_a_merge_moves_games_and_adjustments_and_equals_a_full_replay(club, peop
 
 
 @pytest.mark.django_db
-def test_undoing_a_merge_gives_back_the_history_before_it(client, club, people) -> None:
+def test_undoing_a_merge_gives_back_the_history_before_it(
+    client: Client, club: Club, people: dict[str, Player]
+) -> None:
     francois, typo = people["francois"], people["typo"]
     history, values = stored_history(), player_values()
     entry = merge_players(typo, francois)
@@ -82,13 +88,15 @@ def test_undoing_a_merge_gives_back_the_history_before_it(client, club, people) 
 
 
 @pytest.mark.django_db
-def test_two_players_who_met_cannot_be_merged(people) -> None:
+def test_two_players_who_met_cannot_be_merged(people: dict[str, Player]) -> None:
     with pytest.raises(PlayerChangeError, match="played each other"):
         merge_players(people["francois"], people["bob"])
 
 
 @pytest.mark.django_db
-def test_a_merged_players_address_redirects_to_the_kept_player(client, people) -> None:
+def test_a_merged_players_address_redirects_to_the_kept_player(
+    client: Client, people: dict[str, Player]
+) -> None:
     merge_players(people["typo"], people["francois"])
     response = client.get(f"/players/{people['typo'].slug}/?system=sagc")
     assert response.status_code == 301
@@ -96,7 +104,9 @@ def test_a_merged_players_address_redirects_to_the_kept_player(client, people) -
 
 
 @pytest.mark.django_db
-def test_a_rename_keeps_the_old_name_in_the_log_and_the_old_address_redirects(client, people) -> None:
+def test_a_rename_keeps_the_old_name_in_the_log_and_the_old_address_redirects(
+    client: Client, people: dict[str, Player]
+) -> None:
     typo = people["typo"]
     history = stored_history()
     renamed = rename_player(typo, name="Françoise Dupont")
@@ -117,13 +127,15 @@ def test_a_rename_keeps_the_old_name_in_the_log_and_the_old_address_redirects(cl
 
 
 @pytest.mark.django_db
-def test_a_rename_onto_another_players_name_is_refused(people) -> None:
+def test_a_rename_onto_another_players_name_is_refused(people: dict[str, Player]) -> None:
     with pytest.raises(PlayerChangeError, match="already a player"):
         rename_player(people["typo"], name="françois  DUPONT")
 
 
 @pytest.mark.django_db
-def test_the_committee_renames_and_merges_from_the_pages(client_for, people) -> None:
+def test_the_committee_renames_and_merges_from_the_pages(
+    client_for: ClientFor, people: dict[str, Player]
+) -> None:
     client = client_for("committee")
     typo, francois = people["typo"], people["francois"]
     page = client.get(francois.get_absolute_url()).content.decode()
@@ -142,6 +154,8 @@ def test_the_committee_renames_and_merges_from_the_pages(client_for, people) -> 
 
 
 @pytest.mark.django_db
-def test_a_new_player_does_not_take_a_renamed_players_old_address(club, people) -> None:
+def test_a_new_player_does_not_take_a_renamed_players_old_address(
+    club: Club, people: dict[str, Player]
+) -> None:
     rename_player(people["bob"], name="Robert Smit")
     assert services.unique_slug("Bob Smit", club) != "bob-smit"

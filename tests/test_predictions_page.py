@@ -8,22 +8,25 @@ import math
 from datetime import date, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
+from pytest_django import Settings
 
 from ratings import predictions
 from ratings.calibration_chart import MAX_RADIUS, PAD, SIZE, calibration_chart
-from ratings.models import ListEvaluation
+from ratings.models import Club, ListEvaluation, RatingList
 from ratings.recompute import recompute_list
 from ratings.services import GameRow, save_sheet
+from tests.conftest import ClientFor, MakePlayer
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def rated(club, make_player):  # type: ignore[no-untyped-def]
+def rated(club: Club, make_player: MakePlayer) -> RatingList:
     """Two games by the SAGC rule (5k gives 8k three stones), one won by each side."""
     alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
     day = date.today() - timedelta(days=3)
@@ -37,7 +40,7 @@ def rated(club, make_player):  # type: ignore[no-untyped-def]
     return club.rating_list
 
 
-def test_a_recompute_stores_the_figures_for_the_committee(rated) -> None:
+def test_a_recompute_stores_the_figures_for_the_committee(rated: RatingList) -> None:
     stored = ListEvaluation.objects.get(rating_list=rated)
     assert stored.games == 2 and stored.systems == ["sagc"]
     assert stored.generation == rated.clean_generation
@@ -52,7 +55,9 @@ def test_a_recompute_stores_the_figures_for_the_committee(rated) -> None:
     assert set(stored.curves) == {"sagc", "ranks"}
 
 
-def test_the_committee_sees_the_tables_and_the_calibration_chart(rated, client_for) -> None:
+def test_the_committee_sees_the_tables_and_the_calibration_chart(
+    rated: RatingList, client_for: ClientFor
+) -> None:
     response = client_for("committee").get(reverse("list_predictions", args=[rated.slug]))
     assert response.status_code == 200
     page = response.content.decode()
@@ -65,19 +70,19 @@ def test_the_committee_sees_the_tables_and_the_calibration_chart(rated, client_f
     assert "over 2 games" in page
 
 
-def test_figures_older_than_the_games_say_so(rated, club, client_for) -> None:
+def test_figures_older_than_the_games_say_so(rated: RatingList, club: Club, client_for: ClientFor) -> None:
     ListEvaluation.objects.filter(rating_list=rated).update(generation=rated.clean_generation + 1)
     page = client_for("committee").get(reverse("list_predictions", args=[rated.slug])).content.decode()
     assert "games have changed since" in page
 
 
-def test_before_any_figures_the_page_says_when_they_come(club, client_for) -> None:
+def test_before_any_figures_the_page_says_when_they_come(club: Club, client_for: ClientFor) -> None:
     page = client_for("committee").get(reverse("list_predictions", args=[club.rating_list.slug]))
     assert page.status_code == 200
     assert "Not computed yet" in page.content.decode()
 
 
-def test_compute_now_computes_them(club, make_player, client_for) -> None:
+def test_compute_now_computes_them(club: Club, make_player: MakePlayer, client_for: ClientFor) -> None:
     alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
     save_sheet(
         club=club, date=date.today(), rows=[GameRow(white=alice, black=bob, winner="white", handicap=3)]
@@ -88,7 +93,7 @@ def test_compute_now_computes_them(club, make_player, client_for) -> None:
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "volunteer"])
-def test_only_the_committee_sees_the_page(club, client_for, role) -> None:
+def test_only_the_committee_sees_the_page(club: Club, client_for: ClientFor, role: str) -> None:
     response = client_for(role).get(reverse("list_predictions", args=[club.rating_list.slug]))
     if role == "anonymous":
         assert response.status_code == 302 and reverse("login") in response["Location"]
@@ -96,7 +101,7 @@ def test_only_the_committee_sees_the_page(club, client_for, role) -> None:
         assert response.status_code == 403
 
 
-def test_another_lists_committee_is_refused(club, outsiders) -> None:
+def test_another_lists_committee_is_refused(club: Club, outsiders: dict[str, User]) -> None:
     from django.test import Client
 
     client = Client()
@@ -104,7 +109,9 @@ def test_another_lists_committee_is_refused(club, outsiders) -> None:
     assert client.get(reverse("list_predictions", args=[club.rating_list.slug])).status_code == 403
 
 
-def test_with_a_broker_the_figures_are_enqueued_not_computed(settings, monkeypatch, club) -> None:
+def test_with_a_broker_the_figures_are_enqueued_not_computed(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, club: Club
+) -> None:
     from ratings import tasks
 
     sent: list[tuple[int, bool]] = []
@@ -115,7 +122,7 @@ def test_with_a_broker_the_figures_are_enqueued_not_computed(settings, monkeypat
     assert not ListEvaluation.objects.exists()
 
 
-def test_the_task_computes_the_figures(rated) -> None:
+def test_the_task_computes_the_figures(rated: RatingList) -> None:
     from ratings.tasks import evaluate_list_task
 
     ListEvaluation.objects.all().delete()
@@ -139,7 +146,7 @@ def test_the_calibration_chart_puts_each_band_at_its_mean_prediction_and_outcome
     assert calibration_chart({}, {}, ["sagc"]) is None
 
 
-def test_the_figures_are_due_only_for_a_clean_list_not_evaluated_at_its_generation(club) -> None:  # type: ignore[no-untyped-def]
+def test_the_figures_are_due_only_for_a_clean_list_not_evaluated_at_its_generation(club: Club) -> None:
     from ratings import predictions
     from ratings.models import RatingList
 

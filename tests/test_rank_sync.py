@@ -2,30 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import time_machine
+from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django import Settings
 
 from ratings import committee
 from ratings.committee import Choice, CommitteeError
 from ratings.exchange import ExchangeError
-from ratings.models import HistoryEntry, Player, RankAdjustment, RankSync, RankSyncLine
-from tests.conftest import ROLES, shared_data
+from ratings.models import Club, HistoryEntry, Player, RankAdjustment, RankSync, RankSyncLine, RatingList
+from tests.conftest import ROLES, ClientFor, MakePlayer, Personas, shared_data
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 TODAY = date(2024, 6, 15)
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
-def _today():  # type: ignore[no-untyped-def]
+def _today() -> Iterator[None]:
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield
 
@@ -43,7 +51,7 @@ def lines_by_name(sync: RankSync) -> dict[str, RankSyncLine]:
 # --- matching -------------------------------------------------------------------
 
 
-def test_it_matches_by_name_whatever_the_order_case_and_accents(club, make_player) -> None:
+def test_it_matches_by_name_whatever_the_order_case_and_accents(club: Club, make_player: MakePlayer) -> None:
     make_player("Léa Dupont", rank=-10)
     sync = committee.preview_rank_sync(
         club.rating_list, ranks_csv(("DUPONT Lea", "S-1", "8k")), filename="saga.csv"
@@ -53,14 +61,16 @@ def test_it_matches_by_name_whatever_the_order_case_and_accents(club, make_playe
     assert (sync.read, sync.matched, sync.changes) == (1, 1, 1)
 
 
-def test_it_matches_a_stored_national_id_before_the_name(club, make_player) -> None:
+def test_it_matches_a_stored_national_id_before_the_name(club: Club, make_player: MakePlayer) -> None:
     make_player("Jan de Wet", rank=-10, saga_id="S-7")
     data = ranks_csv(("Jan de Wet", "S-99", "2k"), ("Johannes de Wet", "S-7", "5k"))
     line = lines_by_name(committee.preview_rank_sync(club.rating_list, data))["Jan de Wet"]
     assert (line.match, line.national_id, line.national_rank) == ("id", "S-7", -5.0)
 
 
-def test_it_shows_two_entries_with_the_players_name_as_ambiguous_never_guessing(club, make_player) -> None:
+def test_it_shows_two_entries_with_the_players_name_as_ambiguous_never_guessing(
+    club: Club, make_player: MakePlayer
+) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
         club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
@@ -71,14 +81,14 @@ def test_it_shows_two_entries_with_the_players_name_as_ambiguous_never_guessing(
     assert (sync.ambiguous, sync.matched, sync.changes) == (1, 0, 0)
 
 
-def test_it_shows_a_player_absent_from_the_list_as_missing(club, make_player) -> None:
+def test_it_shows_a_player_absent_from_the_list_as_missing(club: Club, make_player: MakePlayer) -> None:
     make_player("Nobody Here", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Someone Else", "S-1", "8k")))
     assert lines_by_name(sync)["Nobody Here"].match == "missing"
     assert sync.unmatched == 1
 
 
-def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club, make_player) -> None:
+def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club: Club, make_player: MakePlayer) -> None:
     make_player("Jean Dupont", rank=-10, saga_id="S-5")
     line = lines_by_name(
         committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
@@ -86,7 +96,7 @@ def test_a_name_match_contradicting_the_stored_id_is_ambiguous(club, make_player
     assert line.match == "ambiguous"
 
 
-def test_two_club_players_claiming_one_entry_are_both_ambiguous(club, make_player) -> None:
+def test_two_club_players_claiming_one_entry_are_both_ambiguous(club: Club, make_player: MakePlayer) -> None:
     make_player("Jean Dupont", rank=-10)
     make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
     lines = lines_by_name(
@@ -95,7 +105,9 @@ def test_two_club_players_claiming_one_entry_are_both_ambiguous(club, make_playe
     assert {line.match for line in lines.values()} == {"ambiguous"}
 
 
-def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(club, make_player) -> None:
+def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(
+    club: Club, make_player: MakePlayer
+) -> None:
     make_player("Jean Dupont", rank=-10, saga_id="S-1")
     make_player("Dupont Jean", rank=-12, slug="other")
     lines = lines_by_name(
@@ -105,8 +117,10 @@ def test_an_entry_whose_id_is_another_players_is_not_matched_by_name(club, make_
     assert lines["Dupont Jean"].match == "missing"
 
 
-def test_a_fractional_club_rank_in_the_national_grade_is_no_change(club, make_player) -> None:
-    # Decision (committee.proposes_change): 1.3d (West Surrey, the West Surrey ladder page) is in grade 1d.
+def test_a_fractional_club_rank_in_the_national_grade_is_no_change(
+    club: Club, make_player: MakePlayer
+) -> None:
+    # Decision (committee.proposes_change): 1.3d (the West Surrey ladder page) is in grade 1d.
     player = make_player("Fred Smith", rank=0)
     Player.objects.filter(pk=player.pk).update(rank=0.3)
     sync = committee.preview_rank_sync(
@@ -119,17 +133,19 @@ def test_a_fractional_club_rank_in_the_national_grade_is_no_change(club, make_pl
     assert committee.proposes_change(lines_by_name(sync)["Fred Smith"]) is False
 
 
-def test_a_bad_list_is_refused_naming_the_line_and_nothing_is_stored(club, make_player) -> None:
+def test_a_bad_list_is_refused_naming_the_line_and_nothing_is_stored(
+    club: Club, make_player: MakePlayer
+) -> None:
     make_player("Jean Dupont", rank=-10)
     with pytest.raises(ExchangeError, match="line 3"):
         committee.preview_rank_sync(
-            club,
+            club.rating_list,
             ranks_csv(("Jean Dupont", "S-1", "8k"), ("Ann Bee", "S-2", "banana"), ("Cy Dee", "S-3", "pear")),
         )
     assert not RankSync.objects.exists()
 
 
-def test_one_bad_row_is_listed_and_the_others_are_proposed(club, make_player) -> None:
+def test_one_bad_row_is_listed_and_the_others_are_proposed(club: Club, make_player: MakePlayer) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
         club.rating_list,
@@ -139,7 +155,7 @@ def test_one_bad_row_is_listed_and_the_others_are_proposed(club, make_player) ->
     assert [(r.line, r.text) for r in sync.rejected_lines] == [(3, '"Ann Bee",S-2,banana')]
 
 
-def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
+def test_the_real_ffg_ladder_is_read_and_matched(club: Club, make_player: MakePlayer) -> None:
     data = shared_data("ech_ffg_V3.txt").read_bytes()
     make_player("Adrien Dupont", rank=-10)  # "DUPONT Adrien  -300 ... 1200125": 3k
     make_player("Émeric Dupont", rank=-2)  # "DUPONT Emeric  -150": floor(-1.5) = 2k, no change
@@ -160,7 +176,7 @@ def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
 
 
 def test_applying_creates_dated_adjustments_and_remembers_the_national_id(
-    club, make_player, personas
+    club: Club, make_player: MakePlayer, personas: Personas
 ) -> None:
     jean = make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
@@ -174,7 +190,7 @@ def test_applying_creates_dated_adjustments_and_remembers_the_national_id(
     assert (sync.applied, sync.effective, sync.applied_by) == (1, date(2024, 6, 1), personas["committee"])
 
 
-def test_the_second_sync_matches_a_confirmed_player_by_id(club, make_player) -> None:
+def test_the_second_sync_matches_a_confirmed_player_by_id(club: Club, make_player: MakePlayer) -> None:
     make_player("Jean Dupont", rank=-10)
     data = ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
     first = committee.preview_rank_sync(club.rating_list, data)
@@ -185,7 +201,7 @@ def test_the_second_sync_matches_a_confirmed_player_by_id(club, make_player) -> 
     assert (second.match, second.national_id, second.national_rank) == ("id", "S-2", -3.0)
 
 
-def test_an_ambiguous_line_needs_a_candidate(club, make_player) -> None:
+def test_an_ambiguous_line_needs_a_candidate(club: Club, make_player: MakePlayer) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
         club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
@@ -195,7 +211,7 @@ def test_an_ambiguous_line_needs_a_candidate(club, make_player) -> None:
         committee.apply_rank_sync(sync, [Choice(line.pk)], effective=date(2024, 6, 1))
 
 
-def test_apply_is_all_or_nothing_and_the_error_names_the_player(club, make_player) -> None:
+def test_apply_is_all_or_nothing_and_the_error_names_the_player(club: Club, make_player: MakePlayer) -> None:
     make_player("Ann Bee", rank=-10)
     make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
     sync = committee.preview_rank_sync(
@@ -209,7 +225,7 @@ def test_apply_is_all_or_nothing_and_the_error_names_the_player(club, make_playe
     assert sync.applied_at is None
 
 
-def test_a_sync_is_applied_once(club, make_player) -> None:
+def test_a_sync_is_applied_once(club: Club, make_player: MakePlayer) -> None:
     make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
@@ -218,7 +234,7 @@ def test_a_sync_is_applied_once(club, make_player) -> None:
     assert RankAdjustment.objects.count() == 1
 
 
-def test_one_entry_cannot_be_chosen_for_two_players(club, make_player) -> None:
+def test_one_entry_cannot_be_chosen_for_two_players(club: Club, make_player: MakePlayer) -> None:
     make_player("Jean Dupont", rank=-10)
     make_player("DUPONT Jean", rank=-12, slug="dupont-jean-2")
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Jean Dupont", "S-1", "8k")))
@@ -230,7 +246,7 @@ def test_one_entry_cannot_be_chosen_for_two_players(club, make_player) -> None:
 
 @pytest.mark.django_db(transaction=True)  # the recompute tunes SQLite outside a transaction
 def test_applied_adjustments_show_on_the_record_sheet_with_the_players_own_name(
-    club, make_player, client
+    club: Club, make_player: MakePlayer, client: Client
 ) -> None:
     from ratings.recompute import recompute_list
 
@@ -250,7 +266,7 @@ def test_applied_adjustments_show_on_the_record_sheet_with_the_players_own_name(
 # --- pages ----------------------------------------------------------------------
 
 
-def _upload(client, data: bytes, name: str = "saga.csv", **extra):  # type: ignore[no-untyped-def]
+def _upload(client: Client, data: bytes, name: str = "saga.csv", **extra: Any) -> TestResponse:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return client.post(
@@ -259,7 +275,9 @@ def _upload(client, data: bytes, name: str = "saga.csv", **extra):  # type: igno
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_uploads_a_list(role, client_for, club, make_player) -> None:
+def test_only_the_committee_uploads_a_list(
+    role: str, client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Bee", rank=-10)
     response = _upload(client_for(role), ranks_csv(("Ann Bee", "S-1", "8k")), rating_list=club.rating_list.pk)
     if role == "committee":
@@ -271,7 +289,7 @@ def test_only_the_committee_uploads_a_list(role, client_for, club, make_player) 
 
 
 def test_it_matches_players_of_every_club_of_the_list_and_never_another_lists(
-    club, other_club, other_list, make_player
+    club: Club, other_club: Club, other_list: RatingList, make_player: MakePlayer
 ) -> None:
     """Ranks belong to the list's players, whatever their home club."""
     make_player("Ann Bee", rank=-10, club=other_club)
@@ -287,7 +305,7 @@ def test_it_matches_players_of_every_club_of_the_list_and_never_another_lists(
 
 @pytest.mark.parametrize("who", ["volunteer_b", "committee_2"])
 def test_no_one_outside_the_lists_committee_uploads_for_it_or_applies_its_sync(
-    who, outsiders, club, make_player
+    who: str, outsiders: dict[str, User], club: Club, make_player: MakePlayer
 ) -> None:
     from django.test import Client
 
@@ -309,7 +327,9 @@ def test_no_one_outside_the_lists_committee_uploads_for_it_or_applies_its_sync(
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_applies_a_sync(role, client_for, club, make_player) -> None:
+def test_only_the_committee_applies_a_sync(
+    role: str, client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     ann = make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     line = sync.lines.get(player=ann)
@@ -327,12 +347,14 @@ def test_only_the_committee_applies_a_sync(role, client_for, club, make_player) 
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_sees_the_syncs(role, client_for, club) -> None:
+def test_only_the_committee_sees_the_syncs(role: str, client_for: ClientFor, club: Club) -> None:
     response = client_for(role).get(reverse("rank_syncs"))
     assert response.status_code == {"anonymous": 302, "player": 403, "volunteer": 403, "committee": 200}[role]
 
 
-def test_the_preview_lists_every_player_with_the_changes_ticked(client_for, club, make_player) -> None:
+def test_the_preview_lists_every_player_with_the_changes_ticked(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Bee", rank=-10)
     make_player("Cee Dee", rank=-8)
     make_player("Jean Dupont", rank=-10)
@@ -353,7 +375,9 @@ def test_the_preview_lists_every_player_with_the_changes_ticked(client_for, club
     assert 'value="2024-06-15"' in page  # the CSV has no date: today
 
 
-def test_the_preview_puts_what_needs_a_decision_first(client_for, club, make_player) -> None:
+def test_the_preview_puts_what_needs_a_decision_first(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     for name in ("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"):
         make_player(name, rank=-10)
     data = ranks_csv(
@@ -371,7 +395,7 @@ def test_the_preview_puts_what_needs_a_decision_first(client_for, club, make_pla
 
 
 def test_the_preview_is_titled_by_format_and_list_and_names_the_lists_unit(
-    client_for, club, make_player
+    client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     club.rating_list.primary_system = "egf"
     club.rating_list.save()
@@ -386,7 +410,7 @@ def test_the_preview_is_titled_by_format_and_list_and_names_the_lists_unit(
 
 
 def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(
-    client_for, club, make_player
+    client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(
@@ -398,7 +422,7 @@ def test_a_preview_with_nothing_to_apply_says_so_instead_of_offering_apply(
 
 
 def test_ticking_an_ambiguous_line_without_a_candidate_is_an_error_next_to_it(
-    client_for, club, make_player
+    client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
@@ -413,7 +437,9 @@ def test_ticking_an_ambiguous_line_without_a_candidate_is_an_error_next_to_it(
     assert not RankAdjustment.objects.exists()
 
 
-def test_choosing_a_candidate_on_the_page_applies_it(client_for, club, make_player) -> None:
+def test_choosing_a_candidate_on_the_page_applies_it(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     make_player("Jean Dupont", rank=-10)
     sync = committee.preview_rank_sync(
         club.rating_list, ranks_csv(("Dupont, Jean", "S-1", "8k"), ("Jean Dupont", "S-2", "3k"))
@@ -428,7 +454,7 @@ def test_choosing_a_candidate_on_the_page_applies_it(client_for, club, make_play
 
 
 def test_a_failed_apply_on_the_page_names_the_player_and_changes_nothing(
-    client_for, club, make_player
+    client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     make_player("Late Joiner", rank=-10, since=date(2024, 5, 1))
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Late Joiner", "S-2", "6k")))
@@ -440,7 +466,9 @@ def test_a_failed_apply_on_the_page_names_the_player_and_changes_nothing(
     assert not RankAdjustment.objects.exists()
 
 
-def test_a_future_effective_date_is_refused(client_for, club, make_player) -> None:
+def test_a_future_effective_date_is_refused(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
     line = sync.lines.get(player__name="Ann Bee")
@@ -451,7 +479,9 @@ def test_a_future_effective_date_is_refused(client_for, club, make_player) -> No
     assert not RankAdjustment.objects.exists()
 
 
-def test_a_bad_upload_names_the_line_and_stores_nothing(client_for, club, make_player) -> None:
+def test_a_bad_upload_names_the_line_and_stores_nothing(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Bee", rank=-10)
     response = _upload(
         client_for("committee"),
@@ -462,7 +492,9 @@ def test_a_bad_upload_names_the_line_and_stores_nothing(client_for, club, make_p
     assert not RankSync.objects.exists()
 
 
-def test_the_list_of_syncs_shows_who_when_file_and_counts(client_for, club, make_player, personas) -> None:
+def test_the_list_of_syncs_shows_who_when_file_and_counts(
+    client_for: ClientFor, club: Club, make_player: MakePlayer, personas: Personas
+) -> None:
     make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(
         club.rating_list,
@@ -482,7 +514,7 @@ def test_the_list_of_syncs_shows_who_when_file_and_counts(client_for, club, make
 
 
 def test_an_applied_sync_shows_what_was_applied_and_refuses_a_second_apply(
-    client_for, club, make_player
+    client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     ann = make_player("Ann Bee", rank=-10)
     sync = committee.preview_rank_sync(club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k")))
@@ -498,7 +530,9 @@ def test_an_applied_sync_shows_what_was_applied_and_refuses_a_second_apply(
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(min_size=1, max_size=200), st.text(min_size=1, max_size=200).map(str.encode)))
-def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_store_nothing(client_for, club, data) -> None:
+def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_store_nothing(
+    client_for: ClientFor, club: Club, data: bytes
+) -> None:
     response = _upload(client_for("committee"), data, name="list.txt", rating_list=club.rating_list.pk)
     if response.status_code == 400:
         assert "list.txt: " in response.content.decode()
@@ -508,7 +542,9 @@ def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_store_nothing(cl
         RankSync.objects.all().delete()
 
 
-def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(club, make_player) -> None:
+def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(
+    club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Bee", rank=-10)
     with pytest.raises(
         CommitteeError, match="line 2: national id 'S-123456789012345678901' is longer than the 20"
@@ -517,7 +553,7 @@ def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(
     assert not RankSync.objects.exists()
 
 
-def test_the_egd_list_matches_by_pin_once_remembered(club, make_player) -> None:
+def test_the_egd_list_matches_by_pin_once_remembered(club: Club, make_player: MakePlayer) -> None:
     from tests.conftest import REPO
 
     data = (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes()

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
 from ratings import committee
-from ratings.models import RankAdjustment, RankSync
+from ratings.models import Club, RankAdjustment, RankSync, RatingList
+from tests.conftest import ClientFor, MakePlayer
 
 from .test_exchange_realdata import realdata  # skips when the real-data folder is absent
 
@@ -21,11 +24,11 @@ DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def upload(client, data: bytes, name: str, rating_list) -> RankSync:  # type: ignore[no-untyped-def]
+def upload(client: Client, data: bytes, name: str, rating_list: RatingList) -> RankSync:
     response = client.post(
         reverse("rank_sync_new"),
         {"rating_list": rating_list.pk, "file": SimpleUploadedFile(name, data), "format": ""},
@@ -42,7 +45,7 @@ def upload(client, data: bytes, name: str, rating_list) -> RankSync:  # type: ig
 SMALL = DATA / "ranks-saga-bad-lines.csv"
 
 
-def test_the_rejected_lines_are_stored_on_the_sync(club, make_player) -> None:
+def test_the_rejected_lines_are_stored_on_the_sync(club: Club, make_player: MakePlayer) -> None:
     make_player("Ann Bee", rank=-10)
     committee.preview_rank_sync(club.rating_list, SMALL.read_bytes(), filename=SMALL.name)
     sync = RankSync.objects.get()  # read back: stored, not only handed back
@@ -55,14 +58,14 @@ def test_the_rejected_lines_are_stored_on_the_sync(club, make_player) -> None:
     assert "'banana'" in sync.rejected[0]["reason"] and "'42q'" in sync.rejected[1]["reason"]
 
 
-def test_a_list_without_rejected_lines_stores_none(club, make_player) -> None:
+def test_a_list_without_rejected_lines_stores_none(club: Club, make_player: MakePlayer) -> None:
     make_player("Ann Bee", rank=-10)
     committee.preview_rank_sync(club.rating_list, b'name,national id,rank\n"Ann Bee",S-1,8k\n')
     assert RankSync.objects.get().rejected == []
 
 
 def test_the_preview_lists_each_rejected_line_with_number_reason_and_text(
-    client_for, club, make_player
+    client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     make_player("Ann Bee", rank=-10)
     make_player("Cy Dee", rank=-5)  # on the rejected line 4: not matched
@@ -80,7 +83,9 @@ def test_the_preview_lists_each_rejected_line_with_number_reason_and_text(
     assert '<td class="num">5</td><td class="num">2</td><td class="num">1</td>' in listing
 
 
-def test_the_committee_confirms_the_valid_lines_as_before(client_for, club, make_player) -> None:
+def test_the_committee_confirms_the_valid_lines_as_before(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     ann = make_player("Ann Bee", rank=-10)
     client = client_for("committee")
     sync = upload(client, SMALL.read_bytes(), SMALL.name, club.rating_list)
@@ -94,7 +99,7 @@ def test_the_committee_confirms_the_valid_lines_as_before(client_for, club, make
 
 
 def test_a_page_shows_at_most_its_share_of_rejected_lines_and_counts_the_rest(
-    client_for, club, make_player, monkeypatch
+    client_for: ClientFor, club: Club, make_player: MakePlayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ratings.views import committee as views
 
@@ -108,7 +113,9 @@ def test_a_page_shows_at_most_its_share_of_rejected_lines_and_counts_the_rest(
 # --- the real file: the EGD list of February 2019 ----------------------------------------
 
 
-def test_the_egd_list_of_february_2019_previews_its_corrupt_row(client_for, club, make_player) -> None:
+def test_the_egd_list_of_february_2019_previews_its_corrupt_row(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     data = realdata("allworld_lp-2019-02.html")
     minieri = make_player("Davide Minieri", rank=-1)  # line 26451: "Minieri Davide ... 3d"
     make_player("Danyun Qiu", rank=-1)  # only on the corrupt line 32372

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from django.test import Client
 
-def test_it_lists_the_clubs_with_their_member_counts(client, club, other_club, make_player) -> None:
+from ratings.models import Club
+from tests.conftest import MakePlayer
+
+
+def test_it_lists_the_clubs_with_their_member_counts(
+    client: Client, club: Club, other_club: Club, make_player: MakePlayer
+) -> None:
     make_player("Ann Botha")
     make_player("Ben Nel")
     make_player("Cas Venter", club=other_club)

@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 from django.db import transaction
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from ratings import recompute
 from ratings.engine import get_system
@@ -21,6 +22,7 @@ from ratings.models import (
     RecomputeRun,
     RecordSheet,
 )
+from tests.conftest import MakePlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +36,7 @@ def add_game(
     )
 
 
-def test_it_marks_the_club_dirty_from_the_earliest_date(club):
+def test_it_marks_the_club_dirty_from_the_earliest_date(club: Club) -> None:
     with transaction.atomic():
         recompute.mark_dirty(club.rating_list, date(2026, 3, 12))
         recompute.mark_dirty(club.rating_list, date(2026, 3, 1))
@@ -45,8 +47,11 @@ def test_it_marks_the_club_dirty_from_the_earliest_date(club):
 
 
 def test_it_recomputes_after_commit_without_a_broker(
-    club, make_player, django_capture_on_commit_callbacks, settings
-):
+    club: Club,
+    make_player: MakePlayer,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    settings: Settings,
+) -> None:
     settings.CELERY_BROKER_URL = ""
     alice, bob = make_player("Alice", rank=-10), make_player("Bob", rank=-10)
     with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
@@ -73,7 +78,7 @@ def test_it_recomputes_after_commit_without_a_broker(
     assert RecomputeRun.objects.get().status == "done", "the second call found nothing to do: one run"
 
 
-def test_it_names_the_dirty_clubs_in_a_notice(club):
+def test_it_names_the_dirty_clubs_in_a_notice(club: Club) -> None:
     RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=date(2026, 3, 12))
     assert recompute.pending_notices() == [
         "Ratings after 12 March 2026 are being updated for South African Go Clubs."
@@ -102,7 +107,7 @@ def history(club: Club) -> list[tuple[object, ...]]:
     )
 
 
-def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club, make_player):
+def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club: Club, make_player: MakePlayer) -> None:
     options = recompute.Options(checkpoint_every=5)
     players = [make_player(f"P{i}", rank=-15 + i) for i in range(6)]
     for n in range(60):

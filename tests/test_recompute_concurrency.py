@@ -15,9 +15,11 @@ from datetime import date, timedelta
 import pytest
 from django.conf import settings as django_settings
 from django.db import close_old_connections, connection
+from pytest_django import Settings
 
 from ratings import recompute, services
 from ratings.models import Club, Game, HistoryEntry, Player
+from tests.conftest import MakePlayer
 
 ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 # Decided at collection, before pytest-django sets up a transactional test
@@ -40,7 +42,9 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(make_player, settings):
+def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(
+    make_player: MakePlayer, settings: Settings
+) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("concurrent writers need PostgreSQL (CI runs this test on its PostgreSQL pass)")
     settings.CELERY_BROKER_URL = ""  # in-process recompute after each commit, racing the others

@@ -10,14 +10,17 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
 from ratings import recompute
-from ratings.engine.base import InvalidEvent
+from ratings.engine.base import InvalidEvent, RatingSystem
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from tests.conftest import MakePlayer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -31,7 +34,9 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.django_db
-def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, make_player):
+def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(
+    club: Club, make_player: MakePlayer
+) -> None:
     players = [make_player(f"P{i}", rank=-12 + i) for i in range(4)]
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 5, 1))
     for n in range(12):
@@ -47,7 +52,7 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, m
     )
     recompute.mark_dirty(club.rating_list, date(2025, 5, 3))
 
-    def write_half_then_fail(rows, table):  # type: ignore[no-untyped-def]
+    def write_half_then_fail(rows: Iterable[Any], table: str | None) -> int:
         recompute.write_history(list(rows)[:3], table)  # some rows are in the table...
         raise RuntimeError("disk full")  # ...when the write fails
 
@@ -71,7 +76,7 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(club, m
 
 
 @pytest.mark.django_db
-def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_player):
+def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club: Club, make_player: MakePlayer) -> None:
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 5, 1))
     game = Game.objects.create(
@@ -81,7 +86,7 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
     class Refusing:
         name, unit = "sagc", "index"
 
-        def rate(self, events, state=None, starts=None):  # type: ignore[no-untyped-def]
+        def rate(self, events: Any, state: Any = None, starts: Any = None) -> None:
             raise InvalidEvent(len(events) - 1, "handicap", "out of range")
 
     recompute.mark_dirty(club.rating_list, game.date)
@@ -89,7 +94,9 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
         recompute.RecomputeError, match=f"game {game.pk} of 2025-05-01: handicap: out of range"
     ):
         recompute.recompute_list(
-            club.rating_list_id, options=recompute.Options(system=lambda name: Refusing())
+            # A test double: only ``rate`` of the engine's protocol is ever called.
+            club.rating_list_id,
+            options=recompute.Options(system=lambda name: cast(RatingSystem, Refusing())),
         )
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from == date(2025, 5, 1)
@@ -123,11 +130,10 @@ recompute.recompute_list(club.rating_list_id, trigger="commit", options=options)
 """
 
 
-def _manage(db: Path, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def _manage(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "CELERY_BROKER_URL": ""}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, check=True,
-        **kwargs,  # type: ignore[call-overload]
     )  # fmt: skip
 
 
@@ -148,7 +154,9 @@ def _indexes(db: Path) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("rebuild", [False, True], ids=["writing-into-the-indexes", "indexes-dropped"])
-def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(tmp_path, rebuild):
+def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(
+    tmp_path: Path, rebuild: bool
+) -> None:
     db = tmp_path / "killed.sqlite3"
     _manage(db, "migrate", "--noinput", "-v0")
     _manage(db, "generate", "--games", "1500", "--players", "40", "--clubs", "1", "--seed", "4")

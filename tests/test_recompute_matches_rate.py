@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from ratings import recompute
 from ratings.engine.ranks import format_rank
-from ratings.models import Game, HistoryEntry, Player, RatingCheckpoint, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, Player, RatingCheckpoint, RecordSheet
+from tests.conftest import MakePlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ games = st.lists(
 )  # fmt: skip
 
 
-def _rate(tmp: Path, club, players) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def _rate(tmp: Path, club: Club, players: list[Player]) -> list[list[str]]:
     """``manage.py rate`` on the club's games in timeline order."""
     source, out = tmp / "games.csv", tmp / "rated.csv"
     with source.open("w", newline="") as handle:
@@ -65,7 +66,7 @@ def _rate(tmp: Path, club, players) -> list[list[str]]:  # type: ignore[no-untyp
     return [[r[0], r[2], r[3], r[7], r[8]] for r in rows]
 
 
-def _site(club) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def _site(club: Club) -> list[list[str]]:
     out = []
     for h in HistoryEntry.objects.filter(rating_list=club.rating_list, system="sagc").order_by(
         "seq", "-colour"
@@ -85,8 +86,13 @@ def _site(club) -> list[list[str]]:  # type: ignore[no-untyped-def]
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entries=games, every=st.integers(1, 4), data=st.data())
 def test_the_history_equals_manage_py_rate_on_the_same_games(
-    club, make_player, tmp_path, entries, every, data
-):
+    club: Club,
+    make_player: MakePlayer,
+    tmp_path: Path,
+    entries: list[tuple[int, int, int, str, int, bool]],
+    every: int,
+    data: st.DataObject,
+) -> None:
     for model in (HistoryEntry, RatingCheckpoint, Game, RecordSheet):
         model.objects.all().delete()
     Player.objects.all().delete()

@@ -9,16 +9,18 @@ readers wait only for the swap."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.db import connection
 
 from ratings import recompute
 from ratings.engine import get_system
+from ratings.engine.base import RatingSystem, Result
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
-from tests.conftest import make_pool
+from tests.conftest import MakePlayer, make_pool
 
 COLUMNS = (
     "system",
@@ -42,7 +44,7 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 
 @pytest.fixture
-def three_clubs(club, make_player):  # type: ignore[no-untyped-def]
+def three_clubs(club: Club, make_player: MakePlayer) -> list[Club]:
     clubs = [club]
     clubs += [make_pool(name=f"Club {n}", slug=f"club-{n}", primary_system="egf") for n in (2, 3)]
     for each in clubs:
@@ -67,7 +69,7 @@ class BreaksOn:
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self.real, attribute)
 
-    def rate(self, events, state=None, starts=None):  # type: ignore[no-untyped-def]
+    def rate(self, events: Any, state: Any = None, starts: Any = None) -> Result:
         self.threads.add(threading.current_thread().name)
         if any(getattr(event, "club", None) == self.club_slug for event in events):
             raise RuntimeError("engine broke")
@@ -75,7 +77,7 @@ class BreaksOn:
 
 
 @pytest.mark.django_db
-def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs):
+def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs: list[Club]) -> None:
     large = recompute.Options(rebuild_min_rows=0)  # the indexes are dropped too
     for each in three_clubs:
         recompute.recompute_list(each.rating_list_id, full=True, options=large)
@@ -87,14 +89,15 @@ def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs):
     writers: list[str] = []
     replayers: set[str] = set()
 
-    def recorded_write(rows, table):  # type: ignore[no-untyped-def]
+    def recorded_write(rows: Iterable[Any], table: str | None) -> int:
         writers.append(threading.current_thread().name)
         return recompute.write_history(rows, table)
 
     breaking = recompute.Options(
         rebuild_min_rows=0,
         write_history=recorded_write,
-        system=lambda name: BreaksOn(name, three_clubs[1].slug, replayers),
+        # A test double: it delegates everything but ``rate`` to the real system.
+        system=lambda name: cast(RatingSystem, BreaksOn(name, three_clubs[1].slug, replayers)),
     )
     with pytest.raises(RuntimeError, match="engine broke"):
         recompute.recompute_all(trigger="command", options=breaking)
@@ -119,7 +122,7 @@ def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs):
 
 
 @pytest.mark.django_db
-def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs):
+def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs: list[Club]) -> None:
     """recompute_all writes the federation into a staging table that
     replaces the history at the end: while it writes, another session
     reads the history without waiting (TRUNCATE or DROP INDEX would have
@@ -152,10 +155,12 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
     other.execute("SET lock_timeout = '3s'")
     reads: list[int] = []
 
-    def write_and_read_meanwhile(rows, target):  # type: ignore[no-untyped-def]
+    def write_and_read_meanwhile(rows: Iterable[Any], target: str | None) -> int:
         written = recompute.write_history(rows, target)
         # Another session reads while this transaction is still writing.
-        reads.append(other.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        counted = other.execute(f"SELECT count(*) FROM {table}").fetchone()
+        assert counted is not None
+        reads.append(counted[0])
         return written
 
     # recompute_all: a large rewrite, staged

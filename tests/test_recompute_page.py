@@ -7,13 +7,15 @@ from datetime import date
 
 import pytest
 from django.urls import reverse
+from pytest_django import Settings
 
-from ratings.models import Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
+from tests.conftest import ClientFor, MakePlayer
 
 pytestmark = pytest.mark.django_db
 
 
-def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
+def test_it_lists_the_runs_with_their_figures_and_errors(client_for: ClientFor, club: Club) -> None:
     RecomputeRun.objects.create(
         rating_list=club.rating_list, from_date=date(2026, 3, 12), games_replayed=1234, rows_written=2468, duration=0.42,
         status="done", trigger="celery",
@@ -38,7 +40,9 @@ def test_it_lists_the_runs_with_their_figures_and_errors(client_for, club):
     assert "Ratings after 1 March 2026 are being updated for South African Go Clubs." in page
 
 
-def test_it_names_systems_and_reasons_in_words_and_links_each_clubs_settings(client_for, club):
+def test_it_names_systems_and_reasons_in_words_and_links_each_clubs_settings(
+    client_for: ClientFor, club: Club
+) -> None:
     RatingList.objects.filter(pk=club.rating_list_id).update(primary_system="sagc", compared_systems=["egf"])
     RecomputeRun.objects.create(rating_list=club.rating_list, status="done", trigger="commit")
     page = client_for("committee").get(reverse("recompute_status")).content.decode()
@@ -50,14 +54,16 @@ def test_it_names_systems_and_reasons_in_words_and_links_each_clubs_settings(cli
 @pytest.mark.parametrize(
     ("role", "status"), [("anonymous", 302), ("player", 403), ("volunteer", 403), ("committee", 200)]
 )
-def test_only_the_committee_sees_the_runs(client_for, role, status):
+def test_only_the_committee_sees_the_runs(client_for: ClientFor, role: str, status: int) -> None:
     assert client_for(role).get(reverse("recompute_status")).status_code == status
 
 
 @pytest.mark.parametrize(
     ("role", "status"), [("anonymous", 302), ("player", 403), ("volunteer", 403), ("committee", 302)]
 )
-def test_only_the_committee_can_recompute_a_club(client_for, club, make_player, role, status, settings):
+def test_only_the_committee_can_recompute_a_club(
+    client_for: ClientFor, club: Club, make_player: MakePlayer, role: str, status: int, settings: Settings
+) -> None:
     settings.CELERY_BROKER_URL = ""
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 1, 7))
@@ -74,7 +80,7 @@ def test_only_the_committee_can_recompute_a_club(client_for, club, make_player, 
     assert not HistoryEntry.objects.exists()  # the test transaction never commits; nothing ran
 
 
-def test_recompute_now_refuses_get(client_for, club):
+def test_recompute_now_refuses_get(client_for: ClientFor, club: Club) -> None:
     assert (
         client_for("committee").get(reverse("recompute_now", args=[club.rating_list.slug])).status_code == 405
     )

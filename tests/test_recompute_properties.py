@@ -5,6 +5,7 @@ one full replay gives."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
+from tests.conftest import MakePlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -75,11 +77,15 @@ steps = st.lists(st.tuples(entry, st.booleans()), min_size=1, max_size=25)
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=steps, every=st.integers(1, 6))
-def test_it_ends_in_the_full_replay_whatever_the_entry_order(club, make_player, steps, every):
+def test_it_ends_in_the_full_replay_whatever_the_entry_order(
+    club: Club, make_player: MakePlayer, steps: list[tuple[dict[str, Any], bool]], every: int
+) -> None:
     _scenario(club, make_player, steps, recompute.Options(checkpoint_every=every))
 
 
-def _scenario(club, make_player, steps, options):  # type: ignore[no-untyped-def]
+def _scenario(
+    club: Club, make_player: MakePlayer, steps: list[tuple[dict[str, Any], bool]], options: recompute.Options
+) -> None:
     for model in (HistoryEntry, RatingCheckpoint, Game, RankAdjustment, RecordSheet):
         model.objects.all().delete()
     Player.objects.all().delete()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, timedelta
 from typing import Any
 
@@ -18,7 +18,7 @@ from django.db import connection, connections
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
 from ratings.recompute.indexes import create_indexes
-from tests.conftest import make_pool
+from tests.conftest import MakePlayer, make_pool
 
 COLUMNS = (
     "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
@@ -74,7 +74,9 @@ def rebuilds() -> Rebuilds:
 
 
 @pytest.mark.django_db
-def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(club, make_player, rebuilds):
+def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
+    club: Club, make_player: MakePlayer, rebuilds: Rebuilds
+) -> None:
     fill(club, make_player)
     recompute.recompute_list(club.rating_list_id, full=True)
     plain, before = history(club), indexes()
@@ -91,13 +93,16 @@ def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(c
 
 
 @pytest.mark.django_db
-def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, rebuilds):
+def test_it_keeps_the_indexes_for_a_short_tail(
+    club: Club, make_player: MakePlayer, rebuilds: Rebuilds
+) -> None:
     options = rebuilds.options(checkpoint_every=10)  # so that a late game resumes near the end
     players = fill(club, make_player, games=60)
     recompute.recompute_list(club.rating_list_id, full=True, options=options)
     assert len(rebuilds) == 1, "the first, full run rebuilt"
     sheet = RecordSheet.objects.get(club=club)
     last = Game.objects.filter(club=club).order_by("-date").first()
+    assert last is not None
     Game.objects.create(
         club=club, sheet=sheet, date=last.date, white=players[0], black=players[3], winner="black"
     )
@@ -108,17 +113,20 @@ def test_it_keeps_the_indexes_for_a_short_tail(club, make_player, rebuilds):
 
 
 @pytest.mark.django_db
-def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(club, make_player, rebuilds):
+def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
+    club: Club, make_player: MakePlayer, rebuilds: Rebuilds
+) -> None:
     players = fill(club, make_player)
     recompute.recompute_list(club.rating_list_id, full=True, options=rebuilds.options())
     before_rows, before_indexes = history(club), indexes()
     first = Game.objects.filter(club=club).order_by("date").first()
+    assert first is not None
     Game.objects.create(
         club=club, sheet=first.sheet, date=first.date, white=players[2], black=players[0], winner="black"
     )
     recompute.mark_dirty(club.rating_list, first.date)
 
-    def write_some_then_fail(rows, table):  # type: ignore[no-untyped-def]
+    def write_some_then_fail(rows: Iterable[Any], table: str | None) -> None:
         recompute.write_history(list(rows)[:5], table)
         raise RuntimeError("disk full")
 
@@ -139,7 +147,7 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(cl
 
 
 @pytest.fixture
-def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
+def two_clubs(club: Club, make_player: MakePlayer) -> list[Club]:
     other = make_pool(name="Cape Town Go Club", slug="cape-town", primary_system="egf")
     fill(club, make_player)
     fill(other, make_player, games=24)
@@ -147,7 +155,9 @@ def two_clubs(club, make_player):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.django_db
-def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_indexes_once(two_clubs, rebuilds):
+def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_indexes_once(
+    two_clubs: list[Club], rebuilds: Rebuilds
+) -> None:
     for each in two_clubs:
         recompute.recompute_list(each.rating_list_id, full=True, options=rebuilds.options())
     each_alone = [history(each) for each in two_clubs]
@@ -168,7 +178,9 @@ def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_index
 
 
 @pytest.mark.django_db
-def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_was(two_clubs, rebuilds):
+def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_was(
+    two_clubs: list[Club], rebuilds: Rebuilds
+) -> None:
     for each in two_clubs:
         recompute.recompute_list(each.rating_list_id, full=True, options=rebuilds.options())
     RatingList.objects.filter(pk=two_clubs[0].rating_list_id).update(
@@ -177,7 +189,7 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
     before_rows, before_indexes = [history(each) for each in two_clubs], indexes()
     calls: list[int] = []
 
-    def fail_on_the_second_club(rows, table):  # type: ignore[no-untyped-def]
+    def fail_on_the_second_club(rows: Iterable[Any], table: str | None) -> int:
         calls.append(1)
         written = recompute.write_history(rows, table)
         if len(calls) == 2:
@@ -199,7 +211,7 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
 
 
 @pytest.mark.django_db
-def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs):
+def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_clubs: list[Club]) -> None:
     busy = two_clubs[1].rating_list_id
     with held_elsewhere(busy):  # another process is recomputing this club
         runs = recompute.recompute_all()

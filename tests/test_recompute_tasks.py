@@ -5,21 +5,26 @@ from __future__ import annotations
 
 from datetime import date
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import OperationalError, transaction
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from ratings import recompute, tasks
 from ratings.models import Club, Game, HistoryEntry, Player, RatingList, RecomputeRun, RecordSheet
-from tests.conftest import make_pool
+from tests.conftest import MakePlayer, make_pool
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_enqueues_the_task_by_club_id_after_commit_when_a_broker_is_set(
-    club, settings, monkeypatch, django_capture_on_commit_callbacks
-):
+    club: Club,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     sent: list[tuple[object, ...]] = []
     monkeypatch.setattr(tasks.recompute_list_task, "delay", lambda *args: sent.append(args))
@@ -31,8 +36,11 @@ def test_it_enqueues_the_task_by_club_id_after_commit_when_a_broker_is_set(
 
 
 def test_a_rolled_back_transaction_enqueues_nothing_and_marks_nothing(
-    club, settings, monkeypatch, django_capture_on_commit_callbacks
-):
+    club: Club,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     sent: list[object] = []
     monkeypatch.setattr(tasks.recompute_list_task, "delay", lambda *args: sent.append(args))
@@ -48,13 +56,14 @@ def test_a_rolled_back_transaction_enqueues_nothing_and_marks_nothing(
     assert sent == [(club.rating_list_id,)]
 
 
-def test_the_task_retries_transient_database_errors_only():
-    assert tasks.recompute_list_task.autoretry_for == (OperationalError,)
+def test_the_task_retries_transient_database_errors_only() -> None:
+    # Options of the task (Celery's type stubs do not declare them).
+    assert getattr(tasks.recompute_list_task, "autoretry_for", None) == (OperationalError,)
     assert tasks.recompute_list_task.acks_late is True
-    assert tasks.recompute_list_task.retry_backoff
+    assert getattr(tasks.recompute_list_task, "retry_backoff", None)
 
 
-def test_the_task_body_recomputes_the_club(club, make_player):
+def test_the_task_body_recomputes_the_club(club: Club, make_player: MakePlayer) -> None:
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
     Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="black")
@@ -65,7 +74,9 @@ def test_the_task_body_recomputes_the_club(club, make_player):
     assert tasks.recompute_list_task.run(club.rating_list_id) is None, "a clean list: nothing to do"
 
 
-def test_the_sweeper_recomputes_every_dirty_club(club, make_player, settings):
+def test_the_sweeper_recomputes_every_dirty_club(
+    club: Club, make_player: MakePlayer, settings: Settings
+) -> None:
     settings.CELERY_BROKER_URL = ""
     other = make_pool(name="Cape Town Go Club", slug="cape-town")
     alice, bob = make_player("Alice"), make_player("Bob")
@@ -78,7 +89,7 @@ def test_the_sweeper_recomputes_every_dirty_club(club, make_player, settings):
     assert not HistoryEntry.objects.filter(rating_list=other.rating_list).exists()
 
 
-def test_the_recompute_command_reports_each_club(club, make_player):
+def test_the_recompute_command_reports_each_club(club: Club, make_player: MakePlayer) -> None:
     alice, bob = make_player("Alice"), make_player("Bob")
     sheet = RecordSheet.objects.create(club=club, date=date(2025, 2, 4))
     Game.objects.create(club=club, sheet=sheet, date=date(2025, 2, 4), white=alice, black=bob, winner="white")
@@ -94,7 +105,7 @@ def test_the_recompute_command_reports_each_club(club, make_player):
         call_command("recompute", "--from", "12/03/2026")
 
 
-def test_a_full_recompute_of_every_club_is_one_federation_run(club, make_player):
+def test_a_full_recompute_of_every_club_is_one_federation_run(club: Club, make_player: MakePlayer) -> None:
     other = make_pool(name="Cape Town Go Club", slug="cape-town")
     alice, bob = make_player("Alice"), make_player("Bob")
     carol, dan = make_player("Carol", club=other), make_player("Dan", club=other)
@@ -112,7 +123,7 @@ def test_a_full_recompute_of_every_club_is_one_federation_run(club, make_player)
     assert set(RecomputeRun.objects.values_list("trigger", flat=True)) == {"command"}
 
 
-def _games() -> list[tuple[object, ...]]:
+def _games() -> list[tuple[Any, ...]]:
     return list(
         Game.objects.order_by("id").values_list(
             "date", "white__slug", "black__slug", "handicap", "komi", "winner", "kind"
@@ -120,7 +131,7 @@ def _games() -> list[tuple[object, ...]]:
     )
 
 
-def test_generate_is_reproducible_and_realistic(db):
+def test_generate_is_reproducible_and_realistic(db: None) -> None:
     call_command(
         "generate", games=600, players=40, clubs=2, seed=7, end=date(2025, 12, 31), stdout=StringIO()
     )

@@ -9,14 +9,18 @@ import io
 import re
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db.models import Q
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from ratings.engine.ranks import format_rank
-from ratings.models import Game, HistoryEntry, Kind, RankAdjustment, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, Kind, Player, RankAdjustment, RecordSheet
 from ratings.tables import STATUS_FACTOR
+from tests.conftest import ClientFor, MakePlayer
 
 SAGC_FAQ_COLUMNS = [
     "Opponent",
@@ -39,8 +43,18 @@ def at(day: date, hour: int = 20) -> datetime:
 
 
 def add_game(
-    club, white, black, day, *, winner="white", handicap=0, komi="6.5", kind="club", entered=None, comments=""
-):  # type: ignore[no-untyped-def]
+    club: Club,
+    white: Player,
+    black: Player,
+    day: date,
+    *,
+    winner: str = "white",
+    handicap: int = 0,
+    komi: str = "6.5",
+    kind: str = "club",
+    entered: date | None = None,
+    comments: str = "",
+) -> Game:
     entered_at = at(entered or day + timedelta(days=1))
     sheet = RecordSheet.objects.create(club=club, date=day, kind=kind, entered_at=entered_at)
     return Game.objects.create(
@@ -58,13 +72,13 @@ def add_game(
     )
 
 
-def recompute(club) -> None:  # type: ignore[no-untyped-def]
+def recompute(club: Club) -> None:
     from ratings.recompute import recompute_list
 
     recompute_list(club.rating_list_id, full=True)
 
 
-def sheet_csv(client, player, **params: str) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def sheet_csv(client: Client, player: Player, **params: str) -> list[list[str]]:
     response = client.get(reverse("player", args=[player.slug]), {"export": "csv", **params})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
@@ -72,7 +86,7 @@ def sheet_csv(client, player, **params: str) -> list[list[str]]:  # type: ignore
 
 
 @pytest.fixture
-def history(club, other_club, make_player):  # type: ignore[no-untyped-def]
+def history(club: Club, other_club: Club, make_player: MakePlayer) -> dict[str, Any]:
     """Three players, games of every kind, one entered late and dated before
     the others, one played at another club of the list (Cat's home club),
     and a committee adjustment."""
@@ -113,15 +127,16 @@ def history(club, other_club, make_player):  # type: ignore[no-untyped-def]
     return {"players": (ann, bob, cat), "games": games, "adjustment": adjustment}
 
 
-def expected_rows(history, player):  # type: ignore[no-untyped-def]
+def expected_rows(history: dict[str, Any], player: Player) -> list[list[str]]:
     """The 12 columns computed by running the SAGC engine on the same events,
     in timeline order (date, then entry order), newest first."""
     from ratings.engine import base, sagc
 
     ann, bob, cat = history["players"]
-    events: list[tuple[tuple, object, object]] = []
+    # (timeline key, engine event, the stored Game or RankAdjustment)
+    events: list[tuple[tuple[Any, ...], base.Game | base.Adjustment, Any]] = []
     for g in history["games"]:
-        event = base.Game(
+        played = base.Game(
             date=g.date,
             white=g.white_id,
             black=g.black_id,
@@ -131,7 +146,7 @@ def expected_rows(history, player):  # type: ignore[no-untyped-def]
             kind=base.Kind(g.kind),
             club=g.club.slug,
         )
-        events.append(((g.date, g.entered_at, 0, g.pk), event, g))
+        events.append(((g.date, g.entered_at, 0, g.pk), played, g))
     a = history["adjustment"]
     events.append(((a.date, a.entered_at, 1, a.pk), base.Adjustment(a.date, a.player_id, a.rank), a))
     events.sort(key=lambda item: item[0])
@@ -189,7 +204,9 @@ def _signed(change: float) -> str:
     return "0" if change == 0 else f"{int(change):+d}"
 
 
-def test_it_shows_exactly_the_12_columns_of_the_sagc_faq_in_order(client, history):  # type: ignore[no-untyped-def]
+def test_it_shows_exactly_the_12_columns_of_the_sagc_faq_in_order(
+    client: Client, history: dict[str, Any]
+) -> None:
     ann = history["players"][0]
     html = client.get(reverse("player", args=[ann.slug])).content.decode()
     headers = re.findall(r'<th scope="col">(.*?)</th>', html.split('class="data sheet"')[1])
@@ -198,12 +215,16 @@ def test_it_shows_exactly_the_12_columns_of_the_sagc_faq_in_order(client, histor
 
 
 @pytest.mark.parametrize("who", [0, 1, 2])
-def test_its_values_are_those_the_sagc_engine_gives(client, history, who):  # type: ignore[no-untyped-def]
+def test_its_values_are_those_the_sagc_engine_gives(
+    client: Client, history: dict[str, Any], who: int
+) -> None:
     player = history["players"][who]
     assert sheet_csv(client, player)[1:] == expected_rows(history, player)
 
 
-def test_an_adjustment_row_shows_the_players_own_name_as_opponent(client, history):  # type: ignore[no-untyped-def]
+def test_an_adjustment_row_shows_the_players_own_name_as_opponent(
+    client: Client, history: dict[str, Any]
+) -> None:
     bob = history["players"][1]
     rows = sheet_csv(client, bob)[1:]
     adjustment_rows = [row for row in rows if row[10] == "2024-03-10"]
@@ -213,14 +234,18 @@ def test_an_adjustment_row_shows_the_players_own_name_as_opponent(client, histor
     assert adjustment_rows[0][11] == "SAGA sync"
 
 
-def test_it_lists_the_newest_game_first_even_when_entered_late(client, history):  # type: ignore[no-untyped-def]
+def test_it_lists_the_newest_game_first_even_when_entered_late(
+    client: Client, history: dict[str, Any]
+) -> None:
     bob = history["players"][1]
     dates = [row[10] for row in sheet_csv(client, bob)[1:]]
     assert dates == sorted(dates, reverse=True)
     assert dates[-1] == "2024-03-01"  # entered last, played first
 
 
-def test_the_opponents_rank_is_the_one_at_the_time_of_the_game(client, club, make_player):  # type: ignore[no-untyped-def]
+def test_the_opponents_rank_is_the_one_at_the_time_of_the_game(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
     ann, bob = make_player("Ann", rank=-10), make_player("Bob", rank=-10)
     add_game(club, ann, bob, date(2024, 1, 9))
     RankAdjustment.objects.create(
@@ -236,13 +261,17 @@ def test_the_opponents_rank_is_the_one_at_the_time_of_the_game(client, club, mak
     assert [(row[10], row[1]) for row in rows] == [("2024-03-05", "5k"), ("2024-01-09", "10k")]
 
 
-def test_it_exports_csv_with_the_players_slug_in_the_file_name(client, history):  # type: ignore[no-untyped-def]
+def test_it_exports_csv_with_the_players_slug_in_the_file_name(
+    client: Client, history: dict[str, Any]
+) -> None:
     ann = history["players"][0]
     response = client.get(reverse("player", args=[ann.slug]), {"export": "csv"})
     assert 'filename="ann-sagc.csv"' in response["Content-Disposition"]
 
 
-def test_it_shows_another_computed_system_on_request(client, club, history):  # type: ignore[no-untyped-def]
+def test_it_shows_another_computed_system_on_request(
+    client: Client, club: Club, history: dict[str, Any]
+) -> None:
     ann = history["players"][0]
     HistoryEntry.objects.create(
         rating_list=club.rating_list,
@@ -268,24 +297,28 @@ def test_it_shows_another_computed_system_on_request(client, club, history):  # 
     assert "EGF GoR" in page
 
 
-def test_it_refuses_a_system_the_list_does_not_compute(client, history):  # type: ignore[no-untyped-def]
+def test_it_refuses_a_system_the_list_does_not_compute(client: Client, history: dict[str, Any]) -> None:
     ann = history["players"][0]
     assert client.get(reverse("player", args=[ann.slug]), {"system": "ffg"}).status_code == 404
 
 
-def test_it_is_404_for_an_unknown_player(client, db):  # type: ignore[no-untyped-def]
+def test_it_is_404_for_an_unknown_player(client: Client, db: None) -> None:
     assert client.get(reverse("player", args=["nobody"])).status_code == 404
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "volunteer", "committee"])
-def test_every_role_can_read_a_record_sheet(client_for, history, role):  # type: ignore[no-untyped-def]
+def test_every_role_can_read_a_record_sheet(
+    client_for: ClientFor, history: dict[str, Any], role: str
+) -> None:
     ann = history["players"][0]
     response = client_for(role).get(reverse("player", args=[ann.slug]))
     assert response.status_code == 200
     assert b"<svg" in response.content  # the rating-history chart
 
 
-def test_a_player_without_games_has_an_empty_sheet_and_no_chart(client, make_player):  # type: ignore[no-untyped-def]
+def test_a_player_without_games_has_an_empty_sheet_and_no_chart(
+    client: Client, make_player: MakePlayer
+) -> None:
     lone = make_player("Lone Wolf")
     response = client.get(reverse("player", args=[lone.slug]))
     assert response.status_code == 200
@@ -293,7 +326,7 @@ def test_a_player_without_games_has_an_empty_sheet_and_no_chart(client, make_pla
     assert b"<svg" not in response.content
 
 
-def test_a_long_sheet_is_paginated(client, club, make_player):  # type: ignore[no-untyped-def]
+def test_a_long_sheet_is_paginated(client: Client, club: Club, make_player: MakePlayer) -> None:
     ann, bob = make_player("Ann"), make_player("Bob")
     for i in range(60):
         add_game(club, ann, bob, date(2023, 1, 1) + timedelta(days=i), winner="white" if i % 2 else "black")
@@ -310,7 +343,9 @@ def test_a_long_sheet_is_paginated(client, club, make_player):  # type: ignore[n
     assert 'href="?page=2&amp;export=csv"' not in second and 'href="?export=csv"' in second
 
 
-def test_the_sheet_takes_a_fixed_number_of_queries(client, club, make_player, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
+def test_the_sheet_takes_a_fixed_number_of_queries(
+    client: Client, club: Club, make_player: MakePlayer, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     players = [make_player(f"P{i}") for i in range(6)]
     for i in range(30):
         add_game(club, players[i % 6], players[(i + 1) % 6], date(2023, 1, 1) + timedelta(days=i))
@@ -350,7 +385,9 @@ def test_the_chart_keeps_the_last_value_of_a_day_and_thins_long_histories() -> N
     assert history_chart([]) is None
 
 
-def test_each_game_dates_links_to_the_sheet_it_was_entered_on(client, history):  # type: ignore[no-untyped-def]
+def test_each_game_dates_links_to_the_sheet_it_was_entered_on(
+    client: Client, history: dict[str, Any]
+) -> None:
     ann = history["players"][0]
     html = client.get(reverse("player", args=[ann.slug])).content.decode()
     table = html.split('class="data sheet"')[1]
@@ -360,7 +397,9 @@ def test_each_game_dates_links_to_the_sheet_it_was_entered_on(client, history): 
     assert sorted(linked) == sorted((str(g.sheet_id), g.date.isoformat()) for g in games)
 
 
-def test_a_single_date_of_games_draws_no_empty_chart(client, club, make_player):  # type: ignore[no-untyped-def]
+def test_a_single_date_of_games_draws_no_empty_chart(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
     from ratings import services
     from ratings.recompute import recompute_list
 
@@ -376,7 +415,9 @@ def test_a_single_date_of_games_draws_no_empty_chart(client, club, make_player):
     assert "<svg" not in html  # a chart of one date would be an empty box
 
 
-def test_an_opponent_is_named_with_the_suffix_that_tells_them_apart(client, club, make_player):  # type: ignore[no-untyped-def]
+def test_an_opponent_is_named_with_the_suffix_that_tells_them_apart(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
     ann = make_player("Ann", rank=-10)
     make_player("Sam Dube", rank=-10)
     junior = make_player("Sam Dube", rank=-10, slug="sam-dube-jr", suffix="junior")

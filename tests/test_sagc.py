@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import get_system
-from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
+from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, PlayerId, Start, UnknownPlayer, Winner
 from ratings.engine.ranks import parse_rank
 from ratings.engine.sagc import (
     PRODUCT_UNIT,
@@ -136,7 +136,7 @@ def test_a_game_with_a_negative_effective_handicap_moves_the_index_by_105_percen
     # Two 5k, 1 stone and 26.5 komi (eff -1): Black, the winner, gets the +1
     # differential's 1.5 (promotion zone) times LF(5k) = 121 + 16.5 + 55 + 11^5/30000
     # times 1.05.  White's differential is -1, a defeat at -1.44.
-    state = {"W": SAGCState(rank("5k"), 0), "B": SAGCState(rank("5k"), 0)}
+    state: dict[PlayerId, SAGCState] = {"W": SAGCState(rank("5k"), 0), "B": SAGCState(rank("5k"), 0)}
     result = SAGC().rate([game("W", "B", Winner.BLACK, handicap=1, komi=26.5)], state=state)
     lf = Fraction(121) + Fraction(33, 2) + 55 + Fraction(11**5, 30000)
     assert result.ledger.change[1] == round(lf * Fraction(3, 2) * Fraction(105, 100))
@@ -194,7 +194,7 @@ def test_14k_losing_to_16k_follows_the_table_not_the_example_numbers() -> None:
 def test_three_stones_too_many_cost_white_nothing_in_the_demotion_zone() -> None:
     # "you cannot be demoted for losing a game that has 3 stones too many against you"
     system = SAGC()
-    state = {"W": SAGCState(rank("5k"), -990), "B": SAGCState(rank("5k"), 0)}
+    state: dict[PlayerId, SAGCState] = {"W": SAGCState(rank("5k"), -990), "B": SAGCState(rank("5k"), 0)}
     result = system.rate([game("W", "B", Winner.BLACK, handicap=3, komi=0.5)], state=state)
     assert result.ledger.row(0, 0) == (rank("5k"), -990, 0, rank("5k"), -990)
     # Black, with three stones too many, "does not gain many index points when winning": 0.09 of a level
@@ -232,7 +232,7 @@ def test_an_exact_half_of_177_5_rounds_away_from_zero() -> None:
     # A 14k (LF 591 2/3) in an internet game (GSF 0.5) ...
     # ... who loses an even game in the demotion zone (GRF -0.6): -177.5 exactly,
     # which a float product gives as -177.49999999999997 and rounds to -177.
-    state = {"W": SAGCState(rank("14k"), -100), "B": SAGCState(rank("14k"), 0)}
+    state: dict[PlayerId, SAGCState] = {"W": SAGCState(rank("14k"), -100), "B": SAGCState(rank("14k"), 0)}
     result = SAGC().rate([game("W", "B", Winner.BLACK, kind=Kind.INTERNET)], state=state)
     assert result.ledger.change[0] == -178
     # ... who wins with 8 stones against a 6k, differential 0 (GRF 1.0, HF 0.6): +177.5.
@@ -296,7 +296,7 @@ def test_a_small_loss_is_not_restricted() -> None:
 def test_minimum_lost_games_for_demotion_table_of_the_sagc_faq(grades: tuple[str, ...], losses: int) -> None:
     for grade in grades:
         start = rank(grade)
-        current, index, count = start, 0, 0
+        current, index, count = start, 0.0, 0
         while current == start:
             current, index, _ = settle(current, index, -100_000)
             count += 1
@@ -326,7 +326,7 @@ def test_demotion_never_comes_before_the_sagc_faqs_minimum_number_of_losses(
     grade: int, start: int, sizes: list[int]
 ) -> None:
     minimum = 6 if grade <= -25 else 5 if grade <= -20 else 4 if grade <= -10 else 3 if grade <= -5 else 2
-    index = start
+    index: float = start
     for count, size in enumerate(sizes, 1):
         new_rank, index, _ = settle(grade, index, size)
         if new_rank != grade:
@@ -356,7 +356,7 @@ def test_worked_example_of_the_documentation() -> None:
     # other's last ten games.
     # eff = int(2 - (0.5-6)/10) = int(2.55) = 2; differential 0 for both.
     # Black: 369.95 x 1 x 0.8 x 1.0 x 0.9 = 266.36 -> +266 ; White: 289.93 x 1 x 0.8 x -0.6 x 0.9 = -125.25 -> -125
-    state = {
+    state: dict[PlayerId, SAGCState] = {
         "W": SAGCState(rank("8k"), -300, ("B", "X", "B")),
         "B": SAGCState(rank("10k"), 120, ("W", "W", "Y")),
     }
@@ -366,7 +366,7 @@ def test_worked_example_of_the_documentation() -> None:
 
 
 def test_free_games_change_nothing_but_count_for_the_opponent_factor() -> None:
-    starts = {p: Start(rank=-10) for p in "ABC"}
+    starts: dict[PlayerId, Start] = {p: Start(rank=-10) for p in "ABC"}
     free = [game("A", "B", Winner.WHITE, kind=Kind.FREE) for _ in range(3)]
     result = SAGC().rate([*free, game("A", "C", Winner.WHITE), game("A", "B", Winner.WHITE)], starts=starts)
     for i in range(3):
@@ -378,21 +378,21 @@ def test_free_games_change_nothing_but_count_for_the_opponent_factor() -> None:
 
 
 def test_jigo_changes_no_index_but_counts_as_a_game() -> None:
-    state = {"A": SAGCState(-5, 100), "B": SAGCState(-5, -100)}
+    state: dict[PlayerId, SAGCState] = {"A": SAGCState(-5, 100), "B": SAGCState(-5, -100)}
     result = SAGC().rate([game("A", "B", Winner.JIGO)], state=state)
     assert result.ledger.row(0, 0) == (-5, 100, 0, -5, 100)
     assert result.state["A"].recent == ("B",)
 
 
 def test_a_forfeit_is_neither_rated_nor_counted() -> None:
-    state = {"A": SAGCState(-5, 100), "B": SAGCState(-5, -100)}
+    state: dict[PlayerId, SAGCState] = {"A": SAGCState(-5, 100), "B": SAGCState(-5, -100)}
     result = SAGC().rate([game("A", "B", Winner.WHITE, forfeit=True)], state=state)
     assert result.ledger.row(0, 1) == (-5, -100, 0, -5, -100)
     assert result.state["A"].recent == ()
 
 
 def test_internet_and_tournament_games_are_weighted() -> None:
-    starts = {"A": Start(rank=-10), "B": Start(rank=-10)}
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-10), "B": Start(rank=-10)}
     club, internet, tournament = (
         SAGC().rate([game("A", "B", Winner.WHITE, kind=kind)], starts=starts).ledger.change[0]
         for kind in (Kind.CLUB, Kind.INTERNET, Kind.TOURNAMENT)
@@ -401,7 +401,7 @@ def test_internet_and_tournament_games_are_weighted() -> None:
 
 
 def test_adjustment_sets_rank_and_index_and_reports_the_index_difference() -> None:
-    state = {"A": SAGCState(-10, 640, ("B",))}
+    state: dict[PlayerId, SAGCState] = {"A": SAGCState(-10, 640, ("B",))}
     events = [Adjustment(DAY, "A", -8), Adjustment(DAY, "A", -7, rating=-200)]
     result = SAGC().rate(events, state=state)
     assert result.ledger.row(0) == (-10, 640, -640, -8, 0)
@@ -437,16 +437,16 @@ def test_a_start_without_a_rank_is_refused() -> None:
         (game("A", "B", Winner.WHITE, handicap=-1), "handicap"),
         (game("A", "B", Winner.WHITE, handicap=40), "handicap"),
         (game("A", "B", Winner.WHITE, komi=float("nan")), "komi"),
-        (game("A", "B", "white"), "winner"),  # type: ignore[arg-type]
-        (game("A", "B", Winner.WHITE, kind="club"), "kind"),  # type: ignore[arg-type]
-        (game("A", "B", Winner.WHITE, komi="6.5"), "komi"),  # type: ignore[arg-type]
+        (game("A", "B", "white"), "winner"),  # type: ignore[arg-type]  # a bad winner on purpose
+        (game("A", "B", Winner.WHITE, kind="club"), "kind"),
+        (game("A", "B", Winner.WHITE, komi="6.5"), "komi"),  # type: ignore[arg-type]  # text on purpose
         (Adjustment(DAY, "A", -31), "rank"),
         (Adjustment(DAY, "A", -3.5), "rank"),
         (Adjustment(DAY, "A", -3, rating=1200), "rating"),
     ],
 )
 def test_bad_events_are_refused_naming_the_field(event: Any, field: str) -> None:
-    starts = {"A": Start(rank=-3), "B": Start(rank=-3)}
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-3), "B": Start(rank=-3)}
     with pytest.raises(InvalidEvent) as caught:
         SAGC().rate([game("A", "B", Winner.WHITE), event], starts=starts)
     assert (caught.value.index, caught.value.field) == (1, field)
@@ -492,9 +492,9 @@ adjustments = st.builds(Adjustment, st.just(DAY), st.sampled_from(PLAYERS), st.i
 mixed = st.lists(st.one_of(games(), games(), games(), adjustments), max_size=40)
 
 
-def reference(events: list[Any], state: dict[str, SAGCState]) -> list[tuple[float, ...]]:
+def reference(events: list[Any], state: dict[PlayerId, SAGCState]) -> list[tuple[float, ...]]:
     """The SAGC FAQ rule by rule with the module's small functions, slowly."""
-    players = {p: [s.rank, s.index, list(s.recent)] for p, s in state.items()}
+    players: dict[PlayerId, list[Any]] = {p: [s.rank, s.index, list(s.recent)] for p, s in state.items()}
     rows: list[tuple[float, ...]] = []
     for event in events:
         if isinstance(event, Adjustment):
@@ -539,7 +539,7 @@ def ledger_rows(result: Any) -> list[tuple[float, ...]]:
 @settings(max_examples=300, deadline=None)
 @given(state=states, events=mixed)
 def test_the_fast_loop_agrees_with_the_rules_one_by_one(
-    state: dict[str, SAGCState], events: list[Any]
+    state: dict[PlayerId, SAGCState], events: list[Any]
 ) -> None:
     assert ledger_rows(SAGC().rate(events, state=state)) == reference(events, state)
 
@@ -547,7 +547,7 @@ def test_the_fast_loop_agrees_with_the_rules_one_by_one(
 @settings(deadline=None)
 @given(state=states, events=histories)
 def test_ranks_stay_within_30k_9d_and_indexes_within_999(
-    state: dict[str, SAGCState], events: list[Game]
+    state: dict[PlayerId, SAGCState], events: list[Game]
 ) -> None:
     result = SAGC().rate(events, state=state)
     ledger = result.ledger
@@ -560,7 +560,7 @@ def test_ranks_stay_within_30k_9d_and_indexes_within_999(
 @settings(deadline=None)
 @given(state=states, events=histories, at=st.integers(0, 40), pair=st.permutations(PLAYERS))
 def test_a_free_game_changes_nothing_for_either_player(
-    state: dict[str, SAGCState], events: list[Game], at: int, pair: list[str]
+    state: dict[PlayerId, SAGCState], events: list[Game], at: int, pair: list[str]
 ) -> None:
     at = min(at, len(events))
     free = Game(DAY, pair[0], pair[1], Winner.BLACK, kind=Kind.FREE)
@@ -586,7 +586,7 @@ def mirrored(event: Game) -> Game:
 @settings(deadline=None)
 @given(state=states, events=histories)
 def test_swapping_colours_with_the_handicap_mirrored_mirrors_the_result(
-    state: dict[str, SAGCState], events: list[Game]
+    state: dict[PlayerId, SAGCState], events: list[Game]
 ) -> None:
     # Decision: the Handicap Factor follows the SAGC FAQ's code, so it
     # is above 1 for a negative effective handicap and colours are mirrored
@@ -603,7 +603,7 @@ def test_swapping_colours_with_the_handicap_mirrored_mirrors_the_result(
 @settings(deadline=None)
 @given(state=states, events=mixed, cut=st.integers(0, 40))
 def test_resuming_from_a_stored_state_equals_a_full_replay(
-    state: dict[str, SAGCState], events: list[Any], cut: int
+    state: dict[PlayerId, SAGCState], events: list[Any], cut: int
 ) -> None:
     system = SAGC()
     full = system.rate(events, state=state)
@@ -616,7 +616,7 @@ def test_resuming_from_a_stored_state_equals_a_full_replay(
 
 @settings(deadline=None)
 @given(state=states, events=histories)
-def test_the_given_state_is_not_mutated(state: dict[str, SAGCState], events: list[Game]) -> None:
+def test_the_given_state_is_not_mutated(state: dict[PlayerId, SAGCState], events: list[Game]) -> None:
     copy = dict(state)
     SAGC().rate(events, state=state)
     assert state == copy
@@ -625,7 +625,7 @@ def test_the_given_state_is_not_mutated(state: dict[str, SAGCState], events: lis
 def test_the_replay_reads_the_rows_beyond_three_when_asked() -> None:
     # Black, a 10k, gets 5 stones from a 10k: differential -5.  White loses in the
     # promotion zone and Black wins there.
-    state = {"W": SAGCState(-10, 0), "B": SAGCState(-10, 0)}
+    state: dict[PlayerId, SAGCState] = {"W": SAGCState(-10, 0), "B": SAGCState(-10, 0)}
     events = [game("W", "B", Winner.BLACK, handicap=5, komi=0.5)]
     clamped = SAGC().rate(events, state=state).ledger
     beyond = SAGC(beyond_three_rows=True).rate(events, state=state).ledger

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
-from tests.conftest import PASSWORD, REPO
+from ratings.models import Club
+from tests.conftest import PASSWORD, REPO, ClientFor, Personas
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 LOGIN = "/accounts/login/"
 
@@ -20,11 +26,13 @@ LOGIN = "/accounts/login/"
 # --- login throttling -----------------------------------------------------------
 
 
-def _login(client: Client, password: str):  # type: ignore[no-untyped-def]
+def _login(client: Client, password: str) -> TestResponse:
     return client.post(LOGIN, {"username": "volunteer", "password": password})
 
 
-def test_five_wrong_passwords_lock_the_username_out_even_with_the_right_one(personas) -> None:  # type: ignore[no-untyped-def]
+def test_five_wrong_passwords_lock_the_username_out_even_with_the_right_one(
+    personas: Personas,
+) -> None:
     client = Client()
     for _ in range(4):
         assert _login(client, "wrong").status_code == 200  # the form again, with its error
@@ -35,7 +43,7 @@ def test_five_wrong_passwords_lock_the_username_out_even_with_the_right_one(pers
     assert "_auth_user_id" not in client.session
 
 
-def test_the_lockout_ends_after_the_cool_off(personas) -> None:  # type: ignore[no-untyped-def]
+def test_the_lockout_ends_after_the_cool_off(personas: Personas) -> None:
     client = Client()
     with time_machine.travel(timezone.now(), tick=False) as clock:
         for _ in range(5):
@@ -47,7 +55,7 @@ def test_the_lockout_ends_after_the_cool_off(personas) -> None:  # type: ignore[
     assert client.session["_auth_user_id"] == str(personas["volunteer"].pk)
 
 
-def test_a_right_password_before_the_limit_resets_the_count(personas) -> None:  # type: ignore[no-untyped-def]
+def test_a_right_password_before_the_limit_resets_the_count(personas: Personas) -> None:
     client = Client()
     for _ in range(4):
         _login(client, "wrong")
@@ -60,7 +68,7 @@ def test_a_right_password_before_the_limit_resets_the_count(personas) -> None:  
 # --- Content-Security-Policy ------------------------------------------------------
 
 
-def test_every_page_carries_a_policy_without_inline_script_or_eval(client, db) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_carries_a_policy_without_inline_script_or_eval(client: Client, db: None) -> None:
     policy = client.get("/players/")["Content-Security-Policy"]
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
     assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'"
@@ -89,7 +97,9 @@ def test_no_template_needs_what_the_policy_forbids() -> None:
 # --- request size ------------------------------------------------------------------
 
 
-def test_a_body_over_the_limit_is_refused_with_a_page_before_it_is_read(client_for, club, settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_body_over_the_limit_is_refused_with_a_page_before_it_is_read(
+    client_for: ClientFor, club: Club, settings: Settings
+) -> None:
     settings.MAX_REQUEST_BYTES = 1024 * 1024
     upload = SimpleUploadedFile("big.h9", b"x" * (2 * 1024 * 1024))
     response = client_for("committee").post("/committee/import/", {"club": club.pk, "file": upload})
@@ -99,7 +109,9 @@ def test_a_body_over_the_limit_is_refused_with_a_page_before_it_is_read(client_f
     assert 'class="site-header"' in html
 
 
-def test_an_upload_over_the_file_limit_gets_a_form_error(client_for, club, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_upload_over_the_file_limit_gets_a_form_error(
+    client_for: ClientFor, club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from ratings import forms_committee
 
     monkeypatch.setattr(forms_committee, "MAX_UPLOAD", 1024 * 1024)
@@ -112,11 +124,13 @@ def test_an_upload_over_the_file_limit_gets_a_form_error(client_for, club, monke
 @pytest.mark.parametrize(
     "setting", ["DATA_UPLOAD_MAX_MEMORY_SIZE", "DATA_UPLOAD_MAX_NUMBER_FIELDS", "MAX_REQUEST_BYTES"]
 )
-def test_the_limits_are_set(settings, setting: str) -> None:
+def test_the_limits_are_set(settings: Settings, setting: str) -> None:
     assert isinstance(getattr(settings, setting), int) and getattr(settings, setting) > 0
 
 
-def test_too_big_a_form_gets_a_page_that_says_why(client_for, club, settings) -> None:  # type: ignore[no-untyped-def]
+def test_too_big_a_form_gets_a_page_that_says_why(
+    client_for: ClientFor, club: Club, settings: Settings
+) -> None:
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
     client = client_for("volunteer")
     client.raise_request_exception = False

@@ -4,45 +4,55 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 import time_machine
 from django.contrib.auth.models import User
+from pytest_django import DjangoAssertNumQueries, Settings
 
 from ratings import services
-from ratings.models import Game, LogEntry, Player, RankAdjustment, RatingList, RecordSheet
+from ratings.models import Club, Game, LogEntry, Player, RankAdjustment, RatingList, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError
-from tests.conftest import make_pool
+from tests.conftest import MakePlayer, make_pool
 
 TODAY = date(2024, 6, 15)
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     """The personas' passwords: a fast hasher (PBKDF2 takes a second a user on a busy machine)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def alice(make_player):  # type: ignore[no-untyped-def]
+def alice(make_player: MakePlayer) -> Player:
     return make_player("Alice", rank=-5)
 
 
 @pytest.fixture
-def bob(make_player):  # type: ignore[no-untyped-def]
+def bob(make_player: MakePlayer) -> Player:
     return make_player("Bob", rank=-8)
 
 
 @pytest.fixture
-def actor(db) -> User:  # type: ignore[no-untyped-def]
+def actor(db: None) -> User:
     return User.objects.create_user("vol", password="x")
 
 
-def _sheet(club, rows, day=date(2024, 6, 1), actor=None, **extra):  # type: ignore[no-untyped-def]
+def _sheet(
+    club: Club,
+    rows: list[services.GameRow],
+    day: date = date(2024, 6, 1),
+    actor: User | None = None,
+    **extra: Any,
+) -> RecordSheet:
     return services.save_sheet(club=club, date=day, rows=rows, actor=actor, today=TODAY, **extra)
 
 
-def test_it_saves_a_sheet_its_games_and_a_log_entry_per_game(club, alice, bob, actor) -> None:
+def test_it_saves_a_sheet_its_games_and_a_log_entry_per_game(
+    club: Club, alice: Player, bob: Player, actor: User
+) -> None:
     sheet = _sheet(
         club,
         [
@@ -65,7 +75,7 @@ def test_it_saves_a_sheet_its_games_and_a_log_entry_per_game(club, alice, bob, a
     assert "Alice (W) v Bob (B)" in log[0].summary
 
 
-def test_it_defaults_komi_from_the_handicap(club, alice, bob) -> None:
+def test_it_defaults_komi_from_the_handicap(club: Club, alice: Player, bob: Player) -> None:
     sheet = _sheet(
         club,
         [
@@ -90,7 +100,9 @@ def test_default_komi_gives_an_sagc_effective_handicap_equal_to_the_stones() -> 
         assert int(stones - (komi - 6) / 10) == stones
 
 
-def test_it_creates_a_new_player_once_with_their_start_rank_and_first_game_date(club, alice, bob) -> None:
+def test_it_creates_a_new_player_once_with_their_start_rank_and_first_game_date(
+    club: Club, alice: Player, bob: Player
+) -> None:
     newbie = NewPlayer("Carol Nkosi", -11)
     _sheet(
         club,
@@ -106,14 +118,16 @@ def test_it_creates_a_new_player_once_with_their_start_rank_and_first_game_date(
     assert Game.objects.of_player(carol).count() == 2
 
 
-def test_it_gives_a_new_player_a_free_slug(club, make_player, alice) -> None:
+def test_it_gives_a_new_player_a_free_slug(club: Club, make_player: MakePlayer, alice: Player) -> None:
     other = make_pool(name="Cape Town", slug="cape-town")
     make_player("Dan Smith", club=other)
     _sheet(club, [GameRow(white=alice, black=NewPlayer("Dan Smith", -20), winner="black")])
     assert Player.objects.get(rating_list=club.rating_list, name="Dan Smith").slug == "dan-smith-stellenbosch"
 
 
-def test_it_saves_nothing_when_one_row_is_bad_and_names_every_bad_row_and_field(club, alice, bob) -> None:
+def test_it_saves_nothing_when_one_row_is_bad_and_names_every_bad_row_and_field(
+    club: Club, alice: Player, bob: Player
+) -> None:
     rows = [
         GameRow(white=alice, black=NewPlayer("Eve", -3), winner="white"),
         GameRow(white=alice, black=alice, winner="white"),
@@ -132,20 +146,22 @@ def test_it_saves_nothing_when_one_row_is_bad_and_names_every_bad_row_and_field(
     assert not Player.objects.filter(name="Eve").exists()
 
 
-def test_it_refuses_a_game_dated_before_the_player_existed(club, make_player, alice) -> None:
+def test_it_refuses_a_game_dated_before_the_player_existed(
+    club: Club, make_player: MakePlayer, alice: Player
+) -> None:
     late = make_player("Late Comer", since=date(2024, 3, 1))
     with pytest.raises(SheetError) as caught:
         _sheet(club, [GameRow(white=alice, black=late, winner="white")], day=date(2024, 2, 1))
     assert "joined on 2024-03-01" in caught.value.problems[1]["black"]
 
 
-def test_it_refuses_a_sheet_dated_in_the_future_and_an_empty_sheet(club) -> None:
+def test_it_refuses_a_sheet_dated_in_the_future_and_an_empty_sheet(club: Club) -> None:
     with pytest.raises(SheetError) as caught:
         _sheet(club, [], day=TODAY + timedelta(days=2))
     assert set(caught.value.problems[0]) == {"date", "games"}
 
 
-def test_it_refuses_a_player_of_another_club(club, make_player, alice) -> None:
+def test_it_refuses_a_player_of_another_club(club: Club, make_player: MakePlayer, alice: Player) -> None:
     other = make_pool(name="Cape Town", slug="cape-town")
     stranger = make_player("Stranger", club=other)
     with pytest.raises(SheetError) as caught:
@@ -153,7 +169,7 @@ def test_it_refuses_a_player_of_another_club(club, make_player, alice) -> None:
     assert "Cape Town" in caught.value.problems[1]["black"]
 
 
-def test_it_refuses_a_new_player_whose_name_is_taken_or_whose_rank_differs(club, alice) -> None:
+def test_it_refuses_a_new_player_whose_name_is_taken_or_whose_rank_differs(club: Club, alice: Player) -> None:
     with pytest.raises(SheetError) as caught:
         _sheet(
             club,
@@ -170,7 +186,9 @@ def test_it_refuses_a_new_player_whose_name_is_taken_or_whose_rank_differs(club,
     assert "between 30k and 9d" in problems[4]["black_rank"]
 
 
-def test_it_marks_the_club_dirty_from_the_earliest_game_of_the_sheet(club, alice, bob) -> None:
+def test_it_marks_the_club_dirty_from_the_earliest_game_of_the_sheet(
+    club: Club, alice: Player, bob: Player
+) -> None:
     _sheet(
         club,
         [
@@ -184,14 +202,16 @@ def test_it_marks_the_club_dirty_from_the_earliest_game_of_the_sheet(club, alice
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_refused_sheet_does_not_mark_the_club_dirty(club, alice) -> None:
+def test_a_refused_sheet_does_not_mark_the_club_dirty(club: Club, alice: Player) -> None:
     with pytest.raises(SheetError):
         _sheet(club, [GameRow(white=alice, black=alice, winner="white")])
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None and club.rating_list.dirty_generation == 0
 
 
-def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_older(club, alice, bob) -> None:
+def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_older(
+    club: Club, alice: Player, bob: Player
+) -> None:
     # the SAGC FAQ, "My last updated date has gone backwards"
     with time_machine.travel("2024-06-10 12:00 +0000"):
         _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 6, 8))
@@ -206,7 +226,7 @@ def test_last_updated_is_the_date_of_the_most_recently_added_game_even_when_olde
 
 
 def test_on_one_sheet_the_last_row_of_a_player_is_their_most_recently_added_game(
-    club, alice, bob, make_player
+    club: Club, alice: Player, bob: Player, make_player: MakePlayer
 ) -> None:
     # the SAGC FAQ, "My last updated date has gone backwards": the rows of a sheet
     # are added in order, so the later row counts even when it is older.
@@ -224,8 +244,8 @@ def test_on_one_sheet_the_last_row_of_a_player_is_their_most_recently_added_game
 
 
 def test_a_sheet_takes_as_many_queries_for_ten_games_as_for_one(
-    club, make_player, django_assert_num_queries
-) -> None:  # type: ignore[no-untyped-def]
+    club: Club, make_player: MakePlayer, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -243,13 +263,15 @@ def test_a_sheet_takes_as_many_queries_for_ten_games_as_for_one(
 
 
 @pytest.fixture
-def game(club, alice, bob):  # type: ignore[no-untyped-def]
+def game(club: Club, alice: Player, bob: Player) -> Game:
     sheet = _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 5, 1))
     RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
     return sheet.games.get()
 
 
-def test_an_edit_logs_each_changed_field_with_old_and_new_value(game, bob, actor, make_player) -> None:
+def test_an_edit_logs_each_changed_field_with_old_and_new_value(
+    game: Game, bob: Player, actor: User, make_player: MakePlayer
+) -> None:
     carol = make_player("Carol")
     changed = services.edit_game(
         game, actor=actor, today=TODAY, winner="black", komi="0.5", black=carol, handicap=0
@@ -262,26 +284,26 @@ def test_an_edit_logs_each_changed_field_with_old_and_new_value(game, bob, actor
     assert (game.winner, game.komi, game.black) == ("black", Decimal("0.5"), carol)
 
 
-def test_an_edit_that_changes_nothing_writes_nothing(game) -> None:
+def test_an_edit_that_changes_nothing_writes_nothing(game: Game) -> None:
     assert services.edit_game(game, today=TODAY, winner="white") == {}
     assert not LogEntry.objects.filter(action="edit").exists()
     game.club.rating_list.refresh_from_db()
     assert game.club.rating_list.dirty_from is None
 
 
-def test_an_edit_moving_a_game_later_marks_dirty_from_its_old_date(game) -> None:
+def test_an_edit_moving_a_game_later_marks_dirty_from_its_old_date(game: Game) -> None:
     services.edit_game(game, today=TODAY, date=date(2024, 6, 1))
     game.club.rating_list.refresh_from_db()
     assert game.club.rating_list.dirty_from == date(2024, 5, 1)
 
 
-def test_an_edit_moving_a_game_earlier_marks_dirty_from_its_new_date(game) -> None:
+def test_an_edit_moving_a_game_earlier_marks_dirty_from_its_new_date(game: Game) -> None:
     services.edit_game(game, today=TODAY, date=date(2024, 3, 1))
     game.club.rating_list.refresh_from_db()
     assert game.club.rating_list.dirty_from == date(2024, 3, 1)
 
 
-def test_a_bad_edit_changes_nothing(game, alice) -> None:
+def test_a_bad_edit_changes_nothing(game: Game, alice: Player) -> None:
     with pytest.raises(SheetError) as caught:
         services.edit_game(game, today=TODAY, black=alice, handicap=10)
     assert set(caught.value.problems[1]) == {"black", "handicap"}
@@ -290,7 +312,9 @@ def test_a_bad_edit_changes_nothing(game, alice) -> None:
     assert not LogEntry.objects.filter(action="edit").exists()
 
 
-def test_a_delete_logs_the_game_and_moves_last_updated_back(club, alice, bob, actor) -> None:
+def test_a_delete_logs_the_game_and_moves_last_updated_back(
+    club: Club, alice: Player, bob: Player, actor: User
+) -> None:
     with time_machine.travel("2024-06-10 12:00 +0000"):
         _sheet(club, [GameRow(white=alice, black=bob, winner="white")], day=date(2024, 5, 1))
     with time_machine.travel("2024-06-11 12:00 +0000"):
@@ -312,7 +336,9 @@ def test_a_delete_logs_the_game_and_moves_last_updated_back(club, alice, bob, ac
 # --- adjustments and club settings -------------------------------------------------
 
 
-def test_an_adjustment_is_logged_and_marks_dirty_from_its_date(club, alice, actor) -> None:
+def test_an_adjustment_is_logged_and_marks_dirty_from_its_date(
+    club: Club, alice: Player, actor: User
+) -> None:
     adjustment = services.add_adjustment(
         player=alice, date=date(2024, 3, 1), rank=-3, reason="SAGA sync", actor=actor, today=TODAY
     )
@@ -324,7 +350,7 @@ def test_an_adjustment_is_logged_and_marks_dirty_from_its_date(club, alice, acto
 
 
 def test_an_adjustment_refuses_a_future_date_a_date_before_the_player_and_a_rank_off_the_scale(
-    club, alice
+    club: Club, alice: Player
 ) -> None:
     with pytest.raises(SheetError) as caught:
         services.add_adjustment(player=alice, date=TODAY + timedelta(days=1), rank=9, today=TODAY)
@@ -335,7 +361,7 @@ def test_an_adjustment_refuses_a_future_date_a_date_before_the_player_and_a_rank
     assert not RankAdjustment.objects.exists()
 
 
-def test_changing_the_club_systems_marks_dirty_from_the_first_game(club, game) -> None:
+def test_changing_the_club_systems_marks_dirty_from_the_first_game(club: Club, game: Game) -> None:
     services.add_adjustment(player=game.white, date=date(2024, 5, 3), rank=-4, today=TODAY)
     RatingList.objects.filter(pk=club.rating_list_id).update(dirty_from=None)
     assert (
@@ -350,7 +376,7 @@ def test_changing_the_club_systems_marks_dirty_from_the_first_game(club, game) -
     assert club.rating_list.dirty_from is None
 
 
-def test_switching_the_primary_system_keeps_the_old_one_for_comparison(club) -> None:
+def test_switching_the_primary_system_keeps_the_old_one_for_comparison(club: Club) -> None:
     services.set_list_systems(club.rating_list, primary="sagc", compared=["egf"])
     services.set_list_systems(club.rating_list, primary="egf", compared=[])
     club.rating_list.refresh_from_db()
@@ -365,6 +391,6 @@ def test_switching_the_primary_system_keeps_the_old_one_for_comparison(club) -> 
     assert club.rating_list.compared_systems == []
 
 
-def test_an_unknown_system_is_refused(club) -> None:
+def test_an_unknown_system_is_refused(club: Club) -> None:
     with pytest.raises(ValueError, match="unknown rating system nope"):
         services.set_list_systems(club.rating_list, primary="nope", compared=[])

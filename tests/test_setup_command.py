@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from pytest_django import Settings
 
 from accounts.models import CommitteeMember
 from ratings.models import Club, RatingList
@@ -42,7 +43,7 @@ def state() -> tuple[Any, ...]:
 
 
 @pytest.mark.django_db
-def test_it_creates_the_admin_the_list_its_clubs_and_the_committee_seat(password):
+def test_it_creates_the_admin_the_list_its_clubs_and_the_committee_seat(password: str) -> None:
     out = run(*ARGS)
     admin = User.objects.get(username="root")
     assert admin.is_superuser and admin.is_staff and admin.email == "root@example.org"
@@ -61,7 +62,7 @@ def test_it_creates_the_admin_the_list_its_clubs_and_the_committee_seat(password
 
 
 @pytest.mark.django_db
-def test_running_it_twice_changes_nothing_and_says_so(password, monkeypatch):
+def test_running_it_twice_changes_nothing_and_says_so(password: str, monkeypatch: pytest.MonkeyPatch) -> None:
     run(*ARGS)
     before = state()
     monkeypatch.delenv("CLUBRATING_ADMIN_PASSWORD")  # an existing admin needs none
@@ -72,7 +73,7 @@ def test_running_it_twice_changes_nothing_and_says_so(password, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_a_second_run_with_one_more_club_adds_only_that_club(password):
+def test_a_second_run_with_one_more_club_adds_only_that_club(password: str) -> None:
     run(*ARGS)
     out = run(*ARGS, "--club", "Pretoria Go Club")
     assert Club.objects.count() == 3 and RatingList.objects.count() == 1
@@ -80,13 +81,13 @@ def test_a_second_run_with_one_more_club_adds_only_that_club(password):
 
 
 @pytest.mark.django_db
-def test_the_system_option_picks_the_primary_system(password):
+def test_the_system_option_picks_the_primary_system(password: str) -> None:
     run(*ARGS, "--system", "west-surrey")
     assert RatingList.objects.get().primary_system == "west-surrey"
 
 
 @pytest.mark.django_db
-def test_an_existing_list_keeps_its_system(password):
+def test_an_existing_list_keeps_its_system(password: str) -> None:
     run(*ARGS)
     out = run(*ARGS, "--system", "egf")
     assert RatingList.objects.get().primary_system == "sagc"
@@ -98,7 +99,9 @@ def test_an_existing_list_keeps_its_system(password):
     ("drop", "named"),
     [("--list", "--list"), ("--club", "--club"), ("--admin", "--admin"), ("--email", "--email")],
 )
-def test_without_input_a_missing_option_is_a_clear_error_and_nothing_is_made(password, drop, named):
+def test_without_input_a_missing_option_is_a_clear_error_and_nothing_is_made(
+    password: str, drop: str, named: str
+) -> None:
     args = list(ARGS)
     while drop in args:
         i = args.index(drop)
@@ -109,7 +112,7 @@ def test_without_input_a_missing_option_is_a_clear_error_and_nothing_is_made(pas
 
 
 @pytest.mark.django_db
-def test_without_input_a_new_admin_needs_the_password_variable(monkeypatch):
+def test_without_input_a_new_admin_needs_the_password_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CLUBRATING_ADMIN_PASSWORD", raising=False)
     with pytest.raises(CommandError, match="CLUBRATING_ADMIN_PASSWORD"):
         run(*ARGS)
@@ -117,7 +120,7 @@ def test_without_input_a_new_admin_needs_the_password_variable(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_a_weak_password_is_refused_and_nothing_is_half_made(monkeypatch):
+def test_a_weak_password_is_refused_and_nothing_is_half_made(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLUBRATING_ADMIN_PASSWORD", "123")
     with pytest.raises(CommandError, match="password"):
         run(*ARGS)
@@ -125,13 +128,15 @@ def test_a_weak_password_is_refused_and_nothing_is_half_made(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_an_unknown_system_is_refused():
+def test_an_unknown_system_is_refused() -> None:
     with pytest.raises(CommandError, match="system"):
         run(*ARGS, "--system", "elo")
 
 
 @pytest.mark.django_db
-def test_the_options_may_come_from_the_environment_through_the_settings(password, settings):
+def test_the_options_may_come_from_the_environment_through_the_settings(
+    password: str, settings: Settings
+) -> None:
     settings.SETUP_LIST = "Guildford Ladder"
     settings.SETUP_CLUBS = ["Guildford Go Club", "Woking Go Club"]
     settings.SETUP_ADMIN = "ladder"
@@ -144,7 +149,9 @@ def test_the_options_may_come_from_the_environment_through_the_settings(password
 
 
 @pytest.mark.django_db
-def test_interactive_it_asks_for_what_is_missing_and_the_password_twice(monkeypatch):
+def test_interactive_it_asks_for_what_is_missing_and_the_password_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("CLUBRATING_ADMIN_PASSWORD", raising=False)
     answers = iter(["Guildford Ladder", "Guildford Go Club", "", "ladder", "ladder@example.org"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
@@ -156,7 +163,7 @@ def test_interactive_it_asks_for_what_is_missing_and_the_password_twice(monkeypa
 
 
 @pytest.mark.django_db
-def test_an_existing_non_admin_user_becomes_site_admin_and_keeps_their_password(password):
+def test_an_existing_non_admin_user_becomes_site_admin_and_keeps_their_password(password: str) -> None:
     User.objects.create_user("root", "root@example.org", "their-own-password-99")
     out = run(*ARGS)
     root = User.objects.get(username="root")
@@ -165,7 +172,7 @@ def test_an_existing_non_admin_user_becomes_site_admin_and_keeps_their_password(
 
 
 @pytest.mark.django_db
-def test_a_club_slug_taken_in_another_list_gets_a_number(password):
+def test_a_club_slug_taken_in_another_list_gets_a_number(password: str) -> None:
     other = RatingList.objects.create(name="Other", slug="other")
     Club.objects.create(rating_list=other, name="Cape Town Go Club", slug="cape-town-go-club")
     out = run(*ARGS)

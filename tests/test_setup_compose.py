@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -18,9 +19,10 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _migrate_service() -> dict:  # type: ignore[type-arg]
+def _migrate_service() -> dict[str, Any]:
     compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
-    return compose["services"]["migrate"]  # type: ignore[no-any-return]
+    service: dict[str, Any] = compose["services"]["migrate"]
+    return service
 
 
 def _run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -41,7 +43,7 @@ def _run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=REPO, env=environment, capture_output=True, text=True, timeout=300)
 
 
-def test_the_service_passes_the_setup_variables_the_settings_read():
+def test_the_service_passes_the_setup_variables_the_settings_read() -> None:
     settings_source = (REPO / "clubrating" / "settings.py").read_text()
     env = _migrate_service()["environment"]
     for name in ("CLUBRATING_LIST", "CLUBRATING_CLUBS", "CLUBRATING_ADMIN", "CLUBRATING_ADMIN_EMAIL"):
@@ -50,7 +52,7 @@ def test_the_service_passes_the_setup_variables_the_settings_read():
 
 
 @pytest.mark.slow
-def test_the_migrate_service_sets_the_site_up_once_then_changes_nothing(tmp_path):
+def test_the_migrate_service_sets_the_site_up_once_then_changes_nothing(tmp_path: Path) -> None:
     env = {
         "CLUBRATING_LIST": "South African Go Clubs",
         "CLUBRATING_CLUBS": "Stellenbosch Go Club, Cape Town Go Club",
@@ -68,7 +70,7 @@ def test_the_migrate_service_sets_the_site_up_once_then_changes_nothing(tmp_path
 
 
 @pytest.mark.slow
-def test_without_a_list_name_the_service_only_migrates(tmp_path):
+def test_without_a_list_name_the_service_only_migrates(tmp_path: Path) -> None:
     done = _run(tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Created" not in done.stdout and (tmp_path / "site.sqlite3").exists()

@@ -5,21 +5,23 @@ sheets, a forgotten game added to a saved sheet, a whole sheet deleted
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from ratings import services, sheet_changes
-from ratings.models import Game, HistoryEntry, LogEntry, RatingList, RecordSheet
+from ratings.models import Club, Game, HistoryEntry, LogEntry, Player, RatingList, RecordSheet
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
+from tests.conftest import ClientFor, MakePlayer, Personas
 from tests.test_sheet_entry import URL, _fast_passwords, sheet_data  # noqa: F401  (autouse fixture)
 
 NIGHT = date.today() - timedelta(days=2)
 
 
 @pytest.fixture
-def players(make_player):  # type: ignore[no-untyped-def]
+def players(make_player: MakePlayer) -> dict[str, Player]:
     return {
         "alice": make_player("Alice Mokoena", rank=-5, since=date(2020, 1, 1)),
         "bob": make_player("Bob Smit", rank=-8, since=date(2020, 1, 1)),
@@ -28,7 +30,7 @@ def players(make_player):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def saved(club, players, personas):  # type: ignore[no-untyped-def]
+def saved(club: Club, players: dict[str, Player], personas: Personas) -> RecordSheet:
     """A sheet of NIGHT at the club, entered by the volunteer: Alice v Bob, Bob v Chen."""
     a, b, c = players.values()
     return services.save_sheet(
@@ -43,7 +45,7 @@ def saved(club, players, personas):  # type: ignore[no-untyped-def]
     )
 
 
-def night(club, rows, **header):  # type: ignore[no-untyped-def]
+def night(club: Club, rows: list[dict[str, str]], **header: Any) -> dict[str, str]:
     return sheet_data(club, rows, **{"date": NIGHT.isoformat(), **header})
 
 
@@ -51,7 +53,9 @@ AB = {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}
 CA = {"white": "Chen Wei", "black": "Alice Mokoena", "winner": "black"}
 
 
-def test_a_sheet_repeating_saved_games_is_warned_about_and_not_saved(client_for, club, saved) -> None:
+def test_a_sheet_repeating_saved_games_is_warned_about_and_not_saved(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     response = client_for("volunteer").post(URL, night(club, [CA, AB]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -62,20 +66,24 @@ def test_a_sheet_repeating_saved_games_is_warned_about_and_not_saved(client_for,
     assert 'value="Chen Wei"' in html  # what was typed is kept
 
 
-def test_save_anyway_saves_the_sheet(client_for, club, saved) -> None:
+def test_save_anyway_saves_the_sheet(client_for: ClientFor, club: Club, saved: RecordSheet) -> None:
     response = client_for("volunteer").post(URL, {**night(club, [CA, AB]), "save_anyway": "1"})
     assert response.status_code == 302
     assert RecordSheet.objects.count() == 2 and Game.objects.count() == 4
 
 
-def test_each_saved_game_answers_for_one_repeat_only(club, players, saved) -> None:
+def test_each_saved_game_answers_for_one_repeat_only(
+    club: Club, players: dict[str, Player], saved: RecordSheet
+) -> None:
     a, b, _ = players.values()
     rows = [GameRow(white=a, black=b, winner="white"), GameRow(white=a, black=b, winner="black")]
     repeats = sheet_changes.repeated_games(club, NIGHT, rows)
     assert [position for position, _ in repeats] == [1]
 
 
-def test_other_dates_clubs_and_colours_are_no_repeats(client_for, club, other_club, saved) -> None:
+def test_other_dates_clubs_and_colours_are_no_repeats(
+    client_for: ClientFor, club: Club, other_club: Club, saved: RecordSheet
+) -> None:
     client = client_for("volunteer")
     other_day = night(club, [AB], date=(NIGHT - timedelta(days=1)).isoformat())
     assert client.post(URL, other_day).status_code == 302
@@ -88,7 +96,9 @@ def test_other_dates_clubs_and_colours_are_no_repeats(client_for, club, other_cl
     assert "repeats games" in client.post(URL, moved).content.decode()
 
 
-def test_the_entry_page_and_the_club_page_list_the_clubs_recent_sheets(client_for, club, saved) -> None:
+def test_the_entry_page_and_the_club_page_list_the_clubs_recent_sheets(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     for url in (URL, reverse("club", args=[club.slug])):
         html = client_for("volunteer").get(url).content.decode()
         table = html.split('class="data recent-sheets"')[1].split("</table>")[0]
@@ -96,7 +106,9 @@ def test_the_entry_page_and_the_club_page_list_the_clubs_recent_sheets(client_fo
         assert '<td class="num">2</td><td>volunteer</td>' in table
 
 
-def test_a_forgotten_game_is_added_to_the_saved_sheet(client_for, club, saved) -> None:
+def test_a_forgotten_game_is_added_to_the_saved_sheet(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     client = client_for("volunteer")
     url = reverse("sheet_add_game", args=[saved.pk])
     assert client.get(url).status_code == 200
@@ -110,7 +122,9 @@ def test_a_forgotten_game_is_added_to_the_saved_sheet(client_for, club, saved) -
     assert RatingList.objects.get().dirty_generation == before + 1
 
 
-def test_a_bad_added_game_is_named_and_nothing_is_saved(client_for, club, saved) -> None:
+def test_a_bad_added_game_is_named_and_nothing_is_saved(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     data = {
         "row-0-white": "Chen Wei",
         "row-0-black": "Nobody Known",
@@ -123,7 +137,9 @@ def test_a_bad_added_game_is_named_and_nothing_is_saved(client_for, club, saved)
     assert saved.games.count() == 2
 
 
-def test_deleting_a_sheet_removes_its_games_marks_the_list_once_and_logs_it(client_for, club, saved) -> None:
+def test_deleting_a_sheet_removes_its_games_marks_the_list_once_and_logs_it(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     client = client_for("volunteer")
     assert "Delete the sheet" in client.get(reverse("sheet_delete", args=[saved.pk])).content.decode()
     before = RatingList.objects.get()
@@ -139,7 +155,9 @@ def test_deleting_a_sheet_removes_its_games_marks_the_list_once_and_logs_it(clie
     assert len(entry.changes["deleted_sheet"]["games"]) == 2
 
 
-def test_a_deleted_sheet_is_restored_from_the_log_once(client_for, club, saved) -> None:
+def test_a_deleted_sheet_is_restored_from_the_log_once(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     games_before = sorted(
         saved.games.values_list("date", "white__name", "black__name", "winner", "handicap", "komi", "kind")
     )
@@ -163,7 +181,9 @@ def test_a_deleted_sheet_is_restored_from_the_log_once(client_for, club, saved) 
     assert RecordSheet.objects.count() == 1
 
 
-def test_delete_then_restore_gives_back_the_same_history(club, saved, personas) -> None:
+def test_delete_then_restore_gives_back_the_same_history(
+    club: Club, saved: RecordSheet, personas: Personas
+) -> None:
     def history() -> list[tuple[str, str, float, float]]:
         recompute_list(club.rating_list_id, full=True)
         return list(
@@ -180,7 +200,9 @@ def test_delete_then_restore_gives_back_the_same_history(club, saved, personas) 
     assert history() == before
 
 
-def test_only_who_enters_at_the_club_may_restore(client_for, club, saved) -> None:
+def test_only_who_enters_at_the_club_may_restore(
+    client_for: ClientFor, club: Club, saved: RecordSheet
+) -> None:
     sheet_changes.delete_sheet(saved)
     entry = LogEntry.objects.get(action="delete")
     assert client_for("player").post(reverse("sheet_restore", args=[entry.pk])).status_code == 403

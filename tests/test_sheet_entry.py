@@ -5,26 +5,30 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import Settings
 
-from ratings.models import Game, LogEntry, Player, RecordSheet
-from tests.conftest import make_pool, volunteer_of
+from ratings.models import Club, Game, LogEntry, Player, RecordSheet
+from tests.conftest import ClientFor, MakePlayer, Personas, make_pool, volunteer_of
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 URL = "/sheets/new/"
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     """The personas' passwords: a fast hasher (PBKDF2 takes a second a user on a busy machine)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def players(make_player):  # type: ignore[no-untyped-def]
+def players(make_player: MakePlayer) -> dict[str, Player]:
     return {
         "alice": make_player("Alice Mokoena", rank=-5),
         "bob": make_player("Bob Smit", rank=-8),
@@ -32,7 +36,7 @@ def players(make_player):  # type: ignore[no-untyped-def]
     }
 
 
-def sheet_data(club, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def sheet_data(club: Club, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:
     data = {
         "club": str(club.pk),
         "event": "Tuesday club night",
@@ -48,7 +52,7 @@ def sheet_data(club, rows: list[dict[str, Any]], **header: Any) -> dict[str, str
 
 
 def test_it_shows_an_empty_sheet_with_todays_date_one_row_and_the_club_players(
-    client_for, club, players
+    client_for: ClientFor, club: Club, players: dict[str, Player]
 ) -> None:
     response = client_for("volunteer").get(URL)
     assert response.status_code == 200
@@ -59,7 +63,9 @@ def test_it_shows_an_empty_sheet_with_todays_date_one_row_and_the_club_players(
     assert 'hx-get="/sheets/new/row/"' in html
 
 
-def test_it_saves_the_games_and_lands_on_the_saved_sheet(client_for, club, players) -> None:
+def test_it_saves_the_games_and_lands_on_the_saved_sheet(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club,
         [
@@ -76,18 +82,24 @@ def test_it_saves_the_games_and_lands_on_the_saved_sheet(client_for, club, playe
     )
     response = client_for("volunteer").post(URL, data)
     sheet = RecordSheet.objects.get()
-    assert response.status_code == 302 and response.url == f"/sheets/{sheet.pk}/"
+    assert response.status_code == 302 and response["Location"] == f"/sheets/{sheet.pk}/"
     games = list(sheet.games.order_by("id"))
     assert [(g.white, g.black, g.handicap, g.komi, g.winner) for g in games] == [
         (players["alice"], players["bob"], 0, Decimal("6.5"), "white"),
         (players["bob"], players["alice"], 3, Decimal("0.5"), "black"),
     ]
     assert games[1].comments == "close"
-    assert sheet.event == "Tuesday club night" and sheet.entered_by.username == "volunteer"
+    assert (
+        sheet.event == "Tuesday club night"
+        and sheet.entered_by is not None
+        and sheet.entered_by.username == "volunteer"
+    )
     assert LogEntry.objects.filter(action="add").count() == 2
 
 
-def test_it_creates_a_new_player_typed_with_a_starting_rank(client_for, club, players) -> None:
+def test_it_creates_a_new_player_typed_with_a_starting_rank(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club, [{"white": "Alice Mokoena", "black": "Thabo New", "black_rank": "18k", "winner": "black"}]
     )
@@ -103,7 +115,7 @@ def test_it_creates_a_new_player_typed_with_a_starting_rank(client_for, club, pl
 
 
 def test_an_unknown_name_without_a_rank_is_refused_and_reveals_the_rank_field(
-    client_for, club, players
+    client_for: ClientFor, club: Club, players: dict[str, Player]
 ) -> None:
     data = sheet_data(club, [{"white": "Alice Mokoena", "black": "Nobody Known", "winner": "black"}])
     response = client_for("volunteer").post(URL, data)
@@ -117,7 +129,7 @@ def test_an_unknown_name_without_a_rank_is_refused_and_reveals_the_rank_field(
     assert not Player.objects.filter(name="Nobody Known").exists()
 
 
-def test_a_bad_starting_rank_is_named(client_for, club, players) -> None:
+def test_a_bad_starting_rank_is_named(client_for: ClientFor, club: Club, players: dict[str, Player]) -> None:
     data = sheet_data(
         club, [{"white": "Alice Mokoena", "black": "Nobody", "black_rank": "11x", "winner": "black"}]
     )
@@ -168,7 +180,12 @@ def test_a_bad_starting_rank_is_named(client_for, club, players) -> None:
     ],
 )
 def test_a_bad_row_is_named_by_row_and_field_and_nothing_is_saved(
-    client_for, club, players, row, where, message
+    client_for: ClientFor,
+    club: Club,
+    players: dict[str, Player],
+    row: dict[str, str],
+    where: str,
+    message: str,
 ) -> None:
     good = {"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}
     data = sheet_data(club, [good, row])
@@ -180,7 +197,9 @@ def test_a_bad_row_is_named_by_row_and_field_and_nothing_is_saved(
     assert not Game.objects.exists() and not RecordSheet.objects.exists() and not LogEntry.objects.exists()
 
 
-def test_a_sheet_dated_in_the_future_or_without_games_is_refused(client_for, club, players) -> None:
+def test_a_sheet_dated_in_the_future_or_without_games_is_refused(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     future = (timezone.localdate() + timedelta(days=3)).isoformat()
     html = client_for("volunteer").post(URL, sheet_data(club, [{}], date=future)).content.decode()
     assert "<strong>Sheet, Date:</strong>" in html and "in the future" in html
@@ -188,7 +207,9 @@ def test_a_sheet_dated_in_the_future_or_without_games_is_refused(client_for, clu
     assert not RecordSheet.objects.exists()
 
 
-def test_two_rows_disagreeing_on_a_new_players_rank_are_refused(client_for, club, players) -> None:
+def test_two_rows_disagreeing_on_a_new_players_rank_are_refused(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club,
         [
@@ -205,7 +226,9 @@ def test_two_rows_disagreeing_on_a_new_players_rank_are_refused(client_for, club
     assert not Player.objects.filter(name="Zed").exists()
 
 
-def test_the_entered_values_survive_a_refused_save(client_for, club, players) -> None:
+def test_the_entered_values_survive_a_refused_save(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "black", "komi": "150"}]
     )
@@ -214,7 +237,7 @@ def test_the_entered_values_survive_a_refused_save(client_for, club, players) ->
     assert re.search(r'<input type="radio" name="row-0-winner" value="black"[^>]* checked>', html)
 
 
-def test_the_add_a_game_button_fetches_one_numbered_row(client_for, club) -> None:
+def test_the_add_a_game_button_fetches_one_numbered_row(client_for: ClientFor, club: Club) -> None:
     response = client_for("volunteer").get(reverse("sheet_row"), {"n": "7"})
     html = response.content.decode()
     assert html.count('class="game-row') == 1
@@ -223,23 +246,28 @@ def test_the_add_a_game_button_fetches_one_numbered_row(client_for, club) -> Non
 
 
 def test_the_player_check_confirms_a_known_name_and_asks_a_rank_for_a_new_one(
-    client_for, club, players
+    client_for: ClientFor, club: Club, players: dict[str, Player]
 ) -> None:
     client = client_for("volunteer")
     url = reverse("sheet_player_check")
     known = client.get(
-        url, {"field": "row-2-white", "row-2-white": "bob smit", "club": club.pk}
+        url, {"field": "row-2-white", "row-2-white": "bob smit", "club": str(club.pk)}
     ).content.decode()
     assert "✓ 8k" in known and "black_rank" not in known and "white_rank" not in known
     new = client.get(
-        url, {"field": "row-2-black", "row-2-black": "Someone New", "club": club.pk}
+        url, {"field": "row-2-black", "row-2-black": "Someone New", "club": str(club.pk)}
     ).content.decode()
     assert 'name="row-2-black_rank"' in new
     assert client.get(url, {"field": "nonsense"}).status_code == 400
 
 
 def test_the_player_list_follows_the_chosen_clubs_list(
-    client_for, club, other_club, players, personas, make_player
+    client_for: ClientFor,
+    club: Club,
+    other_club: Club,
+    players: dict[str, Player],
+    personas: Personas,
+    make_player: MakePlayer,
 ) -> None:
     ladder = make_pool(name="Guildford Ladder", slug="guildford")
     make_player("Ladder Player", club=ladder)
@@ -256,7 +284,7 @@ def test_the_player_list_follows_the_chosen_clubs_list(
 
 
 def test_a_sheet_at_one_club_may_hold_a_player_whose_home_is_another_club_of_the_list(
-    client_for, club, other_club, players, make_player
+    client_for: ClientFor, club: Club, other_club: Club, players: dict[str, Player], make_player: MakePlayer
 ) -> None:
     visitor = make_player("Cape Visitor", rank=-6, club=other_club)
     data = sheet_data(club, [{"white": "Alice Mokoena", "black": "cape visitor", "winner": "black"}])
@@ -268,7 +296,7 @@ def test_a_sheet_at_one_club_may_hold_a_player_whose_home_is_another_club_of_the
 
 
 def test_a_player_typed_with_their_suffix_is_saved_and_shown_with_it(
-    client_for, club, players, make_player
+    client_for: ClientFor, club: Club, players: dict[str, Player], make_player: MakePlayer
 ) -> None:
     make_player("Sam Dube", rank=-9)
     junior = make_player("Sam Dube", rank=-20, slug="sam-dube-jr", suffix="junior")
@@ -276,11 +304,13 @@ def test_a_player_typed_with_their_suffix_is_saved_and_shown_with_it(
     response = client_for("volunteer").post(URL, data)
     assert response.status_code == 302
     assert Game.objects.get().black == junior
-    html = client_for("anonymous").get(response.url).content.decode()
+    html = client_for("anonymous").get(response["Location"]).content.decode()
     assert f'href="{junior.get_absolute_url()}" class="name">Sam Dube (junior)</a>' in html
 
 
-def test_a_player_of_another_list_is_not_found_in_this_one(client_for, club, players, make_player) -> None:
+def test_a_player_of_another_list_is_not_found_in_this_one(
+    client_for: ClientFor, club: Club, players: dict[str, Player], make_player: MakePlayer
+) -> None:
     make_player("Ladder Player", club=make_pool(name="Guildford Ladder", slug="guildford"))
     data = sheet_data(club, [{"white": "Alice Mokoena", "black": "Ladder Player", "winner": "black"}])
     response = client_for("volunteer").post(URL, data)
@@ -289,7 +319,9 @@ def test_a_player_of_another_list_is_not_found_in_this_one(client_for, club, pla
     assert not Game.objects.exists() and Player.objects.filter(name="Ladder Player").count() == 1
 
 
-def test_choosing_another_club_reloads_the_name_list(client_for, club, players) -> None:
+def test_choosing_another_club_reloads_the_name_list(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     html = client_for("volunteer").get(URL).content.decode()
     select = html[html.index('<select name="club"') :].split(">")[0]
     assert f'hx-get="{reverse("sheet_players")}"' in select
@@ -297,7 +329,11 @@ def test_choosing_another_club_reloads_the_name_list(client_for, club, players) 
 
 
 def test_a_new_sheet_starts_on_the_club_of_the_volunteers_last_sheet(
-    client_for, club, players, personas, make_player
+    client_for: ClientFor,
+    club: Club,
+    players: dict[str, Player],
+    personas: Personas,
+    make_player: MakePlayer,
 ) -> None:
     # "Aardvark" sorts first, so the old default (the first club by name) would pick it.
     other = make_pool(name="Aardvark Go Club", slug="aardvark")
@@ -315,7 +351,7 @@ def test_a_new_sheet_starts_on_the_club_of_the_volunteers_last_sheet(
 
 
 def test_the_saved_sheet_shows_its_games_and_the_rating_changes_once_computed(
-    client_for, club, players
+    client_for: ClientFor, club: Club, players: dict[str, Player]
 ) -> None:
     from ratings.recompute import recompute_list
 
@@ -335,7 +371,9 @@ def test_the_saved_sheet_shows_its_games_and_the_rating_changes_once_computed(
     assert "being computed" not in html
 
 
-def test_anyone_may_read_a_saved_sheet_but_only_volunteers_see_edit_links(client_for, club, players) -> None:
+def test_anyone_may_read_a_saved_sheet_but_only_volunteers_see_edit_links(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     client_for("volunteer").post(
         URL, sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}])
     )
@@ -346,7 +384,9 @@ def test_anyone_may_read_a_saved_sheet_but_only_volunteers_see_edit_links(client
     assert "/edit/" in client_for("committee").get(f"/sheets/{sheet.pk}/").content.decode()
 
 
-def test_a_saved_sheet_links_everyone_to_its_games_in_the_log(client_for, club, players) -> None:
+def test_a_saved_sheet_links_everyone_to_its_games_in_the_log(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     client_for("volunteer").post(
         URL, sheet_data(club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}])
     )
@@ -362,9 +402,9 @@ def test_a_saved_sheet_links_everyone_to_its_games_in_the_log(client_for, club, 
 EXPECTED = {"anonymous": "login", "player": 403, "volunteer": "ok", "committee": "ok"}
 
 
-def _refused_as(response, role: str) -> bool:  # type: ignore[no-untyped-def]
+def _refused_as(response: TestResponse, role: str) -> bool:
     if EXPECTED[role] == "login":
-        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
         return True
     if EXPECTED[role] == 403:
         assert response.status_code == 403
@@ -373,7 +413,9 @@ def _refused_as(response, role: str) -> bool:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_volunteers_and_committee_may_save_a_sheet(client_for, club, players, role) -> None:
+def test_only_volunteers_and_committee_may_save_a_sheet(
+    client_for: ClientFor, club: Club, players: dict[str, Player], role: str
+) -> None:
     data = sheet_data(
         club, [{"white": "Alice Mokoena", "black": "New Person", "black_rank": "9k", "winner": "white"}]
     )
@@ -389,7 +431,9 @@ def test_only_volunteers_and_committee_may_save_a_sheet(client_for, club, player
 
 
 @pytest.mark.parametrize("role", EXPECTED)
-def test_only_volunteers_and_committee_reach_the_entry_page_and_its_helpers(client_for, club, role) -> None:
+def test_only_volunteers_and_committee_reach_the_entry_page_and_its_helpers(
+    client_for: ClientFor, club: Club, role: str
+) -> None:
     for url in (
         URL,
         reverse("sheet_row") + "?n=1",

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.models import Game, RecordSheet
+from ratings.models import Club, Game, Player, RecordSheet
 from ratings.views.sheets import MAX_ROWS
+from tests.conftest import ClientFor, MakePlayer
 from tests.test_sheet_entry import URL, sheet_data
 
 
 @pytest.fixture
-def two(make_player):  # type: ignore[no-untyped-def]
+def two(make_player: MakePlayer) -> tuple[Player, Player]:
     return make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
 
 
@@ -20,12 +21,14 @@ def _rows(count: int) -> list[dict[str, str]]:
     return [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white"}] * count
 
 
-def test_the_page_states_the_limit(client_for, club) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_states_the_limit(client_for: ClientFor, club: Club) -> None:
     html = client_for("committee").get(URL).content.decode()
     assert f"A sheet holds up to {MAX_ROWS} games" in html
 
 
-def test_a_230_game_sheet_is_refused_whole_with_a_message(client_for, club, two) -> None:  # type: ignore[no-untyped-def]
+def test_a_230_game_sheet_is_refused_whole_with_a_message(
+    client_for: ClientFor, club: Club, two: tuple[Player, Player]
+) -> None:
     response = client_for("volunteer").post(URL, sheet_data(club, _rows(230)))
     html = response.content.decode()
     assert response.status_code == 400
@@ -36,13 +39,17 @@ def test_a_230_game_sheet_is_refused_whole_with_a_message(client_for, club, two)
     assert html.count('class="game-row') == 230  # every row typed comes back
 
 
-def test_a_sheet_of_exactly_the_limit_is_saved_whole(client_for, club, two) -> None:  # type: ignore[no-untyped-def]
+def test_a_sheet_of_exactly_the_limit_is_saved_whole(
+    client_for: ClientFor, club: Club, two: tuple[Player, Player]
+) -> None:
     response = client_for("volunteer").post(URL, sheet_data(club, _rows(MAX_ROWS)))
     assert response.status_code == 302
     assert Game.objects.count() == MAX_ROWS
 
 
-def test_a_row_with_a_high_number_is_not_dropped(client_for, club, two) -> None:  # type: ignore[no-untyped-def]
+def test_a_row_with_a_high_number_is_not_dropped(
+    client_for: ClientFor, club: Club, two: tuple[Player, Player]
+) -> None:
     data = sheet_data(club, _rows(1))
     data.update({k.replace("row-0-", "row-12345-"): v for k, v in data.items() if k.startswith("row-0-")})
     response = client_for("volunteer").post(URL, data)
@@ -50,7 +57,9 @@ def test_a_row_with_a_high_number_is_not_dropped(client_for, club, two) -> None:
     assert Game.objects.count() == 2
 
 
-def test_far_too_many_fields_answer_a_page_that_says_why(client_for, club, two) -> None:  # type: ignore[no-untyped-def]
+def test_far_too_many_fields_answer_a_page_that_says_why(
+    client_for: ClientFor, club: Club, two: tuple[Player, Player]
+) -> None:
     client = client_for("volunteer")
     client.raise_request_exception = False
     response = client.post(URL, sheet_data(club, _rows(800)))

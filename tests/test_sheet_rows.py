@@ -5,19 +5,20 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.models import Game, Player, RecordSheet
+from ratings.models import Club, Game, Player, RecordSheet
+from tests.conftest import ClientFor, MakePlayer
 from tests.test_sheet_entry import URL, _fast_passwords, sheet_data  # noqa: F401  (autouse fixture)
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def players(make_player):  # type: ignore[no-untyped-def]
+def players(make_player: MakePlayer) -> dict[str, Player]:
     return {"alice": make_player("Alice Mokoena", rank=-5), "bob": make_player("Bob Smit", rank=-8)}
 
 
 def test_a_new_player_given_a_rank_on_one_row_is_the_same_player_on_later_rows(
-    client_for, club, players
+    client_for: ClientFor, club: Club, players: dict[str, Player]
 ) -> None:
     data = sheet_data(
         club,
@@ -34,7 +35,9 @@ def test_a_new_player_given_a_rank_on_one_row_is_the_same_player_on_later_rows(
     assert Game.objects.filter(white=dora).count() + Game.objects.filter(black=dora).count() == 3
 
 
-def test_a_later_row_does_not_lend_its_rank_to_an_earlier_one(client_for, club, players) -> None:
+def test_a_later_row_does_not_lend_its_rank_to_an_earlier_one(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club,
         [
@@ -49,7 +52,7 @@ def test_a_later_row_does_not_lend_its_rank_to_an_earlier_one(client_for, club, 
 
 
 def test_a_refused_sheet_shows_the_later_rows_new_player_with_the_earlier_rank(
-    client_for, club, players
+    client_for: ClientFor, club: Club, players: dict[str, Player]
 ) -> None:
     data = sheet_data(
         club,
@@ -63,10 +66,12 @@ def test_a_refused_sheet_shows_the_later_rows_new_player_with_the_earlier_rank(
     assert 'name="row-1-white_rank"' not in html
 
 
-def test_the_player_check_knows_a_new_player_of_an_earlier_row(client_for, club, players) -> None:
+def test_the_player_check_knows_a_new_player_of_an_earlier_row(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     client = client_for("volunteer")
     query = {
-        "club": club.pk,
+        "club": str(club.pk),
         "row-0-white": "Alice Mokoena",
         "row-0-black": "Dora Newcomer",
         "row-0-black_rank": "15k",
@@ -80,7 +85,9 @@ def test_the_player_check_knows_a_new_player_of_an_earlier_row(client_for, club,
     assert 'name="row-0-black_rank"' in first and 'value="15k"' in first
 
 
-def test_the_kind_of_each_game_defaults_to_the_sheets(client_for, club, players) -> None:
+def test_the_kind_of_each_game_defaults_to_the_sheets(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club,
         [
@@ -95,7 +102,9 @@ def test_the_kind_of_each_game_defaults_to_the_sheets(client_for, club, players)
     assert [g.kind for g in sheet.games.order_by("id")] == ["free", "tournament"]
 
 
-def test_an_unknown_kind_on_a_row_is_named(client_for, club, players) -> None:
+def test_an_unknown_kind_on_a_row_is_named(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     data = sheet_data(
         club, [{"white": "Alice Mokoena", "black": "Bob Smit", "winner": "white", "kind": "blitz"}]
     )
@@ -104,20 +113,20 @@ def test_an_unknown_kind_on_a_row_is_named(client_for, club, players) -> None:
     assert "Game 1, Kind:" in response.content.decode()
 
 
-def test_each_row_offers_the_kinds_with_the_sheets_as_default(client_for, club) -> None:
+def test_each_row_offers_the_kinds_with_the_sheets_as_default(client_for: ClientFor, club: Club) -> None:
     html = client_for("volunteer").get(reverse("sheet_row"), {"n": "4"}).content.decode()
     assert 'name="row-4-kind"' in html
     assert '<option value="" selected>As sheet</option>' in html
 
 
 @pytest.fixture
-def francois(make_player, other_club):  # type: ignore[no-untyped-def]
+def francois(make_player: MakePlayer, other_club: Club) -> Player:
     return make_player("François Dupont", rank=-5, club=other_club)
 
 
 @pytest.mark.parametrize("typed", ["Francois Dupont", "dupont françois", "  DUPONT   Francois "])
 def test_a_name_alike_an_existing_player_is_offered_before_a_new_one_is_made(
-    client_for, club, players, francois, typed
+    client_for: ClientFor, club: Club, players: dict[str, Player], francois: Player, typed: str
 ) -> None:
     row = {"white": "Alice Mokoena", "black": typed, "black_rank": "9k", "winner": "white"}
     before = Player.objects.count()
@@ -129,7 +138,9 @@ def test_a_name_alike_an_existing_player_is_offered_before_a_new_one_is_made(
     assert Player.objects.count() == before and not Game.objects.exists()
 
 
-def test_a_different_person_of_a_name_alike_is_added_once_confirmed(client_for, club, players) -> None:
+def test_a_different_person_of_a_name_alike_is_added_once_confirmed(
+    client_for: ClientFor, club: Club, players: dict[str, Player]
+) -> None:
     make = Player.objects.get(name="Alice Mokoena")
     make.name = "Li Wei"
     make.save()
@@ -142,8 +153,10 @@ def test_a_different_person_of_a_name_alike_is_added_once_confirmed(client_for, 
     assert Player.objects.get(name="Li Wei").pk == make.pk
 
 
-def test_the_player_check_offers_the_player_alike(client_for, club, players, francois) -> None:
-    query = {"club": club.pk, "row-1-white": "francois DUPONT", "field": "row-1-white"}
+def test_the_player_check_offers_the_player_alike(
+    client_for: ClientFor, club: Club, players: dict[str, Player], francois: Player
+) -> None:
+    query = {"club": str(club.pk), "row-1-white": "francois DUPONT", "field": "row-1-white"}
     html = client_for("volunteer").get(reverse("sheet_player_check"), query).content.decode()
     assert 'data-name="François Dupont"' in html and "François Dupont, 5k, Cape Town Go Club" in html
     assert 'name="row-1-white_new"' in html and 'name="row-1-white_rank"' in html
@@ -153,7 +166,9 @@ def test_the_player_check_offers_the_player_alike(client_for, club, players, fra
     assert "✓ 5k" in exact.content.decode() and "Did you mean" not in exact.content.decode()
 
 
-def test_inactive_players_leave_the_autocomplete_but_not_history(client_for, club, make_player) -> None:
+def test_inactive_players_leave_the_autocomplete_but_not_history(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     from datetime import date, timedelta
 
     from ratings import player_match, services

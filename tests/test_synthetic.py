@@ -9,6 +9,7 @@ from collections import Counter
 from datetime import date
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -81,6 +82,7 @@ def test_any_history_is_well_formed(games: int, players: int, seed: int, clubs: 
         if game.event is not None:
             assert game.event_class in ("A", "B", "C", "D")
         else:
+            assert isinstance(game.white, int) and isinstance(game.black, int)
             assert game.club == f"club-{game.white % clubs + 1}" == f"club-{game.black % clubs + 1}"
     for adjustment in events:
         if isinstance(adjustment, Adjustment):
@@ -158,7 +160,7 @@ def test_players_are_integers_and_dates_are_shared_objects() -> None:
         ({"games": 10, "players": 4, "clubs": 3}, "clubs"),
     ],
 )
-def test_impossible_arguments_are_refused(arguments: dict[str, int], words: str) -> None:
+def test_impossible_arguments_are_refused(arguments: dict[str, Any], words: str) -> None:
     with pytest.raises(ValueError, match=f"^{words}:"):
         synthetic_history(**arguments)
 

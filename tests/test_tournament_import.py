@@ -4,23 +4,31 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
+from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django import Settings
 
 from ratings import committee
 from ratings.committee import CommitteeError
 from ratings.exchange import ExchangeError, name_key
-from ratings.models import Club, Game, LogEntry, Player, RecordSheet
-from tests.conftest import ROLES, SHARED_DATA, make_pool, shared_data
+from ratings.models import Club, Game, LogEntry, Player, RatingList, RecordSheet
+from tests.conftest import ROLES, SHARED_DATA, ClientFor, MakePlayer, make_pool, shared_data
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
@@ -52,7 +60,7 @@ def state() -> tuple[int, int, int, int]:
 # --- the real files -----------------------------------------------------------------
 
 
-def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club) -> None:
+def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club: Club) -> None:
     report = committee.import_tournament(club, juvisy("h9"), filename="juvisy-2019.h9")
     sheet = report.sheet
     assert sheet is not None and (sheet.event, sheet.date, sheet.event_class) == (
@@ -66,7 +74,12 @@ def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club) -> None:
     assert {g.kind for g in games} == {"tournament"}
     first = next(g for g in games if {g.white.name, g.black.name} == {"Minieri Davide", "Daguenet Mathieu"})
     # Line 12 "1 Minieri Davide ... 2+/w0": Minieri had White, even game, and won; KM[7.5].
-    assert (first.white.name, first.winner, first.handicap, first.komi) == ("Minieri Davide", "white", 0, 7.5)
+    assert (first.white.name, first.winner, first.handicap, first.komi) == (
+        "Minieri Davide",
+        "white",
+        0,
+        Decimal("7.5"),
+    )
     hc = next(g for g in games if g.handicap > 0)
     assert hc.komi == 0.5  # handicap games: 0.5 (formats.md)
     assert len(report.created) == Player.objects.filter(rating_list=club.rating_list).count() == 19
@@ -80,7 +93,7 @@ def test_it_imports_juvisy_h9_as_one_sheet_of_tournament_games(club) -> None:
     )
 
 
-def test_the_same_tournament_in_h9_and_tou_gives_the_same_games(db) -> None:
+def test_the_same_tournament_in_h9_and_tou_gives_the_same_games(db: None) -> None:
     from_h9, from_tou = new_club("from-h9"), new_club("from-tou")
     committee.import_tournament(from_h9, juvisy("h9"), filename="juvisy-2019.h9")
     committee.import_tournament(from_tou, juvisy("tou"), filename="juvisy-2019.tou")
@@ -92,7 +105,7 @@ def test_the_same_tournament_in_h9_and_tou_gives_the_same_games(db) -> None:
     )
 
 
-def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club) -> None:
+def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club: Club) -> None:
     committee.import_tournament(club, juvisy("h9"), filename="juvisy-2019.h9")
     before = state()
     for ext in ("h9", "tou"):
@@ -102,7 +115,7 @@ def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club) -> 
 
 
 def test_the_same_tournament_at_another_club_of_the_list_is_refused_but_another_list_takes_it(
-    club, other_club
+    club: Club, other_club: Club
 ) -> None:
     """The games of every club of a list are one pool: the same
     tournament entered at club B would count its games twice."""
@@ -117,7 +130,7 @@ def test_the_same_tournament_at_another_club_of_the_list_is_refused_but_another_
 
 
 def test_it_matches_the_lists_players_by_licence_then_by_name_whatever_their_home_club(
-    club, other_club, other_list, make_player
+    club: Club, other_club: Club, other_list: RatingList, make_player: MakePlayer
 ) -> None:
     """A tournament at one club meets players of the whole list,
     never those of another list."""
@@ -134,7 +147,7 @@ def test_it_matches_the_lists_players_by_licence_then_by_name_whatever_their_hom
     assert new.home_club == club and Game.objects.of_player(new).exists()
 
 
-def test_two_club_players_with_the_files_name_stop_the_import(club, make_player) -> None:
+def test_two_club_players_with_the_files_name_stop_the_import(club: Club, make_player: MakePlayer) -> None:
     make_player("Theo Lemoine", rank=-1)
     make_player("LEMOINE Theo", rank=-1, slug="other")
     before = state()
@@ -143,14 +156,14 @@ def test_two_club_players_with_the_files_name_stop_the_import(club, make_player)
     assert state() == before
 
 
-def test_a_dry_run_reports_and_saves_nothing(club) -> None:
+def test_a_dry_run_reports_and_saves_nothing(club: Club) -> None:
     before = state()
     report = committee.import_tournament(club, juvisy("h9"), filename="juvisy-2019.h9", dry_run=True)
     assert report.dry_run and report.games == 36 and report.created
     assert state() == before
 
 
-def test_a_file_with_only_byes_and_anonymous_players_is_refused_with_its_first_line(club) -> None:
+def test_a_file_with_only_byes_and_anonymous_players_is_refused_with_its_first_line(club: Club) -> None:
     before = state()
     with pytest.raises(
         CommitteeError,
@@ -163,21 +176,21 @@ def test_a_file_with_only_byes_and_anonymous_players_is_refused_with_its_first_l
 
 
 @pytest.mark.parametrize("name", ["istanbul-online-2020.h9", "cdfa-2020.tou"])
-def test_the_other_real_tournaments_import(club, name: str) -> None:
+def test_the_other_real_tournaments_import(club: Club, name: str) -> None:
     report = committee.import_tournament(club, shared_data(name).read_bytes(), filename=name)
     assert report.sheet is not None and report.sheet.games.count() == report.games > 0
 
 
 @pytest.mark.parametrize("name", ["ech_ffg_V3.txt", "tdlista.txt"])
-def test_rank_lists_are_refused_as_tournaments_naming_a_line(club, name: str) -> None:
+def test_rank_lists_are_refused_as_tournaments_naming_a_line(club: Club, name: str) -> None:
     before = state()
     with pytest.raises((ExchangeError, CommitteeError), match=r"line \d+"):
         committee.import_tournament(club, shared_data(name).read_bytes(), filename=name)
     assert state() == before
 
 
-def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
-    """Every file of the shared sample-data folder beside the repository (its README excepted), each into a fresh club."""
+def test_every_shared_file_is_imported_or_refused_naming_a_line(db: None) -> None:
+    """Every file of the shared sample-data folder (its README excepted), each into a fresh club."""
     files = sorted(p for p in SHARED_DATA.glob("*") if p.name != "README.md") if SHARED_DATA.exists() else []
     if not files:
         pytest.skip("the shared sample-data folder beside the repository is absent")
@@ -195,7 +208,7 @@ def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
 # --- bad input ----------------------------------------------------------------------
 
 
-def test_a_truncated_file_is_refused_naming_the_line(club) -> None:
+def test_a_truncated_file_is_refused_naming_the_line(club: Club) -> None:
     data = juvisy("h9")
     cut = data[: data.index(b"Moscardo") + 40]  # inside line 20
     before = state()
@@ -204,7 +217,7 @@ def test_a_truncated_file_is_refused_naming_the_line(club) -> None:
     assert state() == before
 
 
-def test_contradictory_lines_are_refused_naming_both(club) -> None:
+def test_contradictory_lines_are_refused_naming_both(club: Club) -> None:
     # Line 12 says Minieri beat player 2 with White in round 1; make line 13 say Daguenet won too... as White.
     data = juvisy("h9").replace(b"1-/b0    0=", b"1-/w0    0=", 1)
     before = state()
@@ -215,27 +228,29 @@ def test_contradictory_lines_are_refused_naming_both(club) -> None:
     assert state() == before
 
 
-def test_a_wrong_encoding_is_refused_naming_the_line(club) -> None:
+def test_a_wrong_encoding_is_refused_naming_the_line(club: Club) -> None:
     data = juvisy("h9").decode("latin-1").encode("utf-16-le")  # no byte-order mark
     with pytest.raises(ExchangeError, match="line 1"):
         committee.import_tournament(club, data, filename="juvisy-2019.h9")
     assert state()[0] == 0
 
 
-def test_a_wrong_format_is_refused_naming_the_line(club) -> None:
+def test_a_wrong_format_is_refused_naming_the_line(club: Club) -> None:
     with pytest.raises(ExchangeError, match="line"):
         committee.import_tournament(club, juvisy("h9"), filename="juvisy-2019.h9", format="tou")
     assert state()[0] == 0
 
 
-def test_a_board_size_the_site_does_not_record_is_refused(club) -> None:
+def test_a_board_size_the_site_does_not_record_is_refused(club: Club) -> None:
     data = juvisy("tou").replace(b";size=19", b";size=11")
     with pytest.raises(CommitteeError, match="board size 11"):
         committee.import_tournament(club, data, filename="juvisy-2019.tou")
     assert state()[0] == 0
 
 
-def test_a_game_before_a_matched_players_joining_date_names_the_lines(club, make_player) -> None:
+def test_a_game_before_a_matched_players_joining_date_names_the_lines(
+    club: Club, make_player: MakePlayer
+) -> None:
     make_player("Davide Minieri", rank=2, since=date(2020, 1, 1))
     with pytest.raises(
         CommitteeError,
@@ -255,7 +270,9 @@ _MUTATIONS = st.sampled_from(["delete", "duplicate", "swap", "cut", "replace"])
     where=st.integers(min_value=0, max_value=10_000),
     junk=st.binary(min_size=0, max_size=12),
 )
-def test_mangled_files_give_a_clear_error_or_a_whole_import_never_half(club, ext, how, where, junk) -> None:
+def test_mangled_files_give_a_clear_error_or_a_whole_import_never_half(
+    club: Club, ext: str, how: str, where: int, junk: bytes
+) -> None:
     data = juvisy(ext)
     lines = data.split(b"\n")
     i = where % len(lines)
@@ -276,7 +293,7 @@ def test_mangled_files_give_a_clear_error_or_a_whole_import_never_half(club, ext
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
-def test_garbage_gives_a_clear_error_and_changes_nothing(club, data) -> None:
+def test_garbage_gives_a_clear_error_and_changes_nothing(club: Club, data: bytes) -> None:
     _import_or_clear_error(club, data)
 
 
@@ -297,7 +314,9 @@ def _import_or_clear_error(club: Club, data: bytes) -> None:
 # --- the page ----------------------------------------------------------------------
 
 
-def _post(client, data: bytes, club: Club, name: str = "juvisy-2019.h9", **extra):  # type: ignore[no-untyped-def]
+def _post(
+    client: Client, data: bytes, club: Club, name: str = "juvisy-2019.h9", **extra: Any
+) -> TestResponse:
     """Upload the file: the answer is the preview (a redirect) or the refusal."""
     return client.post(
         reverse("tournament_import"),
@@ -305,7 +324,7 @@ def _post(client, data: bytes, club: Club, name: str = "juvisy-2019.h9", **extra
     )
 
 
-def _import(client, data: bytes, club: Club, name: str = "juvisy-2019.h9"):  # type: ignore[no-untyped-def]
+def _import(client: Client, data: bytes, club: Club, name: str = "juvisy-2019.h9") -> TestResponse:
     """Upload, then "Save these N games" on the preview; the answer to the save."""
     preview = _post(client, data, club, name)
     assert preview.status_code == 302, preview.content.decode()[:2000]
@@ -313,7 +332,7 @@ def _import(client, data: bytes, club: Club, name: str = "juvisy-2019.h9"):  # t
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_imports_a_tournament(role, client_for, club) -> None:
+def test_only_the_committee_imports_a_tournament(role: str, client_for: ClientFor, club: Club) -> None:
     data = juvisy("h9")
     before = state()
     if role == "committee":
@@ -327,7 +346,9 @@ def test_only_the_committee_imports_a_tournament(role, client_for, club) -> None
 
 
 @pytest.mark.parametrize("who", ["volunteer_b", "committee_2"])
-def test_no_one_outside_the_lists_committee_imports_into_its_clubs(who, outsiders, club, other_club) -> None:
+def test_no_one_outside_the_lists_committee_imports_into_its_clubs(
+    who: str, outsiders: dict[str, User], club: Club, other_club: Club
+) -> None:
     from django.test import Client
 
     client = Client()
@@ -338,19 +359,21 @@ def test_no_one_outside_the_lists_committee_imports_into_its_clubs(who, outsider
     assert state() == before
 
 
-def test_the_committee_imports_at_any_club_of_its_list(client_for, other_club) -> None:
+def test_the_committee_imports_at_any_club_of_its_list(client_for: ClientFor, other_club: Club) -> None:
     response = _import(client_for("committee"), juvisy("h9"), other_club)
     assert response.status_code == 302
     assert RecordSheet.objects.get(club=other_club).games.count() == 36
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_sees_the_import_page(role, client_for) -> None:
+def test_only_the_committee_sees_the_import_page(role: str, client_for: ClientFor) -> None:
     response = client_for(role).get(reverse("tournament_import"))
     assert response.status_code == {"anonymous": 302, "player": 403, "volunteer": 403, "committee": 200}[role]
 
 
-def test_the_preview_reports_created_matched_and_skipped_with_lines(client_for, club) -> None:
+def test_the_preview_reports_created_matched_and_skipped_with_lines(
+    client_for: ClientFor, club: Club
+) -> None:
     client = client_for("committee")
     page = client.get(_post(client, juvisy("h9"), club)["Location"]).content.decode()
     assert "New players (19)" in page and "<td>Minieri Davide</td><td>3d</td>" in page
@@ -361,13 +384,13 @@ def test_the_preview_reports_created_matched_and_skipped_with_lines(client_for, 
     assert "36 games saved; ratings will update shortly." in response.content.decode()
 
 
-def test_the_page_asks_for_a_file_when_none_was_chosen(client_for, club) -> None:
+def test_the_page_asks_for_a_file_when_none_was_chosen(client_for: ClientFor, club: Club) -> None:
     response = client_for("committee").post(reverse("tournament_import"), {"club": club.pk, "format": ""})
     assert response.status_code == 400
     assert "choose the file to upload" in response.content.decode()
 
 
-def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for, club) -> None:
+def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for: ClientFor, club: Club) -> None:
     data = juvisy("h9").replace(b"1-/b0    0=", b"1-/w0    0=", 1)
     response = _post(client_for("committee"), data, club)
     assert response.status_code == 400
@@ -375,7 +398,7 @@ def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for, club) -> 
     assert state()[0] == 0
 
 
-def test_the_upload_alone_saves_nothing(client_for, club) -> None:
+def test_the_upload_alone_saves_nothing(client_for: ClientFor, club: Club) -> None:
     # The preview replaced the "Check only" box (tests/test_tournament_preview.py).
     before = state()
     response = _post(client_for("committee"), juvisy("h9"), club)
@@ -385,7 +408,7 @@ def test_the_upload_alone_saves_nothing(client_for, club) -> None:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(min_size=1, max_size=200), st.text(min_size=1, max_size=200).map(str.encode)))
 def test_garbage_uploads_get_a_clear_error_next_to_the_file_and_change_nothing(
-    client_for, club, data
+    client_for: ClientFor, club: Club, data: bytes
 ) -> None:
     before = state()
     response = _post(client_for("committee"), data, club, name="results.h9")

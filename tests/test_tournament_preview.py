@@ -8,16 +8,23 @@ from __future__ import annotations
 import html
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import time_machine
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import Settings
 
 from ratings import committee
-from ratings.models import Game, ImportPreview, LogEntry, Player, RecordSheet
+from ratings.models import Club, Game, ImportPreview, LogEntry, Player, RecordSheet
+from tests.conftest import ClientFor, MakePlayer
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 #: Our own file: five players, five games (one won by default, line 10 round 2),
 #: an unknown result (lines 9 and 11, round 2) and a player without a game (line 12).
@@ -25,12 +32,12 @@ CUP = (Path(__file__).parent / "data" / "preview-club-cup.h9").read_bytes()
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def known(make_player):  # type: ignore[no-untyped-def]
+def known(make_player: MakePlayer) -> dict[str, Player]:
     """Two players of the list the file holds: one by EGD PIN (another spelling), one by name."""
     return {
         "jon": make_player("Jon Smith", rank=2, egd_pin="12345678"),
@@ -42,13 +49,13 @@ def state() -> tuple[int, int, int, int]:
     return RecordSheet.objects.count(), Game.objects.count(), Player.objects.count(), LogEntry.objects.count()
 
 
-def upload(client: Client, club, data: bytes = CUP, name: str = "club-cup.h9"):  # type: ignore[no-untyped-def]
+def upload(client: Client, club: Club, data: bytes = CUP, name: str = "club-cup.h9") -> TestResponse:
     return client.post(
         reverse("tournament_import"), {"file": SimpleUploadedFile(name, data), "club": club.pk, "format": ""}
     )
 
 
-def page_of(response) -> str:  # type: ignore[no-untyped-def]
+def page_of(response: TestResponse) -> str:
     return html.unescape(response.content.decode())
 
 
@@ -56,7 +63,9 @@ def table(page: str, css: str) -> str:
     return page.split(f'<table class="data {css}">')[1].split("</table>")[0]
 
 
-def test_an_upload_shows_the_preview_and_saves_nothing(client_for, club, known) -> None:
+def test_an_upload_shows_the_preview_and_saves_nothing(
+    client_for: ClientFor, club: Club, known: dict[str, Player]
+) -> None:
     client = client_for("committee")
     before = state()
     response = upload(client, club)
@@ -87,7 +96,9 @@ def test_an_upload_shows_the_preview_and_saves_nothing(client_for, club, known) 
     assert state() == before
 
 
-def test_saving_the_preview_saves_exactly_what_it_showed(client_for, club, known) -> None:
+def test_saving_the_preview_saves_exactly_what_it_showed(
+    client_for: ClientFor, club: Club, known: dict[str, Player]
+) -> None:
     client = client_for("committee")
     upload(client, club)
     response = client.post(ImportPreview.objects.get().get_absolute_url())
@@ -107,7 +118,7 @@ def test_saving_the_preview_saves_exactly_what_it_showed(client_for, club, known
 
 
 def test_a_player_created_in_between_is_caught_and_the_new_preview_shown(
-    client_for, club, known, make_player
+    client_for: ClientFor, club: Club, known: dict[str, Player], make_player: MakePlayer
 ) -> None:
     client = client_for("committee")
     upload(client, club)
@@ -126,7 +137,7 @@ def test_a_player_created_in_between_is_caught_and_the_new_preview_shown(
     assert not Player.objects.filter(name="Green Tom").exists()
 
 
-def test_a_preview_is_saved_once(client_for, club, known) -> None:
+def test_a_preview_is_saved_once(client_for: ClientFor, club: Club, known: dict[str, Player]) -> None:
     client = client_for("committee")
     upload(client, club)
     url = ImportPreview.objects.get().get_absolute_url()
@@ -136,7 +147,9 @@ def test_a_preview_is_saved_once(client_for, club, known) -> None:
     assert response.status_code == 404 and state() == before
 
 
-def test_the_same_file_imported_in_between_is_refused_at_saving(client_for, club, known) -> None:
+def test_the_same_file_imported_in_between_is_refused_at_saving(
+    client_for: ClientFor, club: Club, known: dict[str, Player]
+) -> None:
     client = client_for("committee")
     upload(client, club)
     preview = ImportPreview.objects.get()
@@ -147,13 +160,15 @@ def test_the_same_file_imported_in_between_is_refused_at_saving(client_for, club
     assert "was already imported" in page_of(response)
 
 
-def test_a_refused_file_keeps_nothing(client_for, club, known) -> None:
+def test_a_refused_file_keeps_nothing(client_for: ClientFor, club: Club, known: dict[str, Player]) -> None:
     response = upload(client_for("committee"), club, CUP.replace(b"DT[2024-05-04]", b"DT[2024-13-45]"))
     assert response.status_code == 400 and "club-cup.h9: " in page_of(response)
     assert not ImportPreview.objects.exists()
 
 
-def test_a_preview_a_day_old_is_discarded(client_for, club, known) -> None:
+def test_a_preview_a_day_old_is_discarded(
+    client_for: ClientFor, club: Club, known: dict[str, Player]
+) -> None:
     client = client_for("committee")
     upload(client, club)
     url = ImportPreview.objects.get().get_absolute_url()
@@ -164,7 +179,9 @@ def test_a_preview_a_day_old_is_discarded(client_for, club, known) -> None:
     assert not ImportPreview.objects.exists() and not RecordSheet.objects.exists()
 
 
-def test_each_upload_deletes_the_previews_older_than_a_day(client_for, club, known) -> None:
+def test_each_upload_deletes_the_previews_older_than_a_day(
+    client_for: ClientFor, club: Club, known: dict[str, Player]
+) -> None:
     client = client_for("committee")
     upload(client, club)
     old = ImportPreview.objects.get()
@@ -175,7 +192,7 @@ def test_each_upload_deletes_the_previews_older_than_a_day(client_for, club, kno
 
 
 def test_the_preview_shows_the_first_games_and_counts_the_others(
-    client_for, club, known, monkeypatch
+    client_for: ClientFor, club: Club, known: dict[str, Player], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(committee, "GAMES_PREVIEWED", 2)
     client = client_for("committee")
@@ -189,7 +206,7 @@ def test_the_preview_shows_the_first_games_and_counts_the_others(
 
 @pytest.mark.parametrize("who", ["volunteer_b", "committee_2"])
 def test_no_one_outside_the_lists_committee_sees_or_saves_its_preview(
-    who, client_for, outsiders, club, known
+    who: str, client_for: ClientFor, outsiders: dict[str, User], club: Club, known: dict[str, Player]
 ) -> None:
     upload(client_for("committee"), club)
     url = ImportPreview.objects.get().get_absolute_url()

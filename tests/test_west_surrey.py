@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import get_system
-from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, Start, UnknownPlayer, Winner
+from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, PlayerId, Start, UnknownPlayer, Winner
 from ratings.engine.ranks import format_rank, parse_rank
 from ratings.engine.west_surrey import (
     RUNGS,
@@ -126,7 +126,10 @@ def test_handicap_options_refuse_a_bad_number() -> None:
 
 def test_when_bert_wins_he_is_14k_and_fred_1_2d() -> None:
     # "When Bert wins, he is promoted to 14k and Fred is demoted to 1.2d."
-    starts = {"Fred": Start(rank=parse_rank("1.3d")), "Bert": Start(rank=parse_rank("14.5k"))}
+    starts: dict[PlayerId, Start] = {
+        "Fred": Start(rank=parse_rank("1.3d")),
+        "Bert": Start(rank=parse_rank("14.5k")),
+    }
     result = WestSurrey().rate([game("Fred", "Bert", Winner.BLACK, handicap=14, komi=0)], starts=starts)
     assert format_rank(result.state["Bert"].rank) == "14k"
     assert format_rank(result.state["Fred"].rank) == "1.2d"
@@ -135,14 +138,14 @@ def test_when_bert_wins_he_is_14k_and_fred_1_2d() -> None:
 
 
 def test_a_draw_leaves_the_rungs_unaltered() -> None:
-    state = {"A": WestSurreyState(-3.2), "B": WestSurreyState(-5.0)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(-3.2), "B": WestSurreyState(-5.0)}
     result = WestSurrey().rate([game("A", "B", Winner.JIGO)], state=state)
     assert result.state == state
     assert result.ledger.change[0] == result.ledger.change[1] == 0
 
 
 def test_one_rung_regardless_of_grades_across_uneven_spacing() -> None:
-    state = {"A": WestSurreyState(-20.0), "B": WestSurreyState(-0.2)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(-20.0), "B": WestSurreyState(-0.2)}
     result = WestSurrey().rate([game("B", "A", Winner.BLACK), game("A", "B", Winner.BLACK)], state=state)
     assert result.ledger.row(0, 1) == (-20, -20, 0.5, -19.5, -19.5)
     assert result.ledger.row(0, 0) == (-0.2, -0.2, -0.2, -0.4, -0.4)
@@ -155,14 +158,14 @@ def test_one_rung_regardless_of_grades_across_uneven_spacing() -> None:
 @pytest.mark.parametrize("kind", [Kind.FREE, Kind.INTERNET, Kind.TOURNAMENT])
 def test_only_normal_club_games_move_the_ladder(kind: Kind) -> None:
     # "It has no relevance to lightning, teaching, external or tournament games."
-    state = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
     result = WestSurrey().rate([game("A", "B", Winner.WHITE, kind=kind)], state=state)
     assert result.state == state
     assert result.ledger.row(0, 0) == (-3, -3, 0, -3, -3)
 
 
 def test_lightning_small_board_and_forfeit_games_leave_the_ladder_alone() -> None:
-    state = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
     events = [
         game("A", "B", Winner.WHITE, minutes=5),
         game("A", "B", Winner.WHITE, board=9),
@@ -174,14 +177,14 @@ def test_lightning_small_board_and_forfeit_games_leave_the_ladder_alone() -> Non
 
 
 def test_the_ends_of_the_ladder_hold() -> None:
-    state = {"A": WestSurreyState(8.9), "B": WestSurreyState(-40.0)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(8.9), "B": WestSurreyState(-40.0)}
     result = WestSurrey().rate([game("A", "B", Winner.WHITE)], state=state)
     assert result.state == state
 
 
 def test_adjustment_after_a_tournament_sets_the_strength() -> None:
     # "After a player has taken part in a tournament, they should modify their strength"
-    state = {"A": WestSurreyState(-3.0)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(-3.0)}
     result = WestSurrey().rate([Adjustment(DAY, "A", -5), Adjustment(DAY, "A", -5, rating=-4.3)], state=state)
     assert result.ledger.row(0) == (-3, -3, -2, -5, -5)
     assert result.ledger.row(1) == (-5, -5, 0.6, -4.4, -4.4)
@@ -205,13 +208,13 @@ def test_unknown_player_is_refused() -> None:
         (game("A", "A", Winner.WHITE), "black"),
         (game("A", "B", Winner.WHITE, handicap=-2), "handicap"),
         (game("A", "B", Winner.WHITE, komi=float("inf")), "komi"),
-        (game("A", "B", "black"), "winner"),  # type: ignore[arg-type]
+        (game("A", "B", "black"), "winner"),  # type: ignore[arg-type]  # a bad winner on purpose
         (game("A", "B", Winner.WHITE, board=11), "board"),
         (Adjustment(DAY, "A", float("nan")), "rank"),
     ],
 )
 def test_bad_events_are_refused_naming_the_field(event: Any, field: str) -> None:
-    starts = {"A": Start(rank=-3), "B": Start(rank=-3)}
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-3), "B": Start(rank=-3)}
     with pytest.raises(InvalidEvent) as caught:
         WestSurrey().rate([game("A", "B", Winner.WHITE), event], starts=starts)
     assert (caught.value.index, caught.value.field) == (1, field)
@@ -300,7 +303,7 @@ events = st.lists(
 @settings(deadline=None)
 @given(state=states, history=events)
 def test_players_stay_on_rungs_and_move_at_most_one(
-    state: dict[str, WestSurreyState], history: list[Any]
+    state: dict[PlayerId, WestSurreyState], history: list[Any]
 ) -> None:
     result = WestSurrey().rate(history, state=state)
     ledger = result.ledger
@@ -316,7 +319,9 @@ def test_players_stay_on_rungs_and_move_at_most_one(
 
 @settings(deadline=None)
 @given(state=states, history=st.lists(ladder_games(), max_size=40))
-def test_swapping_colours_mirrors_the_result(state: dict[str, WestSurreyState], history: list[Game]) -> None:
+def test_swapping_colours_mirrors_the_result(
+    state: dict[PlayerId, WestSurreyState], history: list[Game]
+) -> None:
     swap = {Winner.WHITE: Winner.BLACK, Winner.BLACK: Winner.WHITE, Winner.JIGO: Winner.JIGO}
     mirrored = [
         Game(g.date, g.black, g.white, swap[g.winner], g.handicap, -g.komi, g.kind, minutes=g.minutes)
@@ -332,7 +337,7 @@ def test_swapping_colours_mirrors_the_result(state: dict[str, WestSurreyState], 
 @settings(deadline=None)
 @given(state=states, history=events, cut=st.integers(0, 40))
 def test_resuming_from_a_stored_state_equals_a_full_replay(
-    state: dict[str, WestSurreyState], history: list[Any], cut: int
+    state: dict[PlayerId, WestSurreyState], history: list[Any], cut: int
 ) -> None:
     system = WestSurrey()
     full = system.rate(history, state=state)
@@ -352,6 +357,6 @@ def test_a_bga_rating_far_away_moves_the_grade_step_by_step() -> None:
 
 
 def test_lightning_threshold_is_a_setting() -> None:
-    state = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
+    state: dict[PlayerId, WestSurreyState] = {"A": WestSurreyState(-3.0), "B": WestSurreyState(-5.0)}
     result = WestSurrey(lightning_below=3).rate([game("A", "B", Winner.WHITE, minutes=5)], state=state)
     assert result.state["A"].rank == -2.8

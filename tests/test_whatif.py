@@ -173,6 +173,7 @@ def test_a_system_may_set_its_own_decimals() -> None:
         name = "stub"
         rating_decimals = 4
 
+    # A stand-in with only what rating_decimals reads, not a whole RatingSystem.
     assert rating_decimals(Stub()) == 4  # type: ignore[arg-type]
 
 

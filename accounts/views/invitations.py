@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,12 +17,13 @@ from accounts import access, invitations
 from accounts.forms import InviteForm, NewcomerForm
 from accounts.memberships import MembershipError
 from accounts.models import Invitation
+from accounts.requests import AuthenticatedHttpRequest, signed_in_user
 from ratings import access as ratings_access
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
+def invitation_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """GET: the list's invitations and a form; POST: invite someone."""
     rating_list = ratings_access.rating_list_for_committee(request.user, slug)
     initial = {"place": request.GET["place"]} if "place" in request.GET else None
@@ -53,7 +55,7 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+def invitation_withdraw(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     invitation = access.invitation_for_committee(request.user, pk)
     if invitation.accepted_at is None:
         invitation.delete()
@@ -68,9 +70,10 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     invitation = access.invitation_by_token(token)
     if not invitation.is_usable:
         return render(request, "accounts/invitation_gone.html", {"invitation": invitation}, status=410)
-    if request.user.is_authenticated:
+    user = signed_in_user(request)
+    if user is not None:
         if request.method == "POST":
-            return _accept(request, invitation, request.user)
+            return _accept(request, invitation, user)
         return render(request, "accounts/invitation_accept.html", {"invitation": invitation})
     form = NewcomerForm(request.POST or None, initial={"username": invitation.email.split("@")[0]})
     known = get_user_model()._default_manager.filter(email__iexact=invitation.email).exists()
@@ -91,7 +94,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "accounts/invitation_accept.html", context, status=400 if form.errors else 200)
 
 
-def _accept(request: HttpRequest, invitation: Invitation, user: object) -> HttpResponse:
+def _accept(request: HttpRequest, invitation: Invitation, user: User) -> HttpResponse:
     try:
         invitations.accept(invitation, user)
     except MembershipError as error:

@@ -15,7 +15,9 @@ from accounts import access, memberships
 from accounts.forms import GiveRoleForm, LinkForm
 from accounts.memberships import MembershipError
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access as ratings_access
+from ratings.form_fields import choices_of
 from ratings.models import RatingList
 
 
@@ -40,7 +42,7 @@ def _members_page(request: HttpRequest, rating_list: RatingList, **forms: Any) -
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def members(request: HttpRequest, slug: str) -> HttpResponse:
+def members(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """GET: the members; POST: give a role to an existing user."""
     rating_list = ratings_access.rating_list_for_committee(request.user, slug)
     if request.method == "GET":
@@ -61,7 +63,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def volunteer_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def volunteer_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     seat = access.volunteer_seat_for_committee(request.user, pk)
     memberships.take_volunteer_seat(seat)
     messages.success(request, f"{seat.user} no longer volunteers at {seat.club}.")
@@ -70,7 +72,7 @@ def volunteer_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def committee_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def committee_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     seat = access.committee_seat_for_committee(request.user, pk)
     try:
         memberships.take_committee_seat(seat)
@@ -85,10 +87,10 @@ def committee_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_player(request: HttpRequest, slug: str) -> HttpResponse:
+def link_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     rating_list = ratings_access.rating_list_for_committee(request.user, slug)
     form = LinkForm(request.POST, rating_list=rating_list)
-    ratings_access.refuse_choice_outside(form.fields["player"].queryset, request.POST.get("player"))  # type: ignore[attr-defined]
+    ratings_access.refuse_choice_outside(choices_of(form, "player"), request.POST.get("player"))
     if not form.is_valid():
         return _members_page(request, rating_list, link_form=form)
     player, user = form.cleaned_data["player"], form.cleaned_data["username"]
@@ -103,7 +105,7 @@ def link_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def unlink_player(request: HttpRequest, slug: str) -> HttpResponse:
+def unlink_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     player = ratings_access.player_for_committee(request.user, slug)
     memberships.unlink(player)
     messages.success(request, f"{player} is no longer linked to an account.")
@@ -112,7 +114,7 @@ def unlink_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def claim_player(request: HttpRequest, slug: str) -> HttpResponse:
+def claim_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """A user's "this is me": a request for the committee of the player's list."""
     player = access.player_to_claim(request.user, slug)
     try:
@@ -128,7 +130,7 @@ def claim_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def link_requests(request: HttpRequest, slug: str) -> HttpResponse:
+def link_requests(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     rating_list = ratings_access.rating_list_for_committee(request.user, slug)
     requests = LinkRequest.objects.filter(player__rating_list=rating_list).select_related(
         "user", "player", "decided_by"
@@ -143,7 +145,7 @@ def link_requests(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_request_decide(request: HttpRequest, pk: int, decision: str) -> HttpResponse:
+def link_request_decide(request: AuthenticatedHttpRequest, pk: int, decision: str) -> HttpResponse:
     link_request = access.link_request_for_committee(request.user, pk)
     try:
         memberships.decide_link(link_request, approve=decision == "approve", by=request.user)

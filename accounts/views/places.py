@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import access
 from accounts.forms import ClubForm, ListForm
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access as ratings_access
 from ratings.places import PlaceError, create_club, create_list
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def list_new(request: HttpRequest) -> HttpResponse:
+def list_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     access.require_site_admin(request.user)
     form = ListForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -35,7 +36,7 @@ def list_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def club_new(request: HttpRequest, slug: str) -> HttpResponse:
+def club_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     rating_list = ratings_access.rating_list_for_committee(request.user, slug)
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -53,7 +54,7 @@ def club_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_places(request: HttpRequest) -> HttpResponse:
+def my_places(request: AuthenticatedHttpRequest) -> HttpResponse:
     user = request.user
     context = {
         "committees": CommitteeMember.objects.filter(user=user).select_related("rating_list"),

@@ -393,7 +393,7 @@ class SAGC:
         # numbers held in doubles (exact below 2^53, see rounded_change).
         self._level_status_opponent = {
             kind: _by_rank(
-                lambda r, kind=kind: [  # type: ignore[misc]
+                lambda r, kind=kind: [  # type: ignore[misc]  # mypy infers no type for a lambda with a default
                     float(level_units(r) * STATUS_HALVES[kind] * opponent_tenths(n))
                     for n in range(HISTORY + 1)
                 ]

@@ -46,6 +46,7 @@ from .ranklists import (
     Rejected,
     detect_rank_format,
     parse_rank_list,
+    rank_format,
     read_rank_list,
 )
 from .records import GAME_FIELDS, game_record, game_records, iter_games_csv, iter_games_json, record_of
@@ -55,6 +56,7 @@ from .tournaments import (
     GAME_FORMATS,
     GameFormat,
     detect_game_format,
+    game_format,
     parse_tournament,
     read_tournament,
     write_tournament,
@@ -84,6 +86,7 @@ __all__ = [
     "decode_text",
     "detect_game_format",
     "detect_rank_format",
+    "game_format",
     "game_record",
     "game_records",
     "iter_games_csv",
@@ -91,6 +94,7 @@ __all__ = [
     "name_key",
     "parse_rank_list",
     "parse_tournament",
+    "rank_format",
     "read_rank_list",
     "read_tournament",
     "record_of",

@@ -71,7 +71,7 @@ def csv_lines(rows: Iterable[Iterable[object]], **writer_options: str) -> Iterat
     """The CSV text of ``rows``, one line at a time and every cell made safe
     (for a streamed response or file: memory stays one row)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, **writer_options)  # type: ignore[arg-type]
+    writer = csv.writer(buffer, **writer_options)  # type: ignore[arg-type]  # typeshed types each option apart
     for row in rows:
         writer.writerow(safe_row(row))
         yield buffer.getvalue()

@@ -24,9 +24,13 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
+from typing import Generic, TypeVar
 
 from anyascii import anyascii
-from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+from confusable_homoglyphs import confusables
+
+#: Whatever identifies a player in a NameIndex (a primary key, a line number).
+K = TypeVar("K", bound=Hashable)
 
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
 # Han ideographs, kana and Hangul syllables: one character is one syllable.
@@ -152,7 +156,7 @@ def split_comma_name(name: str) -> tuple[str | None, str | None]:
     return surname.strip() or None, given.strip() or None
 
 
-class NameIndex:
+class NameIndex(Generic[K]):
     """Club players by :func:`name_key`, to look names up in a national list.
 
     >>> index = NameIndex([(1, "Jean Dupont"), (2, "Léa Martin")])
@@ -163,17 +167,17 @@ class NameIndex:
     ambiguous match, it never picks one.
     """
 
-    def __init__(self, players: Iterable[tuple[Hashable, str]] = ()) -> None:
-        self._by_key: dict[str, list[Hashable]] = defaultdict(list)
+    def __init__(self, players: Iterable[tuple[K, str]] = ()) -> None:
+        self._by_key: dict[str, list[K]] = defaultdict(list)
         for player, name in players:
             self.add(player, name)
 
-    def add(self, player: Hashable, name: str) -> None:
+    def add(self, player: K, name: str) -> None:
         key = name_key(name)
         if key and player not in self._by_key[key]:
             self._by_key[key].append(player)
 
-    def lookup(self, name: str) -> list[Hashable]:
+    def lookup(self, name: str) -> list[K]:
         return list(self._by_key.get(name_key(name), ()))
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "egd_grade_to_rank",
     "ffg_level_to_rank",
     "parse_rank_list",
+    "rank_format",
     "read_rank_list",
 ]
 
@@ -112,13 +113,18 @@ def _format_from_filename(filename: str | None) -> RankFormat | None:
     return None
 
 
+def rank_format(name: str) -> RankFormat:
+    """A rank list format name given by a person, checked."""
+    if name not in RANK_FORMATS:
+        raise ExchangeError(
+            None, f"unknown rank list format {name!r} (expected one of {', '.join(RANK_FORMATS)})"
+        )
+    return name
+
+
 def parse_rank_list(text: str, format: RankFormat | None = None, filename: str | None = None) -> RankList:
     """Parse decoded text; ``format`` forces a reader, else it is detected."""
-    chosen = format or detect_rank_format(text, filename)
-    if chosen not in _PARSERS:
-        raise ExchangeError(
-            None, f"unknown rank list format {chosen!r} (expected one of {', '.join(RANK_FORMATS)})"
-        )
+    chosen = rank_format(format or detect_rank_format(text, filename))
     result = _PARSERS[chosen](text)
     first = result.rejected[0] if result.rejected else None
     if not result.entries:

@@ -43,6 +43,10 @@ FILE_TYPES: dict[GameFormat, tuple[str, str]] = {
 }
 
 
+#: The formats a file's extension names without doubt (an AGA file has none of its own).
+_BY_EXTENSION: tuple[GameFormat, ...] = ("h9", "tou", "csv", "json")
+
+
 def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
     """From content: .tou ';name=' header lines; h9 tags 'CL[..]'/'EV[..]'; AGA
     'TOURNEY'/'PLAYERS'/'GAMES'; then the shape of the results (h9 '3+/w0',
@@ -76,8 +80,8 @@ def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
     if {"white", "black", "winner"} <= header:
         return "csv"
     extension = (filename or "").lower().rsplit(".", 1)[-1]
-    if extension in {"h9", "tou", "csv", "json"}:
-        return extension  # type: ignore[return-value]
+    if extension in _BY_EXTENSION:
+        return extension
     raise ExchangeError(
         1,
         "not a results file this site knows (expected an EGD .h9, an FFG .tou, an AGA results file, "
@@ -95,15 +99,20 @@ _DATE_SOURCE: dict[GameFormat, str] = {
 }
 
 
+def game_format(name: str) -> GameFormat:
+    """A format name given by a person or a stored preview, checked."""
+    if name not in GAME_FORMATS:
+        raise ExchangeError(None, f"unknown format {name!r} (expected one of {', '.join(GAME_FORMATS)})")
+    return name
+
+
 def parse_tournament(
     text: str, format: GameFormat | None = None, filename: str | None = None, date: date | None = None
 ) -> Tournament:
     """Decoded text -> Tournament.  ``date`` is the tournament's date when the
     caller knows it: it replaces the file's, and a file that gives none is
     refused without it (never dated today without a word)."""
-    chosen = format or detect_game_format(text, filename)
-    if chosen not in _READERS:
-        raise ExchangeError(None, f"unknown format {chosen!r} (expected one of {', '.join(GAME_FORMATS)})")
+    chosen = game_format(format or detect_game_format(text, filename))
     tournament = _READERS[chosen](text)
     if date is not None:
         end = tournament.end if tournament.end is not None and tournament.end >= date else date

@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 #: Rounds one locked call runs while more work keeps arriving.
 MAX_ROUNDS = 10
 
-Progress = Callable[[int], None] | None
+Progress = Callable[[int], object] | None
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,9 @@ def _boundaries(timeline: Timeline, write_from: int, every: int) -> list[int]:
     days, periods = timeline.days, timeline.periods
     spans: dict[str, list[date]] = {}
     for i in compress(range(len(periods)), periods):  # tournament games only
-        span = spans.setdefault(periods[i], [days[i], days[i]])  # type: ignore[arg-type]
+        period = periods[i]
+        assert period is not None  # compress kept the events of a period only
+        span = spans.setdefault(period, [days[i], days[i]])
         span[1] = days[i]
     inside: set[date] = set()
     for first, last in spans.values():
@@ -122,7 +124,7 @@ def replay(
     start: date | None,
     resume: date | None,
     run: m.RecomputeRun,
-    progress: Callable[[int], None] | None,
+    progress: Callable[[int], object] | None,
     checkpoint_every: int = CHECKPOINT_EVERY,
     timeline: Timeline | None = None,
     binary: bool | None = None,

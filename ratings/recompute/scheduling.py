@@ -111,4 +111,8 @@ def first_event_date(rating_list: m.RatingList) -> date | None:
 def pending_notices() -> list[str]:
     """One sentence per list whose ratings are being updated (one query)."""
     rows = m.RatingList.objects.filter(dirty_from__isnull=False).values_list("name", "dirty_from")
-    return [f"Ratings after {date_format(day, 'j F Y')} are being updated for {name}." for name, day in rows]
+    return [
+        f"Ratings after {date_format(day, 'j F Y')} are being updated for {name}."
+        for name, day in rows
+        if day is not None  # the filter's promise, spelt out for the type checker
+    ]

@@ -253,13 +253,12 @@ def _games(
     )
 
 
-def _as_utc(value: Any) -> datetime:
+def _as_utc(value: datetime | str) -> datetime:
     """A naive UTC datetime from an aware one, a naive UTC one (SQLite) or text."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC).replace(tzinfo=None)
-    return value  # type: ignore[no-any-return]
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
 
 
 def period_start(rating_list: m.RatingList, day: date) -> date:

@@ -18,9 +18,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, improbable, services
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
+from ratings.form_fields import choices_of
 from ratings.forms import AdjustmentForm, ListSettingsForm
 from ratings.models import RankAdjustment
 from ratings.services import SheetError
@@ -36,7 +38,7 @@ def _managed_lists(request: HttpRequest) -> Any:
 
 @login_required
 @require_GET
-def adjustment_list(request: HttpRequest) -> HttpResponse:
+def adjustment_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     lists = _managed_lists(request)
     adjustments = (
         RankAdjustment.objects.filter(rating_list__in=lists)
@@ -44,19 +46,17 @@ def adjustment_list(request: HttpRequest) -> HttpResponse:
         .order_by("-date", "-entered_at", "-id")
     )
     page = Paginator(adjustments, 50).get_page(request.GET.get("page"))
-    for adjustment in page:
-        adjustment.rank_text = format_rank(adjustment.rank)  # type: ignore[attr-defined]
     systems = lists.values_list("primary_system", flat=True).distinct()
     return render(request, "ratings/adjustment_list.html", {"page": page, "unit": rating_label(systems)})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def adjustment_new(request: HttpRequest) -> HttpResponse:
+def adjustment_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     lists = _managed_lists(request)
     initial = {"player": request.GET.get("player")} if request.GET.get("player", "").isdigit() else None
     form = AdjustmentForm(request.POST or None, initial=initial, rating_lists=lists)
-    access.refuse_choice_outside(form.fields["player"].queryset, request.POST.get("player"))  # type: ignore[attr-defined]
+    access.refuse_choice_outside(choices_of(form, "player"), request.POST.get("player"))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -66,7 +66,7 @@ def adjustment_new(request: HttpRequest) -> HttpResponse:
                 rank=data["rank"],
                 rating=data["rating"],
                 reason=data["reason"],
-                actor=request.user,  # type: ignore[arg-type]
+                actor=request.user,
             )
         except SheetError as error:
             for name, message in error.problems.get(1, {}).items():
@@ -84,7 +84,7 @@ def adjustment_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def list_settings(request: HttpRequest, slug: str) -> HttpResponse:
+def list_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     rating_list = access.rating_list_for_committee(request.user, slug)
     initial = {
         "primary_system": rating_list.primary_system,
@@ -98,7 +98,7 @@ def list_settings(request: HttpRequest, slug: str) -> HttpResponse:
             rating_list,
             primary=form.cleaned_data["primary_system"],
             compared=form.cleaned_data["compared_systems"],
-            actor=request.user,  # type: ignore[arg-type]
+            actor=request.user,
         )
         if changed:
             label = SYSTEM_LABELS[rating_list.primary_system]

@@ -18,6 +18,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from accounts.requests import signed_in_user
 from accounts.roles import is_committee_of
 from ratings import committee, exports
 from ratings.models import Club, RatingList
@@ -91,7 +92,8 @@ def _rating_list(request: HttpRequest) -> RatingList | JsonResponse:
         if slug and slug != found.slug:
             return _error(403, f"this token reads the games of {found.slug}, not of {slug}")
         return found
-    if not request.user.is_authenticated:
+    user = signed_in_user(request)
+    if user is None:
         return _error(
             401, "log in, or send the header 'Authorization: Token <token>'", **{"WWW-Authenticate": "Token"}
         )
@@ -104,7 +106,7 @@ def _rating_list(request: HttpRequest) -> RatingList | JsonResponse:
         if len(only) != 1:
             return _error(400, "list: give the rating list's slug, e.g. ?list=sagc")
         chosen = only[0]
-    if not is_committee_of(request.user, chosen.pk):
+    if not is_committee_of(user, chosen.pk):
         return _error(403, f"only the committee of {chosen} and national bodies with its token read this API")
     return chosen
 

@@ -18,10 +18,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, committee, exports, import_preview
 from ratings.exchange import ExchangeError
 from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
@@ -66,7 +67,7 @@ def _upload_page(
 
 @login_required
 @require_GET
-def rank_sync_list(request: HttpRequest) -> HttpResponse:
+def rank_sync_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     syncs = RankSync.objects.filter(rating_list__in=_managed_lists(request)).select_related(
         "rating_list", "created_by", "applied_by"
     )
@@ -76,7 +77,7 @@ def rank_sync_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def rank_sync_new(request: HttpRequest) -> HttpResponse:
+def rank_sync_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     lists = _managed_lists(request)
     access.refuse_choice_outside(lists, request.POST.get("rating_list"))
     form = RankUploadForm(request.POST or None, request.FILES or None, rating_lists=lists)
@@ -85,16 +86,16 @@ def rank_sync_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
+def rank_sync(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sync = access.rank_sync_for_committee(request.user, pk)
     lines = list(sync.lines.select_related("player", "adjustment"))
     for line in lines:
-        line.changes = committee.proposes_change(line)  # type: ignore[attr-defined]
+        line.changes = committee.proposes_change(line)
     # What needs a decision first: proposed changes, then ambiguous matches,
     # then the other matches, then the players not in the list.
     lines.sort(
         key=lambda line: (
-            not line.changes,  # type: ignore[attr-defined]
+            not line.changes,
             line.match != "ambiguous",
             line.match == "missing",
             line.player.name.casefold(),
@@ -142,7 +143,7 @@ def rank_sync(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def export(request: HttpRequest) -> HttpResponse:
+def export(request: AuthenticatedHttpRequest) -> HttpResponseBase:
     """The form; submitted (it has a format), the file itself."""
     lists = _managed_lists(request)
     access.refuse_choice_outside(lists, request.GET.get("rating_list"))
@@ -173,7 +174,7 @@ def export(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def export_token(request: HttpRequest) -> HttpResponse:
+def export_token(request: AuthenticatedHttpRequest) -> HttpResponse:
     rating_list = access.rating_list_for_committee(request.user, request.POST.get("list", ""))
     token = committee.new_api_token(rating_list)
     # Shown once, on the next page, then gone: only its hash is stored.
@@ -184,7 +185,7 @@ def export_token(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_import(request: HttpRequest) -> HttpResponse:
+def tournament_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The upload: read and check the file, keep it, show the preview.
     Nothing is saved until the preview's "Save"."""
     clubs = Club.objects.filter(rating_list__in=_managed_lists(request)).select_related("rating_list")
@@ -195,7 +196,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_import_preview(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_import_preview(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """What the upload would save; "Save" imports it, exactly as shown."""
     preview = access.import_preview_for_committee(request.user, pk)
     error, status = "", 200
@@ -218,7 +219,7 @@ def tournament_import_preview(request: HttpRequest, pk: int) -> HttpResponse:
             error, status = str(refused), 400
         else:
             messages.success(request, f"{report.games} games saved; ratings will update shortly.")
-            return redirect(report.sheet)
+            return redirect(report.sheet or "tournament_import")  # a saved import has its sheet
     report = preview.report
     more_games = report["games"] - len(report["first_games"])
     context = {"preview": preview, "report": report, "more_games": more_games, "error": error}

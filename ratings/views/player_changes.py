@@ -4,14 +4,18 @@ may: the committee of the player's list (ratings/access.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access
+from ratings.form_fields import LabelledChoiceField, field_of
 from ratings.models import Player
 from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
 
@@ -22,29 +26,28 @@ class RenameForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    kept = forms.ModelChoiceField(
+    kept = LabelledChoiceField(
         queryset=Player.objects.none(),
         label="Merge into",
         help_text="The record that stays; this player's games and adjustments move to it.",
     )
 
-    def __init__(self, *args: object, player: Player, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         others = Player.objects.filter(rating_list=player.rating_list_id).exclude(pk=player.pk)
-        self.fields["kept"].queryset = others.select_related("home_club").order_by("name", "suffix")  # type: ignore[attr-defined]
-        self.fields["kept"].label_from_instance = lambda p: (  # type: ignore[attr-defined]
-            f"{p}, {p.rank_label}{', ' + str(p.home_club) if p.home_club_id else ''}"
-        )
+        kept = field_of(self, "kept", LabelledChoiceField)
+        kept.queryset = others.select_related("home_club").order_by("name", "suffix")
+        kept.label_of = lambda p: f"{p}, {p.rank_label}{', ' + str(p.home_club) if p.home_club_id else ''}"
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_rename(request: HttpRequest, slug: str) -> HttpResponse:
+def player_rename(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     player = access.player_for_committee(request.user, slug)
     form = RenameForm(request.POST or None, initial={"name": player.name, "suffix": player.suffix})
     if request.method == "POST" and form.is_valid():
         try:
-            renamed = rename_player(player, actor=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+            renamed = rename_player(player, actor=request.user, **form.cleaned_data)
         except PlayerChangeError as error:
             form.add_error("name", str(error))
         else:
@@ -56,13 +59,13 @@ def player_rename(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_merge(request: HttpRequest, slug: str) -> HttpResponse:
+def player_merge(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     player = access.player_for_committee(request.user, slug)
     form = MergeForm(request.POST or None, player=player)
     if request.method == "POST" and form.is_valid():
         kept = form.cleaned_data["kept"]
         try:
-            merge_players(player, kept, actor=request.user)  # type: ignore[arg-type]
+            merge_players(player, kept, actor=request.user)
         except PlayerChangeError as error:
             form.add_error("kept", str(error))
         else:
@@ -76,10 +79,10 @@ def player_merge(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def player_unmerge(request: HttpRequest, pk: int) -> HttpResponse:
+def player_unmerge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry = access.merge_for_committee(request.user, pk)
     try:
-        player = unmerge(entry, actor=request.user)  # type: ignore[arg-type]
+        player = unmerge(entry, actor=request.user)
     except PlayerChangeError as error:
         messages.error(request, f"Not undone: {error}")
         return redirect("log")

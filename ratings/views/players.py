@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import EmptyPage, Paginator
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
+from accounts.requests import AuthenticatedHttpRequest
 from accounts.roles import is_committee_of
-from ratings.charts import history_chart
+from ratings.charts import Chart, history_chart
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
@@ -48,7 +49,7 @@ def get_system_of(rating_list: RatingList, requested: str | None) -> str:
     return requested
 
 
-def player_list(request: HttpRequest) -> HttpResponse:
+def player_list(request: HttpRequest) -> HttpResponseBase:
     form = PlayerFilterForm(request.GET or None)
     players = Player.objects.for_table()
     lists = RatingList.objects.all()
@@ -132,7 +133,7 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
     return rows
 
 
-def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     former = FormerSlug.objects.filter(slug=slug).select_related("player").first()
     if former is not None and not Player.objects.filter(slug=slug).exists():
         # A renamed or merged player's old address.
@@ -169,7 +170,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
+def rating_chart(player: Player, system: str) -> Chart | None:
     """The history chart: SAGC plots rank + index / 2000 (the index runs
     from -999 to +999 inside a rank, so a rank's band is one unit tall and
     a promotion does not look like a fall to 0); other systems plot their
@@ -188,7 +189,7 @@ def rating_chart(player: Player, system: str):  # type: ignore[no-untyped-def]
 
 
 @login_required
-def my_sheet(request: HttpRequest) -> HttpResponse:
+def my_sheet(request: AuthenticatedHttpRequest) -> HttpResponse:
     player = Player.objects.filter(user=request.user).first()
     if player is None:
         return render(request, "ratings/not_linked.html", status=404)

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, predictions
 from ratings.calibration_chart import calibration_chart
 from ratings.engine import SYSTEM_LABELS
@@ -73,7 +74,7 @@ def _scopes(tables: dict[str, dict[str, dict[str, Any]]]) -> list[tuple[str, lis
 
 @login_required
 @require_GET
-def list_predictions(request: HttpRequest, slug: str) -> HttpResponse:
+def list_predictions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     rating_list = access.rating_list_for_committee(request.user, slug)
     stored = ListEvaluation.objects.filter(rating_list=rating_list).first()
     chart = None
@@ -104,7 +105,7 @@ def list_predictions(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def list_predictions_compute(request: HttpRequest, slug: str) -> HttpResponse:
+def list_predictions_compute(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Compute the figures now (they are otherwise computed after each recompute)."""
     rating_list = access.rating_list_for_committee(request.user, slug)
     predictions.schedule(rating_list.pk, force=True)
@@ -165,7 +166,7 @@ def handicap(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def sheet_advice(request: HttpRequest) -> HttpResponse:
+def sheet_advice(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The handicap and komi for one row of the sheet being entered (htmx):
     ``club``, ``row`` (its number), ``white``, ``black`` and ``date``."""
     clubs = access.clubs_for_entry(request.user)

@@ -8,10 +8,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, recompute
 from ratings.models import RecomputeRun
 
@@ -19,7 +20,7 @@ RUNS_PER_PAGE = 50
 
 
 @login_required
-def recompute_status(request: HttpRequest) -> HttpResponse:
+def recompute_status(request: AuthenticatedHttpRequest) -> HttpResponse:
     lists = list(access.lists_managed_by(request.user).order_by("name"))
     if not lists:
         raise PermissionDenied("only a list's committee follows its recompute runs")
@@ -37,7 +38,7 @@ def recompute_status(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def recompute_now(request: HttpRequest, slug: str) -> HttpResponse:
+def recompute_now(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Recompute a list's whole history (after a change of its settings, or
     to check): marked dirty from its first event, then the usual pipeline."""
     rating_list = access.rating_list_for_committee(request.user, slug)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, services, sheet_changes
 from ratings.forms import GameRowForm
 from ratings.services import SheetError
@@ -22,7 +23,7 @@ from ratings.views.sheets import _player_options
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sheet_add_game(request: HttpRequest, pk: int) -> HttpResponse:
+def sheet_add_game(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """One more game on a saved sheet (a game forgotten on the night)."""
     sheet = access.sheet_for_editing(request.user, pk)
     club = sheet.club
@@ -34,7 +35,7 @@ def sheet_add_game(request: HttpRequest, pk: int) -> HttpResponse:
                 date=sheet.date,
                 kind=sheet.kind,
                 rows=[form.to_row()],
-                actor=request.user,  # type: ignore[arg-type]
+                actor=request.user,
                 into=sheet,
             )
         except SheetError as error:
@@ -49,13 +50,13 @@ def sheet_add_game(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sheet_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def sheet_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sheet = access.sheet_for_editing(request.user, pk)
     if request.method == "POST":
         club = sheet.club
         entry = sheet_changes.delete_sheet(
             sheet,
-            actor=request.user,  # type: ignore[arg-type]
+            actor=request.user,
             reason=request.POST.get("reason", "").strip()[:100],
         )
         messages.success(request, f"{entry.summary}. Ratings will update shortly. The log can restore it.")
@@ -66,10 +67,10 @@ def sheet_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def sheet_restore(request: HttpRequest, pk: int) -> HttpResponse:
+def sheet_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry = access.deleted_sheet_for_restoring(request.user, pk)
     try:
-        sheet = sheet_changes.restore_sheet(entry, actor=request.user)  # type: ignore[arg-type]
+        sheet = sheet_changes.restore_sheet(entry, actor=request.user)
     except SheetError as error:
         problems = [message for fields in error.problems.values() for message in fields.values()]
         messages.error(request, "Not restored: " + "; ".join(problems))

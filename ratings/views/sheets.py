@@ -20,16 +20,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.requests import AuthenticatedHttpRequest
 from accounts.roles import may_enter_at
 from ratings import access, improbable, player_match, services
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange import clean_name
 from ratings.exchange.names import identity_key
+from ratings.form_fields import choices_of
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
 from ratings.services import SheetError
@@ -55,7 +58,7 @@ def _posted_rows(data: Any) -> list[int]:
     return sorted({int(m.group(1)) for key in data if (m := ROW_KEY.match(key))})
 
 
-def _entry_clubs(request: HttpRequest) -> Any:
+def _entry_clubs(request: HttpRequest) -> QuerySet[Club]:
     """The clubs where the user enters sheets; none at all: 403."""
     clubs = access.clubs_for_entry(request.user)
     if not clubs.exists():
@@ -73,7 +76,7 @@ def _club_of(request: HttpRequest) -> Club | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sheet_new(request: HttpRequest) -> HttpResponse:
+def sheet_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     clubs = _entry_clubs(request)
     if request.method != "POST":
         # The club this volunteer entered their last sheet at (else their first club).
@@ -135,7 +138,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
                 kind=header.cleaned_data["kind"],
                 comments=header.cleaned_data["comments"],
                 rows=game_rows,
-                actor=request.user,  # type: ignore[arg-type]
+                actor=request.user,
             )
             improbable.mark(sheet, flags)
     except SheetError as error:
@@ -159,7 +162,7 @@ def _render_sheet_form(
 ) -> HttpResponse:
     club = header.cleaned_data.get("club") if header.is_bound else None
     if club is None:
-        clubs = header.fields["club"].queryset  # type: ignore[attr-defined]
+        clubs = choices_of(header, "club")
         raw = str(header["club"].value() or "")
         club = (clubs.filter(pk=raw).first() if raw.isdigit() else None) or clubs.first()
     # The error summary: (where, field label, message, anchor of the row).
@@ -167,15 +170,15 @@ def _render_sheet_form(
     if header.is_bound:
         for name, errs in header.errors.items():
             label = header[name].label if name in header.fields else ""
-            problems += [("Sheet", label, e, "sheet-header") for e in errs]
+            problems += [("Sheet", str(label), str(e), "sheet-header") for e in errs]
         for position, form in enumerate(rows, start=1):
             for name, errs in form.errors.items():
                 label = form[name].label if name in form.fields else ""
-                problems += [(f"Game {position}", label, e, str(form.prefix)) for e in errs]
+                problems += [(f"Game {position}", str(label), str(e), str(form.prefix)) for e in errs]
     context = {
         "header": header,
         "rows": rows,
-        "next_row": max((int(f.prefix.split("-")[1]) for f in rows), default=-1) + 1,  # type: ignore[union-attr]
+        "next_row": max((int(str(f.prefix).split("-")[1]) for f in rows), default=-1) + 1,
         "club": club,
         "players": _player_options(club),
         "problems": problems,
@@ -196,7 +199,7 @@ def _player_options(club: Club | None) -> list[tuple[str, str]]:
 
 @login_required
 @require_GET
-def sheet_row(request: HttpRequest) -> HttpResponse:
+def sheet_row(request: AuthenticatedHttpRequest) -> HttpResponse:
     """One more empty game row (htmx), numbered ``n``."""
     _entry_clubs(request)
     raw = request.GET.get("n", "")
@@ -206,7 +209,7 @@ def sheet_row(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def sheet_players(request: HttpRequest) -> HttpResponse:
+def sheet_players(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The <option>s of the player-name <datalist> for one club's list (htmx)."""
     return render(
         request, "ratings/partials/player_options.html", {"players": _player_options(_club_of(request))}
@@ -215,7 +218,7 @@ def sheet_players(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def sheet_player_check(request: HttpRequest) -> HttpResponse:
+def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Is the name typed in a row's White/Black field a player of the club's list?
 
     Answers with the player's rank, with the rank a new player was given on
@@ -294,13 +297,13 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def game_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     game = access.game_for_editing(request.user, pk)
     form = GameEditForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         changes = {name: form.cleaned_data[name] for name in form.changed_data}
         try:
-            changed = services.edit_game(game, actor=request.user, **changes)  # type: ignore[arg-type]
+            changed = services.edit_game(game, actor=request.user, **changes)
         except SheetError as error:
             for name, message in error.problems.get(1, {}).items():
                 form.add_error(name if name in form.fields else None, message)
@@ -316,11 +319,11 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def game_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     game = access.game_for_editing(request.user, pk)
     if request.method == "POST":
         sheet = game.sheet
-        services.delete_game(game, actor=request.user, reason=request.POST.get("reason", "").strip()[:100])  # type: ignore[arg-type]
+        services.delete_game(game, actor=request.user, reason=request.POST.get("reason", "").strip()[:100])
         messages.success(request, "Game deleted. Ratings will update shortly.")
         return redirect(sheet)
     return render(request, "ratings/game_delete.html", {"game": game})

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from ratings import committee
-from ratings.models import Game, RankAdjustment, RatingList
+from ratings.models import Game, RankAdjustment, RatingList, RecomputeRun
 from ratings.recompute import RecomputeBusy, recompute_all, recompute_list
 
 #: Seconds between two tries of a busy lock while waiting.
@@ -74,8 +74,8 @@ class Command(BaseCommand):
             with tqdm(total=total, desc="all lists", unit="event", unit_scale=True,
                       disable=options["no_progress"], leave=False) as bar:  # fmt: skip
                 runs = recompute_all(trigger="command", progress=bar.update, raise_if_busy=True)
-            for run in runs:
-                self._report(run.rating_list.slug, run)
+            for done in runs:
+                self._report(done.rating_list.slug, done)
             return
         for rating_list in rating_lists:
             events = _events(rating_list)
@@ -90,7 +90,7 @@ class Command(BaseCommand):
                 )  # fmt: skip
             self._report(rating_list.slug, run)
 
-    def _report(self, slug: str, run: Any) -> None:
+    def _report(self, slug: str, run: RecomputeRun | None) -> None:
         if run is None:
             self.stdout.write(f"{slug}: up to date")
         else:
