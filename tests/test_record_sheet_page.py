@@ -159,6 +159,7 @@ def expected_rows(history: dict[str, Any], player: Player) -> list[list[str]]:
             if event.player != player.pk:
                 continue
             row = ledger.row(i, base.WHITE)
+            assert row is not None
             rows.append(
                 [
                     player.name,
@@ -180,6 +181,7 @@ def expected_rows(history: dict[str, Any], player: Player) -> list[list[str]]:
             continue
         mine = base.WHITE if event.white == player.pk else base.BLACK
         row, other = ledger.row(i, mine), ledger.row(i, 1 - mine)
+        assert row is not None and other is not None
         opponent = event.black if mine == base.WHITE else event.white
         rows.append(
             [

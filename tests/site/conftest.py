@@ -7,17 +7,19 @@ that a game's explanation resumes from a checkpoint."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from ratings import committee, services
 from ratings.engine import SYSTEM_NAMES
-from ratings.models import Game, Player, RankAdjustment, RatingList
+from ratings.models import Club, Game, Player, RankAdjustment, RatingList
 from ratings.recompute import Options, recompute_list
 from ratings.services import GameRow
+from tests.conftest import MakePlayer
 
 #: Events between two checkpoints here: the history has several.
 CHECKPOINT_EVERY = 12
@@ -34,21 +36,23 @@ class History:
     demotion: RankAdjustment
 
 
-def _row(rng: random.Random, a: Player, b: Player, **extra: object) -> GameRow:
-    """Stronger player White, a stone a rank of handicap (at most 9)."""
+def _row(rng: random.Random, a: Player, b: Player, **extra: Any) -> GameRow:
+    """Stronger player White, a stone a rank of handicap (at most 9); ``extra``
+    sets other fields of the row (or a winner other than the drawn one)."""
     white, black = (a, b) if a.rank >= b.rank else (b, a)
     handicap = min(9, int(white.rank - black.rank))
-    fields: dict[str, object] = {
-        "handicap": handicap,
-        "komi": Decimal("0.5") if handicap else Decimal("6.5"),
-        "winner": rng.choice(["white", "black"]),
-        **extra,
-    }
-    return GameRow(white=white, black=black, **fields)  # type: ignore[arg-type]
+    row = GameRow(
+        white=white,
+        black=black,
+        handicap=handicap,
+        komi=Decimal("0.5") if handicap else Decimal("6.5"),
+        winner=rng.choice(["white", "black"]),
+    )
+    return replace(row, **extra)
 
 
 @pytest.fixture
-def history(rating_list, club, other_club, make_player) -> History:  # type: ignore[no-untyped-def]
+def history(rating_list: RatingList, club: Club, other_club: Club, make_player: MakePlayer) -> History:
     rating_list.compared_systems = [name for name in SYSTEM_NAMES if name != rating_list.primary_system]
     rating_list.save()
     ranks = [-25, -18, -12, -10, -8, -5, -2, 0, 3]

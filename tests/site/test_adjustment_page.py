@@ -4,9 +4,10 @@ and why (a national rank sync, or the committee's own reason)."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from ratings import services
@@ -14,16 +15,19 @@ from ratings.engine.ranks import format_rank
 from ratings.models import HistoryEntry, RankAdjustment
 from tests.site.conftest import History
 
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
+
 pytestmark = pytest.mark.django_db
 
 
-def page(client: Any, adjustment: RankAdjustment) -> Any:
+def page(client: Client, adjustment: RankAdjustment) -> TestResponse:
     response = client.get(reverse("adjustment", args=[adjustment.pk]))
     assert response.status_code == 200
     return response
 
 
-def test_a_rank_sync_names_the_national_list_and_both_ranks(client, history: History) -> None:
+def test_a_rank_sync_names_the_national_list_and_both_ranks(client: Client, history: History) -> None:
     response = page(client, history.sync)
     explanation = response.context["explanation"]
     assert explanation.sync_line is not None
@@ -40,7 +44,7 @@ def test_a_rank_sync_names_the_national_list_and_both_ranks(client, history: His
 
 
 def test_a_demotion_by_the_committee_gives_its_reason_and_every_systems_values(
-    client, history: History
+    client: Client, history: History
 ) -> None:
     response = page(client, history.demotion)
     explanation = response.context["explanation"]
@@ -62,7 +66,7 @@ def test_a_demotion_by_the_committee_gives_its_reason_and_every_systems_values(
     assert "In South African Go Clubs that is demoted 1 rank: from 5k to 6k." in html
 
 
-def test_a_pending_recompute_shows_that_ratings_are_being_updated(client, history: History) -> None:
+def test_a_pending_recompute_shows_that_ratings_are_being_updated(client: Client, history: History) -> None:
     later = services.add_adjustment(player=history.players[0], date=date(2024, 3, 20), rank=-24, reason="")
     response = page(client, later)
     assert response.context["explanation"].pending and not response.context["explanation"].rows
@@ -73,5 +77,5 @@ def test_a_pending_recompute_shows_that_ratings_are_being_updated(client, histor
     assert not page(client, history.demotion).context["explanation"].pending
 
 
-def test_an_unknown_adjustment_is_404(client, db) -> None:
+def test_an_unknown_adjustment_is_404(client: Client, db: None) -> None:
     assert client.get(reverse("adjustment", args=[987654])).status_code == 404

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, time
-from typing import Any
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
 
 from ratings.demo.history import DEMO_SEED, engine_history, plan_demo
 from ratings.demo.site import build
-from ratings.engine.base import Adjustment, Game
+from ratings.engine.base import Adjustment, Game, PlayerId
 from ratings.models import Player, RatingList
 from ratings.recompute.timeline import load_timeline
 
@@ -25,7 +25,7 @@ def end_of(day: date) -> datetime:
 
 
 @pytest.fixture(autouse=True)
-def fast_hashing(settings: Any) -> None:
+def fast_hashing(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
@@ -48,7 +48,7 @@ def test_the_demo_database_holds_the_planned_timeline() -> None:
     planned = plan_demo(random.Random(DEMO_SEED), TODAY, end_of(TODAY))
     for plan in planned.lists():
         stored = RatingList.objects.get(slug=plan.rating_list.slug)
-        names = {p.pk: str(p) for p in Player.objects.filter(rating_list=stored)}
+        names: dict[PlayerId, str] = {p.pk: str(p) for p in Player.objects.filter(rating_list=stored)}
         timeline = load_timeline(stored)
         expected = engine_history(plan)
         assert len(timeline.events) == len(expected.events) > 100

@@ -8,10 +8,12 @@ import math
 from collections.abc import Callable, Mapping
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from ratings import services
 from ratings.engine.ranks import parse_rank
@@ -19,6 +21,9 @@ from ratings.game_steps import signed_text
 from ratings.models import Game, HistoryEntry
 from ratings.services import GameRow
 from tests.site.conftest import TOURNAMENT_DAY, History
+
+if TYPE_CHECKING:
+    from tests.conftest import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -77,14 +82,14 @@ RULES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 }
 
 
-def page(client: Any, game: Game) -> Any:
+def page(client: Client, game: Game) -> TestResponse:
     response = client.get(reverse("game", args=[game.pk]))
     assert response.status_code == 200
     return response
 
 
 def test_every_system_explains_both_players_and_the_terms_give_the_change_shown(
-    client, history: History
+    client: Client, history: History
 ) -> None:
     games = list(Game.objects.filter(rating_list=history.rating_list, forfeit=False).order_by("pk"))
     systems = history.rating_list.systems
@@ -113,7 +118,7 @@ def test_every_system_explains_both_players_and_the_terms_give_the_change_shown(
     assert any(not_rated.values()), not_rated
 
 
-def test_after_is_what_the_history_stores(client, history: History) -> None:
+def test_after_is_what_the_history_stores(client: Client, history: History) -> None:
     for game in Game.objects.filter(rating_list=history.rating_list, forfeit=False)[:12]:
         for each in page(client, game).context["explanation"].systems:
             for side in each.sides:
@@ -123,8 +128,9 @@ def test_after_is_what_the_history_stores(client, history: History) -> None:
                 assert side.stored
 
 
-def test_a_stored_row_the_replay_does_not_give_is_flagged(client, history: History) -> None:
+def test_a_stored_row_the_replay_does_not_give_is_flagged(client: Client, history: History) -> None:
     game = Game.objects.filter(rating_list=history.rating_list, forfeit=False).order_by("-date").first()
+    assert game is not None
     row = HistoryEntry.objects.get(game=game, system="egf", player=game.black)
     HistoryEntry.objects.filter(pk=row.pk).update(rating_after=row.rating_after + 1)
     response = page(client, game)
@@ -141,7 +147,7 @@ def test_a_stored_row_the_replay_does_not_give_is_flagged(client, history: Histo
     )
 
 
-def test_a_tournament_game_is_explained_with_its_whole_period(client, history: History) -> None:
+def test_a_tournament_game_is_explained_with_its_whole_period(client: Client, history: History) -> None:
     second_day = Game.objects.filter(rating_list=history.rating_list, date=TOURNAMENT_DAY.replace(day=17))
     game = second_day.order_by("-pk").first()
     assert game is not None
@@ -152,11 +158,13 @@ def test_a_tournament_game_is_explained_with_its_whole_period(client, history: H
     assert all("period_changes" in side.terms for side in egf.sides)
 
 
-def test_a_pending_recompute_shows_that_ratings_are_being_updated(client, history: History) -> None:
+def test_a_pending_recompute_shows_that_ratings_are_being_updated(client: Client, history: History) -> None:
     players = history.players
     late = date(2024, 3, 1)
+    club = history.rating_list.clubs.first()
+    assert club is not None
     services.save_sheet(
-        club=history.rating_list.clubs.first(),
+        club=club,
         date=late,
         rows=[GameRow(white=players[8], black=players[7], winner="black")],
     )  # entered late: the list is dirty from 1 March, nothing recomputed yet
@@ -171,38 +179,42 @@ def test_a_pending_recompute_shows_that_ratings_are_being_updated(client, histor
     assert page(client, before).context["explanation"].status == "explained"
 
 
-def test_a_tournament_that_goes_on_past_the_dirty_date_is_pending(client, history: History) -> None:
+def test_a_tournament_that_goes_on_past_the_dirty_date_is_pending(client: Client, history: History) -> None:
     players = history.players
     first_day = Game.objects.filter(rating_list=history.rating_list, date=TOURNAMENT_DAY).first()
+    club = history.rating_list.clubs.first()
+    assert first_day is not None and club is not None
     services.save_sheet(
-        club=history.rating_list.clubs.first(),
+        club=club,
         date=TOURNAMENT_DAY.replace(day=17),
         rows=[GameRow(white=players[8], black=players[7], winner="black")],
     )
     assert page(client, first_day).context["pending"]  # its period is rated again
 
 
-def test_a_forfeit_says_so_and_shows_no_terms(client, history: History) -> None:
+def test_a_forfeit_says_so_and_shows_no_terms(client: Client, history: History) -> None:
     response = page(client, history.forfeit)
     html = response.content.decode()
     assert response.context["forfeit"] and not response.context["systems"]
     assert "This game was a forfeit" in html and 'class="data terms"' not in html
 
 
-def test_an_unknown_game_is_404(client, db) -> None:
+def test_an_unknown_game_is_404(client: Client, db: None) -> None:
     assert client.get(reverse("game", args=[987654])).status_code == 404
 
 
 def test_the_page_takes_a_bounded_number_of_queries(
-    client, history: History, django_assert_max_num_queries
+    client: Client, history: History, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     game = Game.objects.filter(rating_list=history.rating_list, forfeit=False).order_by("-date").first()
+    assert game is not None
     with django_assert_max_num_queries(16):
         assert page(client, game).context["explanation"].consistent
 
 
-def test_each_term_links_to_its_rule(client, history: History) -> None:
+def test_each_term_links_to_its_rule(client: Client, history: History) -> None:
     game = Game.objects.filter(rating_list=history.rating_list, forfeit=False, kind="club", board=19).first()
+    assert game is not None
     response = page(client, game)
     html = response.content.decode()
     for each, views in response.context["systems"]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Game
@@ -19,7 +20,7 @@ def articles(html: str) -> list[str]:
     return re.findall(r'<article class="explained-side">(.*?)</article>', html, re.S)
 
 
-def test_a_game_some_systems_do_not_rate_says_why_in_those(client, history: History) -> None:
+def test_a_game_some_systems_do_not_rate_says_why_in_those(client: Client, history: History) -> None:
     small = Game.objects.get(rating_list=history.rating_list, board=13)
     response = client.get(reverse("game", args=[small.pk]))
     sides = articles(response.content.decode())
@@ -32,7 +33,7 @@ def test_a_game_some_systems_do_not_rate_says_why_in_those(client, history: Hist
         )
 
 
-def test_a_game_no_system_rates_says_why_in_each(client, history: History) -> None:
+def test_a_game_no_system_rates_says_why_in_each(client: Client, history: History) -> None:
     free = Game.objects.get(rating_list=history.rating_list, kind="free")
     response = client.get(reverse("game", args=[free.pk]))
     html = response.content.decode()
@@ -40,12 +41,14 @@ def test_a_game_no_system_rates_says_why_in_each(client, history: History) -> No
     assert len(sides) == 2 * len(history.rating_list.systems)
     reasons = [re.search(r'<p class="not-rated">Not rated in this system: (.*?)\.', side) for side in sides]
     assert all(reasons), "a free game counts in no system"
-    assert "free games have a Game Status Factor of 0" in reasons[0].group(1)  # SAGC, primary, first
+    sagc = reasons[0]  # SAGC, the primary system, first
+    assert sagc is not None and "free games have a Game Status Factor of 0" in sagc.group(1)
     assert 'class="data terms"' not in html
 
 
-def test_a_rated_side_writes_every_term_as_four_cells(client, history: History) -> None:
+def test_a_rated_side_writes_every_term_as_four_cells(client: Client, history: History) -> None:
     game = Game.objects.filter(rating_list=history.rating_list, kind="club", board=19, forfeit=False).first()
+    assert game is not None
     response = client.get(reverse("game", args=[game.pk]))
     html = response.content.decode()
     views = [view for _, views in response.context["systems"] for view in views]

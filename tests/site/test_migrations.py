@@ -76,7 +76,9 @@ def test_the_models_match_the_migrations() -> None:
     assert "No changes detected" in out.getvalue()
 
 
-def test_a_database_at_the_end_of_the_former_chain_takes_the_squash_as_applied(recorder) -> None:
+def test_a_database_at_the_end_of_the_former_chain_takes_the_squash_as_applied(
+    recorder: MigrationRecorder,
+) -> None:
     record_former_chain(recorder, RATINGS_SQUASH, upto=13)
     record_former_chain(recorder, ACCOUNTS_SQUASH, upto=3)
     recorder.record_unapplied(*AFTER_SQUASH)  # as it was before this release
@@ -88,7 +90,9 @@ def test_a_database_at_the_end_of_the_former_chain_takes_the_squash_as_applied(r
 
 
 @pytest.mark.parametrize("upto", [1, 8, 12])
-def test_a_database_part_way_through_the_former_chain_is_refused_with_e001(recorder, upto: int) -> None:
+def test_a_database_part_way_through_the_former_chain_is_refused_with_e001(
+    recorder: MigrationRecorder, upto: int
+) -> None:
     record_former_chain(recorder, RATINGS_SQUASH, upto=upto)
     errors = check_squashed_chains(databases=["default"])
     assert [(type(e), e.id) for e in errors] == [(Error, E001)]
@@ -98,14 +102,14 @@ def test_a_database_part_way_through_the_former_chain_is_refused_with_e001(recor
     assert "release from before the squash" in (errors[0].hint or "")
 
 
-def test_migrate_stops_at_e001_before_touching_the_database(recorder) -> None:
+def test_migrate_stops_at_e001_before_touching_the_database(recorder: MigrationRecorder) -> None:
     record_former_chain(recorder, RATINGS_SQUASH, upto=8)
     with pytest.raises(SystemCheckError, match=E001):
         call_command("migrate", skip_checks=False, verbosity=0)
     assert ("ratings", "0009_rating_lists") not in recorder.applied_migrations()
 
 
-def test_e001_names_the_app_of_a_partly_applied_accounts_chain(recorder) -> None:
+def test_e001_names_the_app_of_a_partly_applied_accounts_chain(recorder: MigrationRecorder) -> None:
     record_former_chain(recorder, ACCOUNTS_SQUASH, upto=2)
     errors = check_squashed_chains(databases=["default"])
     assert [e.id for e in errors] == [E001]

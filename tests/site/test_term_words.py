@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import SYSTEM_NAMES, get_system
-from ratings.engine.base import Adjustment, Event, Game, Kind, Start, Winner
+from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
 from ratings.term_words import WORDS, words_for
 
 NAMES = ("a", "b", "c", "d", "e", "f")
 DAY = date(2024, 5, 4)
 
 
-def emitted(system: str, events: list[Event], starts: dict[str, Start]) -> set[str]:
+def emitted(system: str, events: list[Event], starts: dict[PlayerId, Start]) -> set[str]:
     result = get_system(system).rate(events, starts=starts, explain=True)
     assert result.explanations is not None
     return {
@@ -27,11 +27,11 @@ def emitted(system: str, events: list[Event], starts: dict[str, Start]) -> set[s
     }
 
 
-def broad_history() -> tuple[list[Event], dict[str, Start]]:
+def broad_history() -> tuple[list[Event], dict[PlayerId, Start]]:
     """Every kind, board, time, result, handicap and forfeit, tournaments,
     club nights and adjustments, from 30k to 9d."""
     rng = random.Random(3)
-    starts = {
+    starts: dict[PlayerId, Start] = {
         name: Start(rank=float(rank)) for name, rank in zip(NAMES, [-30, -22, -12, -4, 2, 8], strict=True)
     }
     events: list[Event] = []
@@ -72,8 +72,8 @@ def test_every_term_of_a_broad_history_has_words(system: str) -> None:
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[list[Event], dict[str, Start]]:
-    starts = {name: Start(rank=float(draw(st.integers(-30, 8)))) for name in NAMES}
+def histories(draw: st.DrawFn) -> tuple[list[Event], dict[PlayerId, Start]]:
+    starts: dict[PlayerId, Start] = {name: Start(rank=float(draw(st.integers(-30, 8)))) for name in NAMES}
     events: list[Event] = []
     for day in range(draw(st.integers(1, 4))):
         event = draw(st.sampled_from([None, f"open-{day}"]))
@@ -104,7 +104,7 @@ def histories(draw: st.DrawFn) -> tuple[list[Event], dict[str, Start]]:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(history=histories())
 def test_every_term_of_any_history_has_words(
-    system: str, history: tuple[list[Event], dict[str, Start]]
+    system: str, history: tuple[list[Event], dict[PlayerId, Start]]
 ) -> None:
     keys = emitted(system, *history)
     assert keys <= set(WORDS[system]), sorted(keys - set(WORDS[system]))
