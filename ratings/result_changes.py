@@ -164,3 +164,15 @@ def ripple_lines(changes: Iterable[ResultChange]) -> list[RippleLine]:
             )
         )
     return lines
+
+
+#: Changed results a page lists at most (the count says how many in all).
+RIPPLE_SHOWN = 100
+
+
+def ripple_context(cause: Cause, shown: int = RIPPLE_SHOWN) -> dict[str, object]:
+    """The context of templates/ratings/includes/ripple_caused.html for
+    ``cause``: ``ripple`` (the first ``shown`` lines) and ``ripple_count``."""
+    changes = ripple_caused_by(cause)
+    count = changes.count()
+    return {"ripple": ripple_lines(changes[:shown]) if count else [], "ripple_count": count}

@@ -32,6 +32,7 @@ from ratings.exchange import clean_name
 from ratings.exchange.names import identity_key
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
+from ratings.result_changes import ripple_context
 from ratings.services import SheetError
 from ratings.sheet_changes import repeated_games
 
@@ -284,6 +285,8 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "unit": _unit(system),
         "pending": pending or any(r["white"] is None for r in rows),
         "can_edit": may_enter_at(request.user, sheet.club_id, sheet.club.rating_list_id),
+        # The later results its games changed, rated in their place (entered late).
+        **ripple_context(sheet),
     }
     return render(request, "ratings/sheet_detail.html", context)
 
