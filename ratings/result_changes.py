@@ -114,9 +114,8 @@ def notes_for(player: Player, system: str, entries: Iterable[HistoryEntry]) -> l
     if games or adjustments:
         for change in changes_of(player, system).filter(Q(game__in=games) | Q(adjustment__in=adjustments)):
             latest.setdefault((change.game_id, change.adjustment_id), change)
-    return [
-        note_of(change) if (change := latest.get((row.game_id, row.adjustment_id))) else None for row in rows
-    ]
+    found = [latest.get((row.game_id, row.adjustment_id)) for row in rows]
+    return [None if change is None else note_of(change) for change in found]
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,8 @@ def _stored(rating_list_id: int, system: str, start: date, end: date | None) -> 
         params.append(conn.ops.adapt_datefield_value(end))
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        stored: list[Result] = cursor.fetchall()
+    return stored
 
 
 def _replayed(

@@ -163,7 +163,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     shown = list(entries.filter(seq__in=list(page.object_list)))
     # A row whose result a late game changed: its latest change, noted.
     notes = notes_for(player, system, shown)
-    rows = [
+    lines = [
         replace(line, ripple=note)
         for line, note in zip(sheet_lines(sheet_rows(shown, player)), notes, strict=True)
     ]
@@ -178,7 +178,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "headers": headers,
             "unit": unit_of(system),
             "page": page,
-            "rows": rows,
+            "rows": lines,
             "chart": rating_chart(player, system),
             "can_manage": is_committee_of(request.user, player.rating_list_id),
         },
