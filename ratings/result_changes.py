@@ -29,13 +29,13 @@ Cause = Game | LogEntry | RecordSheet
 def ripple_caused_by(cause: Cause) -> QuerySet[ResultChange]:
     """The later results changed by the runs that rated ``cause``: a log
     entry, a game (every entry of it: entered, corrected) or a record sheet
-    (every entry of its games, and its deletion)."""
+    (every entry of its games)."""
     if isinstance(cause, LogEntry):
         runs = RecomputeRun.objects.filter(causes=cause)
     elif isinstance(cause, Game):
         runs = RecomputeRun.objects.filter(causes__game=cause)
     else:
-        runs = RecomputeRun.objects.filter(Q(causes__sheet=cause) | Q(causes__game__sheet=cause))
+        runs = RecomputeRun.objects.filter(causes__sheet=cause)  # its games' entries name it too
     return (
         ResultChange.objects.filter(run__in=runs.filter(status=RecomputeRun.Status.DONE).values("pk"))
         .select_related("player", "game__white", "game__black", "adjustment")

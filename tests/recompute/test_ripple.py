@@ -45,10 +45,12 @@ def play(club, players, day: int, white: int, black: int, winner: str = "white")
 
 @pytest.fixture
 def history(club, players):  # type: ignore[no-untyped-def]
-    """Thirty days of games among six players, rated from scratch."""
+    """Thirty days of games among six players, and a rank adjustment,
+    rated from scratch."""
     for day in range(30):
         play(club, players, day, day % 6, (day * 5 + 1) % 6, "white" if day % 3 else "black")
         play(club, players, day, (day + 2) % 6, (day + 5) % 6, "black" if day % 4 else "white")
+    services.add_adjustment(player=players[0], date=DAY0 + timedelta(days=20), rank=-9)
     recompute.recompute_list(club.rating_list_id, full=True, options=OPTIONS)
     return club.rating_list
 
@@ -64,6 +66,7 @@ def test_the_ripple_of_a_late_game_is_the_difference_of_two_full_replays(club, p
     expected = difference(without, results(history), {late.pk})
     assert expected, "the late game changes later results"
     assert {key[0] for key in expected} == set(history.systems), "in every system of the list"
+    assert any(key[3] is not None for key in expected), "a later adjustment's row too"
     assert recorded(history, run=run) == expected
     assert ResultChange.objects.count() == len(expected), "the full replay with no new cause records none"
     assert set(ripple_caused_by(late)) == set(ResultChange.objects.all())

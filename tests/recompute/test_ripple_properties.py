@@ -1,5 +1,5 @@
-"""Property (hypothesis): for random small histories and a random late
-game, the ripple the incremental recompute records is exactly the
+"""Property (hypothesis): for random small histories (games and rank
+adjustments, club nights and a tournament) and a random late game, the ripple the incremental recompute records is exactly the
 difference of two full replays, without the late game and with it, in
 every system of the list."""
 
@@ -18,6 +18,7 @@ from ratings.models import (
     HistoryEntry,
     LogEntry,
     Player,
+    RankAdjustment,
     RatingCheckpoint,
     RecomputeRun,
     RecordSheet,
@@ -41,12 +42,21 @@ game = st.fixed_dictionaries(
         "tournament": st.booleans(),
     }
 )
+adjustment = st.fixed_dictionaries(
+    {"day": st.integers(0, 20), "player": st.integers(0, 5), "rank": st.integers(-20, 2)}
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(games=st.lists(game, min_size=1, max_size=20), late=game, every=st.integers(1, 6))
+@given(
+    games=st.lists(st.one_of(game, game, game, adjustment), min_size=1, max_size=20),
+    late=game,
+    every=st.integers(1, 6),
+)
 def test_the_ripple_is_the_difference_of_two_full_replays(club, make_player, games, late, every):  # type: ignore[no-untyped-def]
-    for model in (ResultChange, RecomputeRun, LogEntry, HistoryEntry, RatingCheckpoint, Game, RecordSheet):
+    for model in (
+        ResultChange, RecomputeRun, LogEntry, HistoryEntry, RatingCheckpoint, Game, RankAdjustment, RecordSheet,
+    ):  # fmt: skip
         model.objects.all().delete()
     Player.objects.all().delete()
     rating_list = club.rating_list
@@ -56,6 +66,12 @@ def test_the_ripple_is_the_difference_of_two_full_replays(club, make_player, gam
     players = [make_player(f"P{i}", rank=-18 + 3 * i, since=DAY0) for i in range(6)]
     for n, item in enumerate(games):  # the history, as stored before the late game
         day = DAY0 + timedelta(days=item["day"])
+        if "rank" in item:
+            RankAdjustment.objects.create(
+                rating_list=rating_list, player=players[item["player"]], date=day, rank=item["rank"],
+                entered_at=ENTERED + timedelta(minutes=n),
+            )  # fmt: skip
+            continue
         sheet = RecordSheet.objects.create(
             club=club, date=day, kind="tournament" if item["tournament"] else "club",
             event=EVENT if item["tournament"] else "",
