@@ -11,24 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import recompute
-from ratings.engine import get_system
 from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
+from tests.recompute.ripple_helpers import available as _available
 
 pytestmark = pytest.mark.django_db
 
 DAY0 = date(2025, 3, 1)
 ENTERED = datetime(2025, 4, 1, 12, 0, tzinfo=UTC)
-
-
-def _available(names: list[str]) -> list[str]:
-    found = []
-    for name in names:
-        try:
-            get_system(name)
-        except ImportError:
-            continue
-        found.append(name)
-    return found
 
 
 def history(club: Club) -> list[tuple[object, ...]]:
