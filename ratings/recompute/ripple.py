@@ -15,7 +15,7 @@ SQLite its lock on writers) is not made longer by it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain, compress
@@ -23,6 +23,7 @@ from operator import eq
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import models as m
@@ -59,22 +60,22 @@ class Causes:
     since: date | None
 
     @classmethod
-    def of(cls, entries: Iterable[m.LogEntry]) -> Causes:
-        games: set[int] = set()
-        adjustments: set[int] = set()
-        days: list[date] = []
-        for entry in entries:
-            if entry.game_id is not None:
-                games.add(entry.game_id)
-            if entry.adjustment_id is not None:
-                adjustments.add(entry.adjustment_id)
-            days.append(entry.event_date)
-            moved = entry.changes.get("date") if isinstance(entry.changes, dict) else None
-            if isinstance(moved, list) and moved and isinstance(moved[0], str):
-                days.append(date.fromisoformat(moved[0]))  # a game moved later changed from its old date
-        return cls(frozenset(games), frozenset(adjustments), min(days, default=None))
+    def of(cls, entries: QuerySet[m.LogEntry]) -> Causes:
+        rows = list(entries.values_list("game_id", "adjustment_id", "event_date"))
+        days = [day for _, _, day in rows]
+        # A game moved later changed the ratings from its old date on.
+        moved = entries.filter(action=m.LogEntry.Action.EDIT, changes__has_key="date")
+        for changes in moved.values_list("changes", flat=True):
+            old = changes["date"][0] if isinstance(changes["date"], list) else None
+            if isinstance(old, str):
+                days.append(date.fromisoformat(old))
+        return cls(
+            frozenset(game for game, _, _ in rows if game is not None),
+            frozenset(adjustment for _, adjustment, _ in rows if adjustment is not None),
+            min(days, default=None),
+        )
 
-    def excluding(self, entries: Iterable[m.LogEntry]) -> Causes:
+    def excluding(self, entries: QuerySet[m.LogEntry]) -> Causes:
         """These causes, also excluding the games and adjustments of
         ``entries`` from the ripple (entries committed after the run
         claimed its causes, whose changes its replay may hold)."""

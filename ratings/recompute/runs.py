@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import models as m
@@ -20,6 +21,9 @@ from ratings import models as m
 #: index, and keeps the log written before runs recorded their causes
 #: from being claimed all at once.
 CLAIM_GRACE = timedelta(hours=1)
+
+#: Causes written per INSERT.
+CLAIM_BATCH = 2_000
 
 _OUTCOME_FIELDS = ["status", "games_replayed", "rows_written", "error", "duration", "finished_at"]
 
@@ -34,7 +38,7 @@ def abandon_running(rating_list: m.RatingList) -> None:
     )
 
 
-def unrated(rating_list_id: int) -> list[m.LogEntry]:
+def unrated(rating_list_id: int) -> QuerySet[m.LogEntry]:
     """The list's log entries that no finished run has rated yet (a failed
     or abandoned run's causes are rated again by the next run), dated from
     CLAIM_GRACE before the last finished run's start."""
@@ -45,17 +49,21 @@ def unrated(rating_list_id: int) -> list[m.LogEntry]:
     last = finished.order_by("-started_at").values_list("started_at", flat=True).first()
     if last is not None:
         entries = entries.filter(at__gte=last - CLAIM_GRACE)
-    return list(entries.only("id", "action", "event_date", "game_id", "adjustment_id", "changes"))
+    return entries
 
 
-def claim_causes(run: m.RecomputeRun) -> list[m.LogEntry]:
+def claim_causes(run: m.RecomputeRun) -> QuerySet[m.LogEntry]:
     """Record on ``run`` the log entries it rates, read before its replay
     reads the timeline: every entry it claims is in that timeline.  An
     entry committed later is the next run's (the generation it bumped
-    makes one)."""
-    causes = unrated(run.rating_list_id)
-    run.causes.set(causes)
-    return causes
+    makes one).  By ids, not model instances: the first run of a list
+    filled by an import claims its whole log."""
+    through = m.RecomputeRun.causes.through
+    ids = unrated(run.rating_list_id).values_list("id", flat=True)
+    through.objects.bulk_create(
+        (through(recomputerun_id=run.pk, logentry_id=pk) for pk in ids), batch_size=CLAIM_BATCH
+    )
+    return m.LogEntry.objects.filter(recompute_runs=run)
 
 
 @contextlib.contextmanager
