@@ -62,7 +62,8 @@ def test_the_ripple_of_a_late_game_is_the_difference_of_two_full_replays(club, p
     assert run is not None and run.from_date is not None, "an incremental run"
     assert list(run.causes.values_list("game", flat=True)) == [late.pk]
 
-    recompute.recompute_list(history.pk, full=True, options=OPTIONS)
+    full = recompute.recompute_list(history.pk, full=True, options=OPTIONS)
+    assert full is not None and not full.causes.exists(), "a log entry is rated once"
     expected = difference(without, results(history), {late.pk})
     assert expected, "the late game changes later results"
     assert {key[0] for key in expected} == set(history.systems), "in every system of the list"
