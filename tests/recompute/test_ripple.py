@@ -143,7 +143,7 @@ def test_the_record_sheet_marks_the_changed_rows(client, club, players, history)
     assert changed is not None
     page = client.get(reverse("player", args=[changed.player.slug])).content.decode()
     assert 'class="changed"' in page or 'class="adjustment changed"' in page
-    assert "ripple-note" in page
+    assert "ripple-note" in page and 'class="ripple-changed"' in page
     assert "was entered late" in page and "changed on" in page
     assert f"a game of {DAY0.day + 4} March 2025 was entered late" in page
     notes = [c for c in changes_of(changed.player, "sagc")]
