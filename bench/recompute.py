@@ -14,8 +14,10 @@ the games the bench adds are deleted again at the end.
 - full: every club's history replayed and written from scratch, all
   systems of each club: ``recompute_all()``, one write transaction for the
   federation (``--per-club``: ``recompute_list(full=True)`` for each list);
-- late game at 99%: one game entered at the date 99% of the way through the
-  biggest club's history, then its incremental recompute;
+- late game at 99% (``--late 50,99``: at each of these shares): one game
+  entered at the date that share of the way through the biggest club's
+  history, then its incremental recompute (with the later results it
+  changed, recorded as its ripple);
 - a 10-game sheet saved (services.save_sheet, the recompute left to the
   worker: what a volunteer waits for when a broker is configured);
 - sheet page / player list: median of 20 requests through the Django test
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +149,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the full recompute")
     parser.add_argument(
+        "--late",
+        default="99",
+        help="where the late games go, in percent of the biggest club's history (default 99; e.g. 50,99)",
+    )
+    parser.add_argument(
         "--per-club",
         action="store_true",
         help="full: one recompute_list(full=True) per list instead of recompute_all",
@@ -246,24 +254,32 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
 
     biggest = max(clubs, key=lambda c: Game.objects.filter(club=c).count())
     dates = list(Game.objects.filter(club=biggest).order_by("date").values_list("date", flat=True))
-    late_day = dates[int(len(dates) * 0.99)]
     pair = list(Player.objects.filter(rating_list=biggest.rating_list_id).order_by("pk")[:2])
-    # The save alone: the recompute a save enqueues after commit goes to the
-    # broker, which nothing consumes, and is timed on its own below (a
-    # worker runs it in production).
-    _timed(
-        "late game at 99% saved (recompute left to the worker)",
-        lambda: services.save_sheet(
-            club=biggest,
-            date=late_day,
-            rows=[services.GameRow(white=pair[0], black=pair[1], winner="white")],
-        ),
-    )
-    late_wall, run = _timed(
-        "late game at 99%: incremental recompute",
-        lambda: recompute.recompute_list(biggest.rating_list_id),
-    )
-    print(f"  from {run.from_date}, {run.games_replayed} games replayed, {run.rows_written} rows written")
+    late_wall = 0.0
+    for share in [int(text) for text in args.late.split(",")]:
+        late_day = dates[min(len(dates) - 1, len(dates) * share // 100)]
+
+        # The save alone: the recompute a save enqueues after commit goes to
+        # the broker, which nothing consumes, and is timed on its own below
+        # (a worker runs it in production).
+        def save_late(day: date = late_day) -> object:
+            return services.save_sheet(
+                club=biggest, date=day, rows=[services.GameRow(white=pair[0], black=pair[1], winner="white")]
+            )
+
+        _timed(f"late game at {share}% saved (recompute left to the worker)", save_late)
+        for key in recompute.timings:
+            recompute.timings[key] = 0.0
+        wall, run = _timed(
+            f"late game at {share}%: incremental recompute",
+            lambda: recompute.recompute_list(biggest.rating_list_id),
+        )
+        print(f"  from {run.from_date}, {run.games_replayed} games replayed, {run.rows_written} rows written")
+        print("  of which " + ", ".join(f"{k} {v:.2f} s" for k, v in recompute.timings.items()) + " (wall)")
+        if hasattr(run, "result_changes"):
+            print(f"  ripple: {run.result_changes.count()} later results changed")
+        if share == 99:
+            late_wall = wall
     players = list(Player.objects.filter(rating_list=biggest.rating_list_id).order_by("pk")[:20])
     rows = [
         services.GameRow(white=players[i], black=players[i + 10], winner="black" if i % 2 else "white")

@@ -26,6 +26,7 @@ from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 from ratings.exchange import Rejected
 from ratings.exchange.names import identity_key
+from ratings.models_ripple import ResultChange as ResultChange
 
 SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
 
@@ -618,6 +619,9 @@ class RecomputeRun(models.Model):
     duration = models.FloatField(null=True, blank=True, help_text="Seconds")
     #: The list's dirty generation the run started from.
     generation = models.PositiveBigIntegerField(default=0)
+    #: The log entries (games and adjustments entered, corrected, deleted)
+    #: this run rates: those no earlier finished run rated (runs.claim_causes).
+    causes = models.ManyToManyField(LogEntry, blank=True, related_name="recompute_runs")
 
     class Meta:
         ordering = ["-started_at", "-id"]

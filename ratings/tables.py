@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -16,6 +16,9 @@ from django.urls import reverse
 from ratings.engine import get_system, sagc
 from ratings.engine.ranks import format_rank
 from ratings.models import HistoryEntry, Player, Winner
+
+if TYPE_CHECKING:
+    from ratings.result_changes import Note
 
 
 class PlayerTable(tables.Table):
@@ -212,6 +215,8 @@ class SheetLine:
     #: The page that explains the change: the game's (linked from the
     #: change) or the adjustment's (linked from its date).
     explained_url: str = ""
+    #: The row's latest change by a late game (result_changes.notes_for).
+    ripple: Note | None = None
 
     @classmethod
     def of(cls, row: SheetRow, opponent_url: str | None = None) -> SheetLine:

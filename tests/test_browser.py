@@ -171,7 +171,7 @@ def expected_sheets() -> dict[str, list[list[str]]]:
 
 
 def read_sheet(page: Any) -> list[list[str]]:
-    rows = page.locator("table.sheet tbody tr")
+    rows = page.locator("table.sheet tbody tr:not(.ripple-note)")  # a late game's note is no row of the sheet
     return [
         [cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date
 from itertools import repeat
@@ -56,3 +57,12 @@ class Columns:
             is_game,
             binary,
         )
+
+    def day(self, i: int) -> date:
+        """The date of event ``i``."""
+        value = self.days[i]
+        return date.fromordinal(value + PG_EPOCH) if self.binary else date.fromisoformat(value)
+
+    def index_of(self, day: date) -> int:
+        """The first event dated ``day`` or later (len(days): none)."""
+        return bisect_left(self.days, day.toordinal() - PG_EPOCH if self.binary else day.isoformat())

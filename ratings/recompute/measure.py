@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 #: Seconds spent in each step by the runs of this process (bench/recompute.py
 #: reports them; "engine" is the rating systems' own time, "load" reading
-#: the timeline, "write" the transaction that rewrites the history).
-timings: dict[str, float] = {"load": 0.0, "engine": 0.0, "write": 0.0, "index": 0.0}
+#: the timeline, "write" the transaction that rewrites the history,
+#: "ripple" comparing the stored results with the replayed ones).
+timings: dict[str, float] = {"load": 0.0, "engine": 0.0, "write": 0.0, "index": 0.0, "ripple": 0.0}
 
 
 def time_write(took: float, locked: bool, locked_for: float | None = None) -> None:

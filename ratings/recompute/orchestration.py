@@ -36,7 +36,8 @@ from ratings.recompute.replay import (
     replay,
     resume_date,
 )
-from ratings.recompute.runs import abandon_running, mark_clean, recorded
+from ratings.recompute.ripple import Causes, find, record
+from ratings.recompute.runs import abandon_running, claim_causes, mark_clean, recorded, unrated
 from ratings.recompute.sqlite import tune_connection
 from ratings.recompute.timeline import load_timeline, period_start
 from ratings.recompute.writing import WriteHistory, empty_history, rewrite_list, write_history
@@ -159,16 +160,22 @@ def _recompute_locked(
     run = m.RecomputeRun.objects.create(
         rating_list=rating_list, from_date=start, full=start is None, trigger=trigger, generation=generation
     )
+    causes = Causes.of(claim_causes(run))
     with recorded([run]):
         with gc_paused():
             rewrite = replay(rating_list, systems, start, resume, run, progress, options.checkpoint_every)
-            _write_one(rewrite, run, options)
+            # Before the write: the stored history is still the old one.
+            ripple = find(rewrite, run, causes.excluding(unrated(rating_list.pk)))
+            _write_one(rewrite, run, options, ripple)
         mark_clean(rating_list.pk, generation)
     return run
 
 
-def _write_one(rewrite: Rewrite, run: m.RecomputeRun, options: Options) -> None:
-    """Rewrite one list's history from its start, in one transaction."""
+def _write_one(
+    rewrite: Rewrite, run: m.RecomputeRun, options: Options, ripple: Sequence[tuple[object, ...]] = ()
+) -> None:
+    """Rewrite one list's history from its start, and record the ripple
+    (the later results that changed), in one transaction."""
     began = time.perf_counter()
     with transaction.atomic():
         tune_connection()
@@ -184,6 +191,7 @@ def _write_one(rewrite: Rewrite, run: m.RecomputeRun, options: Options) -> None:
             options.rebuild_share,
         )
         rewrite_list(rewrite, run, write=options.write_history)
+        record(ripple)
         if rebuild:
             options.create_indexes(rebuild)
     time_write(time.perf_counter() - began, locked=bool(rebuild))
@@ -237,6 +245,9 @@ def recompute_all(
                     generation=rating_list.dirty_generation,
                 )
             )
+            # Rated, without a ripple: the federation's full recompute
+            # (a system changed, a restore) records none (docs/recompute.md).
+            claim_causes(runs[-1])
         with recorded(runs):
             with gc_paused():
                 if transaction.get_connection().vendor == "postgresql":

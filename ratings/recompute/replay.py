@@ -197,7 +197,17 @@ def replay(
     # The timeline itself is not kept: the rows need only its columns.
     expected = 2 * len(systems) * (len(events) - write_from)
     return Rewrite(
-        rating_list, systems, start, resume, rows, expected, new_checkpoints, final_state, final_games
+        rating_list,
+        systems,
+        start,
+        resume,
+        rows,
+        expected,
+        new_checkpoints,
+        final_state,
+        final_games,
+        ledgers,
+        columns,
     )
 
 
@@ -215,6 +225,11 @@ class Rewrite:
     checkpoints: list[m.RatingCheckpoint]
     final_state: Mapping[Any, Any]
     final_games: Mapping[int, int]
+    #: Per system, its ledger in stretches (timeline index of the first
+    #: event, ledger), and the timeline's columns: what the ripple compares
+    #: with the stored history (ripple.py).
+    ledgers: list[tuple[str, list[tuple[int, base.Ledger]]]]
+    columns: Columns
 
 
 def _describe_error(error: base.RatingError, timeline: Timeline, offset: int) -> str:

@@ -1,15 +1,29 @@
-"""The run bookkeeping: a RecomputeRun row per list and run, its outcome,
-the runs a dead process left, and the list's dirty flag cleared."""
+"""The run bookkeeping: a RecomputeRun row per list and run, the log
+entries it rates (its causes), its outcome, the runs a dead process left,
+and the list's dirty flag cleared."""
 
 from __future__ import annotations
 
 import contextlib
 import time
 from collections.abc import Iterator, Sequence
+from datetime import timedelta
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import models as m
+
+#: How long before the last finished run a log entry may be dated and still
+#: be unrated: its transaction wrote it (``at``) before that run started
+#: and committed after the run had read the timeline.  No save lasts an
+#: hour; the bound keeps the claim a short read of the log's (list, at)
+#: index, and keeps the log written before runs recorded their causes
+#: from being claimed all at once.
+CLAIM_GRACE = timedelta(hours=1)
+
+#: Causes written per INSERT.
+CLAIM_BATCH = 2_000
 
 _OUTCOME_FIELDS = ["status", "games_replayed", "rows_written", "error", "duration", "finished_at"]
 
@@ -22,6 +36,34 @@ def abandon_running(rating_list: m.RatingList) -> None:
         finished_at=timezone.now(),
         error="The process running it died.",
     )
+
+
+def unrated(rating_list_id: int) -> QuerySet[m.LogEntry]:
+    """The list's log entries that no finished run has rated yet (a failed
+    or abandoned run's causes are rated again by the next run), dated from
+    CLAIM_GRACE before the last finished run's start."""
+    entries = m.LogEntry.objects.filter(rating_list_id=rating_list_id).exclude(
+        recompute_runs__status=m.RecomputeRun.Status.DONE
+    )
+    finished = m.RecomputeRun.objects.filter(rating_list_id=rating_list_id, status=m.RecomputeRun.Status.DONE)
+    last = finished.order_by("-started_at").values_list("started_at", flat=True).first()
+    if last is not None:
+        entries = entries.filter(at__gte=last - CLAIM_GRACE)
+    return entries
+
+
+def claim_causes(run: m.RecomputeRun) -> QuerySet[m.LogEntry]:
+    """Record on ``run`` the log entries it rates, read before its replay
+    reads the timeline: every entry it claims is in that timeline.  An
+    entry committed later is the next run's (the generation it bumped
+    makes one).  By ids, not model instances: the first run of a list
+    filled by an import claims its whole log."""
+    through = m.RecomputeRun.causes.through
+    ids = unrated(run.rating_list_id).values_list("id", flat=True)
+    through.objects.bulk_create(
+        (through(recomputerun_id=run.pk, logentry_id=pk) for pk in ids), batch_size=CLAIM_BATCH
+    )
+    return m.LogEntry.objects.filter(recompute_runs=run)
 
 
 @contextlib.contextmanager

@@ -18,6 +18,7 @@ from ratings.engine.ranks import format_rank
 from ratings.game_explanation import Side, Status, SystemExplanation, explain_game
 from ratings.game_steps import signed_text, steps, value_text
 from ratings.models import Game, RankAdjustment
+from ratings.result_changes import ripple_context
 from ratings.term_words import words_for
 
 
@@ -75,6 +76,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "pending": explanation.status is Status.PENDING,
         "forfeit": explanation.status is Status.FORFEIT,
         "systems": systems,
+        **ripple_context(found),
     }
     return render(request, "ratings/game.html", context)
 

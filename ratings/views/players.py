@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import EmptyPage, Paginator
@@ -19,7 +19,16 @@ from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
 from ratings.filters import PlayerFilterForm
 from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
-from ratings.tables import PlayerTable, number, rating_label, sheet_headers, sheet_lines, sheet_rows
+from ratings.result_changes import notes_for
+from ratings.tables import (
+    PlayerTable,
+    number,
+    rating_label,
+    sheet_headers,
+    sheet_lines,
+    sheet_rows,
+    unit_of,
+)
 
 PLAYERS_PER_PAGE = 50
 MAX_PLAYERS_PER_PAGE = 500
@@ -152,7 +161,13 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     # statistics were stale (a freshly rewritten history on PostgreSQL).
     seqs = HistoryEntry.objects.for_sheet(player, system).values_list("seq", flat=True)
     page = Paginator(seqs, SHEET_ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    entries = entries.filter(seq__in=list(page.object_list))
+    shown = list(entries.filter(seq__in=list(page.object_list)))
+    # A row whose result a late game changed: its latest change, noted.
+    notes = notes_for(player, system, shown)
+    lines = [
+        replace(line, ripple=note)
+        for line, note in zip(sheet_lines(sheet_rows(shown, player)), notes, strict=True)
+    ]
     return render(
         request,
         "ratings/player_detail.html",
@@ -162,8 +177,9 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
             "system_label": SYSTEM_LABELS.get(system, system),
             "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in player.rating_list.systems],
             "headers": headers,
+            "unit": unit_of(system),
             "page": page,
-            "rows": sheet_lines(sheet_rows(entries, player)),
+            "rows": lines,
             "chart": rating_chart(player, system),
             "can_manage": is_committee_of(request.user, player.rating_list_id),
         },

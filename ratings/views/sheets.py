@@ -35,6 +35,7 @@ from ratings.exchange.names import identity_key
 from ratings.form_fields import choices_of
 from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
+from ratings.result_changes import ripple_context
 from ratings.services import SheetError
 from ratings.sheet_changes import repeated_games
 from ratings.tables import unit_of
@@ -288,6 +289,8 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "unit": unit_of(system),
         "pending": pending or any(r["white"] is None for r in rows),
         "can_edit": may_enter_at(request.user, sheet.club_id, sheet.club.rating_list_id),
+        # The later results its games changed, rated in their place (entered late).
+        **ripple_context(sheet),
     }
     return render(request, "ratings/sheet_detail.html", context)
 
