@@ -20,7 +20,8 @@ from ratings.migration_checks import E001, check_squashed_chains, partly_applied
 
 RATINGS_SQUASH = ("ratings", "0001_squashed_0013_former_slugs")
 ACCOUNTS_SQUASH = ("accounts", "0001_squashed_0003_invitations_link_requests")
-AFTER_SQUASH = ("ratings", "0002_history_without_state")
+#: The migrations made after the squash, in order.
+AFTER_SQUASH = [("ratings", "0002_history_without_state"), ("ratings", "0003_result_changes")]
 
 
 def replaced(key: tuple[str, str]) -> list[tuple[str, str]]:
@@ -52,7 +53,7 @@ def test_each_app_has_one_migration_set_starting_from_its_squash() -> None:
     loader = MigrationLoader(None)
     ratings = sorted(name for app, name in loader.disk_migrations if app == "ratings")
     accounts = sorted(name for app, name in loader.disk_migrations if app == "accounts")
-    assert ratings == [RATINGS_SQUASH[1], AFTER_SQUASH[1]]
+    assert ratings == [RATINGS_SQUASH[1], *(name for _, name in AFTER_SQUASH)]
     assert accounts == [ACCOUNTS_SQUASH[1]]
     assert len(replaced(RATINGS_SQUASH)) == 13 and len(replaced(ACCOUNTS_SQUASH)) == 3
     for key in (RATINGS_SQUASH, ACCOUNTS_SQUASH):
@@ -65,7 +66,7 @@ def test_each_app_has_one_migration_set_starting_from_its_squash() -> None:
 def test_the_test_database_was_built_from_the_squashes_and_nothing_is_left_to_apply() -> None:
     executor = MigrationExecutor(connection)
     applied = executor.loader.applied_migrations
-    assert {RATINGS_SQUASH, ACCOUNTS_SQUASH, AFTER_SQUASH} <= set(applied)
+    assert {RATINGS_SQUASH, ACCOUNTS_SQUASH, *AFTER_SQUASH} <= set(applied)
     assert executor.migration_plan(executor.loader.graph.leaf_nodes()) == []
 
 
@@ -81,11 +82,14 @@ def test_a_database_at_the_end_of_the_former_chain_takes_the_squash_as_applied(
 ) -> None:
     record_former_chain(recorder, RATINGS_SQUASH, upto=13)
     record_former_chain(recorder, ACCOUNTS_SQUASH, upto=3)
-    recorder.record_unapplied(*AFTER_SQUASH)  # as it was before this release
+    for later in AFTER_SQUASH:  # as it was before this release
+        recorder.record_unapplied(*later)
     executor = MigrationExecutor(connection)
     assert {RATINGS_SQUASH, ACCOUNTS_SQUASH} <= set(executor.loader.applied_migrations)
     plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
-    assert [(m.app_label, m.name, backwards) for m, backwards in plan] == [(*AFTER_SQUASH, False)]
+    assert [(m.app_label, m.name, backwards) for m, backwards in plan] == [
+        (*later, False) for later in AFTER_SQUASH
+    ]
     assert check_squashed_chains(databases=["default"]) == []
 
 
