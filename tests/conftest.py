@@ -30,7 +30,7 @@ PASSWORD = "correct-horse-battery-staple"
 #: The lists of the fixtures do not ask to confirm improbable results or
 #: handicaps off the rule (issue 17): tests of other features enter
 #: whatever games they need; tests of the check turn it on
-#: (tests/test_improbable_entry.py).
+#: (tests/site/test_improbable_entry.py).
 NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
 ROLES = ("anonymous", "player", "volunteer", "committee")
 
