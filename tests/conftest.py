@@ -1,38 +1,37 @@
-"""Shared fixtures: a rating list and its club, the personas, and real-service guards.
+"""Fixtures of the whole suite, and the hooks that decide what runs where.
 
-Personas (STYLE.md, healthchecks' hc/test.py): ``anonymous``, ``player``
-(a user linked to a Player), ``volunteer`` (of the club) and ``committee``
-(of its list); ``outsiders`` adds a volunteer of another club of the list,
-the committee of another list and a site admin.  ``client_for`` gives a test
-client logged in as one of the four.
+Personas (healthchecks' hc/test.py): ``anonymous``, ``player`` (a user linked
+to a Player), ``volunteer`` (of the club) and ``committee`` (of its list);
+``outsiders`` adds a volunteer of another club of the list, the committee of
+another list and a site admin.  ``client_for`` gives a test client logged in
+as one of the four.  Helpers that are not fixtures are in tests/support.py.
 
-Tests that need a real service (Chromium, Redis, PostgreSQL, a Celery worker)
-skip when it is missing, unless REQUIRE_BROWSER / REQUIRE_SERVICES is set
-(CI sets both), in which case they fail: CI must never pass by skipping.
+What runs where (tests/README.md):
+
+- ``postgresql``-marked tests are deselected (not skipped) on SQLite, and the
+  run says how many and how to run them;
+- a test whose prerequisite is missing skips through ``support.need`` with its
+  reason; with ``REQUIRE_SHARED``, ``REQUIRE_BROWSER``, ``REQUIRE_SERVICES`` or
+  ``REQUIRE_COMPILED`` set (CI sets all four) it fails instead, and so does
+  any other skip: CI must never pass by skipping.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO.parent / "shared" / "data"
-PASSWORD = "correct-horse-battery-staple"
-#: The lists of the fixtures do not ask to confirm improbable results or
-#: handicaps off the rule (issue 17): tests of other features enter
-#: whatever games they need; tests of the check turn it on
-#: (tests/site/test_improbable_entry.py).
-NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
-ROLES = ("anonymous", "player", "volunteer", "committee")
+from tests.support import DECIDED, NO_ENTRY_CHECKS, PASSWORD, REQUIRE, committee_of, volunteer_of
+
+#: How many PostgreSQL-only tests this run deselected (the workers' counts
+#: reach the controller through pytest-xdist's ``workeroutput``).
+DESELECTED = "postgresql_deselected"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -41,23 +40,63 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    config.stash[_deselected] = 0
 
 
-def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:
-    """Skip (or fail, when ``env`` is set) a test whose real service is missing."""
-    if available:
+_deselected = pytest.StashKey[int]()
+
+
+def on_postgresql() -> bool:
+    from django.conf import settings
+
+    return str(settings.DATABASES["default"]["ENGINE"]).endswith("postgresql")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the PostgreSQL-only tests on SQLite (they cannot run there)."""
+    if on_postgresql():
         return
-    if os.environ.get(env):
-        pytest.fail(f"{what} is required here ({env} is set) but not available")
-    pytest.skip(f"{what} not available")
+    keep = [item for item in items if item.get_closest_marker("postgresql") is None]
+    dropped = [item for item in items if item.get_closest_marker("postgresql") is not None]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+    config.stash[_deselected] = len(dropped)
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[DESELECTED] = len(dropped)
 
 
-def shared_data(name: str) -> Path:
-    """A file of ../shared/data, or skip cleanly when the folder is absent."""
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} not present (the shared data folder is not part of a user's clone)")
-    return path
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist: a worker's count of deselected tests (all workers collect the same)."""
+    count = getattr(node, "workeroutput", {}).get(DESELECTED, 0)
+    node.config.stash[_deselected] = max(node.config.stash.get(_deselected, 0), count)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    count = config.stash.get(_deselected, 0)
+    if count:
+        terminalreporter.write_line(
+            f"{count} PostgreSQL-only tests deselected: run with "
+            "DATABASE_URL=postgres://USER@HOST:5432/DBNAME to run them"
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """When CI requires everything (any REQUIRE_* set), a skip that did not go
+    through ``support.need`` (which fails by itself) is a failure too."""
+    report = yield
+    if (
+        report.skipped
+        and not hasattr(report, "wasxfail")
+        and DECIDED not in str(report.longrepr)
+        and any(os.environ.get(env) for env in REQUIRE)
+    ):
+        report.outcome = "failed"
+        report.longrepr = f"skipped while {'/'.join(REQUIRE)} require every test to run: {report.longrepr}"
+    return report
 
 
 @pytest.fixture
@@ -114,20 +153,6 @@ def _user(username: str, **extra: Any) -> User:
     return User.objects.create_user(username, f"{username}@example.org", PASSWORD, **extra)
 
 
-def volunteer_of(user: User, club: Any) -> User:
-    from accounts.models import Volunteer
-
-    Volunteer.objects.create(user=user, club=club)
-    return user
-
-
-def committee_of(user: User, rating_list: Any) -> User:
-    from accounts.models import CommitteeMember
-
-    CommitteeMember.objects.create(user=user, rating_list=rating_list)
-    return user
-
-
 @pytest.fixture
 def personas(db, club, make_player) -> dict[str, User | None]:  # type: ignore[no-untyped-def]
     """The four personas of the club and its list; the outsiders of issue 11
@@ -163,38 +188,3 @@ def client_for(personas) -> Callable[[str], Client]:  # type: ignore[no-untyped-
         return client
 
     return make
-
-
-@contextlib.contextmanager
-def celery_broker(settings: Any, url: str, queue: str | None = None) -> Iterator[None]:
-    """Point the site's Celery app (and settings) at ``url`` for a while.
-
-    The app derives its read and write URLs from ``broker_url`` once and keeps
-    its connection and producer pools bound to its first broker, so all three
-    URLs are set and the pools dropped (``close()``, and ``amqp``, a cached
-    property, made anew), both ways."""
-    from clubrating.celery import app
-
-    keys = ("broker_url", "broker_read_url", "broker_write_url", "task_default_queue")
-    saved = {key: app.conf[key] for key in keys}
-    settings.CELERY_BROKER_URL = url
-    app.conf.update(broker_url=url, broker_read_url=url, broker_write_url=url)
-    if queue is not None:
-        app.conf.task_default_queue = queue
-    app.close()
-    del app.amqp
-    try:
-        yield
-    finally:
-        app.conf.update(saved)
-        app.close()
-        del app.amqp
-
-
-def make_pool(name: str, slug: str, **list_fields: Any) -> Any:
-    """A separate rating pool: a new list holding one club of the same name
-    (what an independent club was before lists); returns the club."""
-    from ratings.models import Club, RatingList
-
-    pool = RatingList.objects.create(name=name, slug=slug, **{**NO_ENTRY_CHECKS, **list_fields})
-    return Club.objects.create(rating_list=pool, name=name, slug=slug)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import CommitteeMember, Invitation, Volunteer
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 
 def invite(client: Client, email: str, place: str, slug: str = "sagc") -> str:

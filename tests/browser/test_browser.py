@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PASSWORD, REPO, make_pool, need
+from tests.support import PASSWORD, REPO, make_pool, need
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,11 @@ def artifacts() -> Path:
 @pytest.fixture
 def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     need(CHROMIUM.exists(), "Chromium", "REQUIRE_BROWSER")
-    sync_api = pytest.importorskip("playwright.sync_api")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        need(False, "Playwright (pip install -e '.[dev]')", "REQUIRE_BROWSER")
+        raise
     # Playwright's sync API runs an event loop in this thread; the Django ORM
     # calls the test makes meanwhile are safe (one thread, no async code).
     # Scoped to this test: left in os.environ it would leak into later
@@ -118,8 +122,8 @@ def history(transactional_db, settings):  # type: ignore[no-untyped-def]
 def expected_sheets() -> dict[str, list[list[str]]]:
     """Every player's 12 columns, newest first, from the SAGC engine run on
     the games in the database in timeline order (date, then entry order)."""
-    sagc_module = pytest.importorskip("ratings.engine.sagc")
     from ratings.engine import base, get_system
+    from ratings.engine import sagc as sagc_module
     from ratings.engine.ranks import format_rank
     from ratings.models import Game, Player
 

@@ -23,7 +23,7 @@ from django.core.management import call_command
 
 from tests.browser import test_browser
 from tests.browser.test_browser import DESKTOP, fill_player
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 # The browser test's fixtures: Chromium through Playwright, the screenshot folder.
 browser = test_browser.browser

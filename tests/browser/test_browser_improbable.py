@@ -16,7 +16,7 @@ from datetime import date, timedelta
 import pytest
 
 from tests.browser.test_browser import DESKTOP, artifacts, browser, fill_player, shoot
-from tests.conftest import PASSWORD, make_pool
+from tests.support import PASSWORD, make_pool
 
 pytestmark = pytest.mark.browser
 __all__ = ["artifacts", "browser"]  # fixtures used by the test below

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_browser import DESKTOP, artifacts, browser, fill_player, read_sheet, shoot  # noqa: F401
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_browser import DESKTOP, artifacts, browser, history, shoot  # noqa: F401  (fixtures)
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
 

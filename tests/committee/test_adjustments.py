@@ -10,7 +10,7 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import LogEntry, RankAdjustment, RatingList
 from ratings.services import GameRow
-from tests.conftest import committee_of, make_pool
+from tests.support import committee_of, make_pool
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +93,6 @@ def test_a_bad_adjustment_is_refused_next_to_its_field(
 def test_an_adjustment_shows_on_the_record_sheet_with_the_players_own_name(
     client_for, club, alice, make_player
 ) -> None:
-    pytest.importorskip("ratings.engine.sagc")
     from ratings.models import HistoryEntry
     from ratings.recompute import recompute_list
 

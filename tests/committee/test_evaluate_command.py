@@ -108,7 +108,7 @@ def test_it_evaluates_a_lists_games_from_the_database(club, make_player, tmp_pat
 
 
 def test_tournament_files_are_read_by_the_importers(tmp_path: Path) -> None:
-    from tests.conftest import shared_data
+    from tests.support import shared_data
 
     path = shared_data("juvisy-2019.h9")  # class A, 30 players, 4 rounds
     target = tmp_path / "p.csv"

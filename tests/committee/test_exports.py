@@ -21,7 +21,7 @@ from ratings.committee import CommitteeError
 from ratings.exchange import name_key
 from ratings.models import Club, Game, Player
 from ratings.services import GameRow
-from tests.conftest import ROLES, make_pool
+from tests.support import ROLES, make_pool
 
 
 @pytest.fixture(autouse=True)

@@ -10,8 +10,8 @@ import pytest
 from ratings import committee
 from ratings.committee import CommitteeError
 from ratings.models import Game, RecordSheet
-from tests.conftest import make_pool
-from tests.exchange.test_exchange_realdata import VALID_TOURNAMENTS, realdata
+from tests.exchange.test_exchange_realdata import VALID_TOURNAMENTS
+from tests.support import make_pool, realdata
 
 # The three European Congress files (2,259 to 2,350 games) take 6 to 8 s each
 # to save; their reading is pinned in test_exchange_realdata.py, the saving of

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
 from ratings.models import Club, Player, RatingList
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 
 def test_the_site_admin_creates_a_list_with_its_system(outsiders):

@@ -14,7 +14,7 @@ from ratings import committee
 from ratings.committee import Choice, CommitteeError
 from ratings.exchange import ExchangeError
 from ratings.models import HistoryEntry, Player, RankAdjustment, RankSync, RankSyncLine
-from tests.conftest import ROLES, shared_data
+from tests.support import ROLES, shared_data
 
 TODAY = date(2024, 6, 15)
 
@@ -518,7 +518,7 @@ def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(
 
 
 def test_the_egd_list_matches_by_pin_once_remembered(club, make_player) -> None:
-    from tests.conftest import REPO
+    from tests.support import REPO
 
     data = (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes()
     alice = make_player("Alice Testeur", rank=-1)  # " 10000001  Testeur Alice  UK Lndn  2d ... 2188"

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from ratings import committee
 from ratings.models import RankAdjustment, RankSync
-from tests.exchange.test_exchange_realdata import realdata  # skips when ../shared/realdata is absent
+from tests.support import realdata  # skips when the shared real-data folder is absent
 
 DATA = Path(__file__).parent.parent / "data"
 

@@ -16,7 +16,7 @@ from ratings import committee
 from ratings.committee import CommitteeError
 from ratings.exchange import ExchangeError, name_key
 from ratings.models import Club, Game, LogEntry, Player, RecordSheet
-from tests.conftest import ROLES, SHARED_DATA, make_pool, shared_data
+from tests.support import ROLES, make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)
@@ -178,9 +178,7 @@ def test_rank_lists_are_refused_as_tournaments_naming_a_line(club, name: str) ->
 
 def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
     """Every file of ../shared/data (README.md excepted), each into a fresh club."""
-    files = sorted(p for p in SHARED_DATA.glob("*") if p.name != "README.md") if SHARED_DATA.exists() else []
-    if not files:
-        pytest.skip("../shared/data is absent")
+    files = sorted(p for p in shared_data("").iterdir() if p.name != "README.md")
     for number, path in enumerate(files):
         target = new_club(f"club-{number}")
         try:

@@ -40,9 +40,9 @@ from ratings.engine.base import (
 )
 from ratings.engine.egf import EGF, EGFState
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, gor_to_rank
+from tests.support import shared_data
 
 DAY = date(2024, 3, 2)
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "data"
 
 
 def game(white: str, black: str, winner: Winner = Winner.WHITE, **kw: object) -> Game:
@@ -335,10 +335,7 @@ def read_h9(path: Path) -> tuple[str, dict[str, float], list[Game]]:
 
 @pytest.fixture
 def juvisy() -> tuple[str, dict[str, float], list[Game]]:
-    path = SHARED_DATA / "juvisy-2019.h9"
-    if not path.exists():
-        pytest.skip("../shared/data is absent")
-    return read_h9(path)
+    return read_h9(shared_data("juvisy-2019.h9"))
 
 
 def test_juvisy_2019_every_winner_gains_and_every_player_ends_at_start_plus_changes(juvisy) -> None:  # type: ignore[no-untyped-def]

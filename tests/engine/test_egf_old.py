@@ -20,7 +20,8 @@ from ratings.engine._egf_common import old_a, old_con, old_expected
 from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, Start, Winner
 from ratings.engine.egf_old import OldEGF
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
-from tests.engine.test_egf import SHARED_DATA, _starts, histories, read_h9
+from tests.engine.test_egf import _starts, histories, read_h9
+from tests.support import shared_data
 
 DAY = date(2019, 6, 1)
 
@@ -149,10 +150,7 @@ def test_bad_handicap_is_refused_and_registry_builds_it() -> None:
 
 
 def test_juvisy_2019_old_and_new_systems_agree_on_who_gained() -> None:
-    path = SHARED_DATA / "juvisy-2019.h9"
-    if not path.exists():
-        pytest.skip("../shared/data is absent")
-    _, grades, games = read_h9(path)
+    _, grades, games = read_h9(shared_data("juvisy-2019.h9"))
     starts = {p: Start(rank=g) for p, g in grades.items()}
     old = OldEGF().rate(games, starts=starts).state
     new = get_system("egf").rate(games, starts=starts).state

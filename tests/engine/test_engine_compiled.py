@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import ratings.engine
-from tests.conftest import REPO, need
+from tests.support import REPO, need
 
 #: Prints a digest of every system's ledger and final state on one history.
 DIGEST = """

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.support import REPO
 
 
 def test_it_imports_every_system_without_django() -> None:

@@ -47,7 +47,6 @@ def fixture(name: str) -> str:
 def test_the_ffg_2022_worked_example_15k_against_14k(
     name: str, winner_change: str, loser_change: str, winner: str, loser: str
 ) -> None:
-    pytest.importorskip("ratings.engine.ffg")
     rows = {row["player"]: row for row in rows_of(rate_csv(fixture(name), "ffg"))}
     assert rows[winner]["change"] == winner_change
     assert rows[loser]["change"] == loser_change
@@ -62,7 +61,6 @@ def test_the_west_surrey_example_fred_against_bert() -> None:
     # seed 003: "Fred=0.3, Bert=-14.5 ... 14 handicap levels which may be taken
     # as ... 9st + 50k" (komi to Black is negative) ... "When Bert wins, he is
     # promoted to 14k and Fred is demoted to 1.2d."
-    pytest.importorskip("ratings.engine.west_surrey")
     rows = {
         row["player"]: row
         for row in rows_of(rate_csv(fixture("whatif_west_surrey_fred_bert.csv"), "west-surrey"))

@@ -6,13 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.exchange import ExchangeError, parse_rank_list, parse_tournament, read_rank_list, read_tournament
+from tests.support import shared_bytes
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 ROOT = Path(__file__).resolve().parents[2]
 
 SAMPLE_LINES = [
@@ -99,10 +98,7 @@ def test_real_files_cut_anywhere_raise_only_exchange_errors(data: st.DataObject)
     name = data.draw(
         st.sampled_from(["juvisy-2019.h9", "juvisy-2019.tou", "tournoi-chinois.h9", "cdfa-2020.tou"])
     )
-    path = DATA / name
-    if not path.exists():
-        pytest.skip("../shared/data is absent")
-    raw = path.read_bytes()
+    raw = shared_bytes(name)
     cut = raw[: data.draw(st.integers(0, len(raw)))]
     _only_exchange_errors(lambda: read_tournament(cut))
 

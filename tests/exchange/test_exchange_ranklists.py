@@ -8,16 +8,9 @@ import pytest
 
 from ratings.exchange import ExchangeError, RankEntry, detect_rank_format, parse_rank_list, read_rank_list
 from ratings.exchange.ranklists import aga_rating_to_rank, ffg_level_to_rank
+from tests.support import shared_bytes
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 FIXTURES = Path(__file__).resolve().parent.parent / "data"
-
-
-def real(name: str) -> bytes:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/data is not part of a user's clone)")
-    return path.read_bytes()
 
 
 def by_name(entries: tuple[RankEntry, ...], name: str) -> RankEntry:
@@ -54,7 +47,7 @@ def test_ratings_off_the_shared_scale_are_held_at_its_ends() -> None:
 
 
 def test_the_ffg_ladder_has_12511_lines_of_which_12_are_obsolete_records() -> None:
-    ladder = read_rank_list(real("ech_ffg_V3.txt"), filename="ech_ffg_V3.txt")
+    ladder = read_rank_list(shared_bytes("ech_ffg_V3.txt"), filename="ech_ffg_V3.txt")
     assert ladder.format == "ffg"
     # README: 12,511 player lines; 12 of them are the FFG's superseded records,
     # the name ending "_(obsolète)" (grep -c obso): listed as rejected, not imported.
@@ -66,7 +59,7 @@ def test_the_ffg_ladder_has_12511_lines_of_which_12_are_obsolete_records() -> No
 
 
 def test_ffg_lines_read_field_by_field() -> None:
-    entries = read_rank_list(real("ech_ffg_V3.txt")).entries
+    entries = read_rank_list(shared_bytes("ech_ffg_V3.txt")).entries
     # Line 4: "ABAD Jahin   -3000 - 2000205 38GJ FR"
     abad = by_name(entries, "ABAD Jahin")
     assert (abad.line, abad.surname, abad.given_name) == (4, "ABAD", "Jahin")
@@ -88,7 +81,7 @@ def test_ffg_lines_read_field_by_field() -> None:
 
 
 def test_the_aga_list_has_22410_members() -> None:
-    members = read_rank_list(real("tdlista.txt"), filename="tdlista.txt")
+    members = read_rank_list(shared_bytes("tdlista.txt"), filename="tdlista.txt")
     assert members.format == "aga"
     assert len(members.entries) == 22_410  # README
     aal = members.entries[0]  # "Aal, Zachary\t15648\tFull\t-20.05711\t..."
@@ -106,11 +99,11 @@ def test_the_aga_list_has_22410_members() -> None:
 
 @pytest.mark.parametrize(("name", "fmt"), [("ech_ffg_V3.txt", "ffg"), ("tdlista.txt", "aga")])
 def test_the_format_is_detected_from_content_without_a_filename(name: str, fmt: str) -> None:
-    assert read_rank_list(real(name)).format == fmt
+    assert read_rank_list(shared_bytes(name)).format == fmt
 
 
 def test_a_ffg_ladder_cut_in_a_line_imports_the_lines_before_and_lists_the_cut_one() -> None:
-    data = real("ech_ffg_V3.txt")
+    data = shared_bytes("ech_ffg_V3.txt")
     cut = data[: data.index(b"ABEL Hugues") + 30]  # in the middle of line 13
     ladder = read_rank_list(cut)
     assert [e.line for e in ladder.entries] == list(range(2, 13))
@@ -118,7 +111,7 @@ def test_a_ffg_ladder_cut_in_a_line_imports_the_lines_before_and_lists_the_cut_o
 
 
 def test_an_aga_list_cut_in_a_line_lists_the_cut_line() -> None:
-    data = real("tdlista.txt")
+    data = shared_bytes("tdlista.txt")
     cut = data[: data.index(b"Abbey, Ralph") + 20]  # line 10 cut after "Abbey, Ralph\t17957\tF": 3 fields
     members = read_rank_list(cut, format="aga")
     assert len(members.entries) == 9
@@ -128,7 +121,7 @@ def test_an_aga_list_cut_in_a_line_lists_the_cut_line() -> None:
 
 
 def test_a_list_without_its_header_is_refused() -> None:
-    data = real("ech_ffg_V3.txt")
+    data = shared_bytes("ech_ffg_V3.txt")
     with pytest.raises(ExchangeError, match="#Echelle au") as error:
         read_rank_list(data[data.index(b"\n") + 1 :], format="ffg")
     assert error.value.line == 1
@@ -136,16 +129,16 @@ def test_a_list_without_its_header_is_refused() -> None:
 
 def test_a_list_read_as_the_wrong_format_names_the_first_line() -> None:
     with pytest.raises(ExchangeError) as error:
-        read_rank_list(real("tdlista.txt"), format="ffg")
+        read_rank_list(shared_bytes("tdlista.txt"), format="ffg")
     assert error.value.line == 1
     with pytest.raises(ExchangeError) as error:
-        read_rank_list(real("ech_ffg_V3.txt"), format="aga")
+        read_rank_list(shared_bytes("ech_ffg_V3.txt"), format="aga")
     assert error.value.line == 1  # the '#Echelle' line is not 9 tab-separated fields
 
 
 def test_a_tournament_file_is_not_a_rank_list() -> None:
     with pytest.raises(ExchangeError):
-        read_rank_list(real("juvisy-2019.h9"))
+        read_rank_list(shared_bytes("juvisy-2019.h9"))
 
 
 def test_two_rows_with_one_licence_are_both_rejected_naming_each_other() -> None:

@@ -14,21 +14,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from ratings.exchange import ExchangeError, Tournament, Winner, read_rank_list, read_tournament
-from tests.conftest import REPO
+from tests.support import realdata, realdata_folder
 
-REALDATA = REPO.parent / "shared" / "realdata"
-
-
-def realdata(name: str) -> bytes:
-    path = REALDATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/realdata is not part of a user's clone)")
-    return path.read_bytes()
+pytestmark = pytest.mark.realfiles
 
 
 # --- independent counts -------------------------------------------------------------
@@ -248,8 +240,7 @@ def test_a_truncated_egd_download_is_refused() -> None:
 
 
 def test_every_file_of_realdata_is_covered_here() -> None:
-    if not REALDATA.exists():
-        pytest.skip(f"{REALDATA} is absent (../shared/realdata is not part of a user's clone)")
+    folder = realdata_folder()
     covered = {row[0] for row in VALID_TOURNAMENTS} | {row[0] for row in VALID_RANK_LISTS}
     covered |= {
         "egc-2009.h9",
@@ -259,5 +250,5 @@ def test_every_file_of_realdata_is_covered_here() -> None:
         "allworld_lp-2019-02.html",
         "egf_rl-fixture.html",
     }
-    on_disk = {p.name for p in Path(REALDATA).iterdir() if p.name != "README.md"}
+    on_disk = {p.name for p in folder.iterdir() if p.name != "README.md"}
     assert on_disk == covered

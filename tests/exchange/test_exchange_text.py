@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ratings.exchange import ExchangeError, decode_text, split_lines
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-
-
-def real(name: str) -> bytes:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/data is not part of a user's clone)")
-    return path.read_bytes()
+from tests.support import shared_bytes
 
 
 def test_it_reads_the_ffg_ladder_as_iso_8859_1() -> None:
-    decoded = decode_text(real("ech_ffg_V3.txt"))
+    decoded = decode_text(shared_bytes("ech_ffg_V3.txt"))
     assert decoded.encoding == "iso-8859-1"
     # Line 2 of the file, bytes 'Ren\xe9' (README: ISO-8859-1).
     assert decoded.lines()[1].startswith("AAIJ René ")
@@ -27,14 +17,14 @@ def test_it_reads_the_ffg_ladder_as_iso_8859_1() -> None:
 
 def test_it_reads_the_aga_list_as_utf_8() -> None:
     # README says ASCII, but the file holds UTF-8 names ("Lefebvre, Loïc").
-    decoded = decode_text(real("tdlista.txt"))
+    decoded = decode_text(shared_bytes("tdlista.txt"))
     assert decoded.encoding == "utf-8"
     assert any(line.startswith("Lefebvre, Loïc\t") for line in decoded.lines())
 
 
 def test_it_reads_accented_tou_names_where_charset_normalizer_guesses_wrong() -> None:
     # charset-normalizer 3.5 says cp775 for this file; a Latin-1 decode gives the real name.
-    text = decode_text(real("cdfa-2020.tou")).text
+    text = decode_text(shared_bytes("cdfa-2020.tou")).text
     assert "Dréan-Guénaïzia Benjamin" in text
 
 
@@ -45,7 +35,7 @@ def test_it_splits_crlf_lf_and_cr_but_not_other_breaks() -> None:
 
 def test_it_counts_crlf_lines_of_the_ffg_file_like_the_readme() -> None:
     # README: 12,511 players, plus the '#Echelle' header line.
-    assert len(decode_text(real("ech_ffg_V3.txt")).lines()) == 12_512
+    assert len(decode_text(shared_bytes("ech_ffg_V3.txt")).lines()) == 12_512
 
 
 @pytest.mark.parametrize(

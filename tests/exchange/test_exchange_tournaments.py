@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ratings.exchange import ExchangeError, Tournament, Winner, name_key, parse_tournament, read_tournament
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-
-
-def real(name: str) -> bytes:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/data is not part of a user's clone)")
-    return path.read_bytes()
+from tests.support import shared_bytes
 
 
 def games_by_name(t: Tournament) -> list[tuple[int, str, str, Winner, int, float]]:
@@ -33,8 +23,8 @@ def games_by_name(t: Tournament) -> list[tuple[int, str, str, Winner, int, float
 
 
 def test_juvisy_in_both_formats_gives_the_same_games() -> None:
-    h9 = read_tournament(real("juvisy-2019.h9"))
-    tou = read_tournament(real("juvisy-2019.tou"))
+    h9 = read_tournament(shared_bytes("juvisy-2019.h9"))
+    tou = read_tournament(shared_bytes("juvisy-2019.tou"))
     assert (h9.format, tou.format) == ("h9", "tou")
     assert games_by_name(h9) == games_by_name(tou)
     # 19 players, 4 rounds, 4 byes ('0='): (19 * 4 - 4) / 2 games.
@@ -42,7 +32,7 @@ def test_juvisy_in_both_formats_gives_the_same_games() -> None:
 
 
 def test_juvisy_h9_header_and_a_handicap_game() -> None:
-    t = read_tournament(real("juvisy-2019.h9"))
+    t = read_tournament(shared_bytes("juvisy-2019.h9"))
     assert (t.name, str(t.start), str(t.end), t.event_class) == (
         "Tournoi de Juvisy",
         "2019-10-26",
@@ -60,13 +50,13 @@ def test_juvisy_h9_header_and_a_handicap_game() -> None:
 
 
 def test_juvisy_byes_are_reported_and_skipped() -> None:
-    t = read_tournament(real("juvisy-2019.h9"))
+    t = read_tournament(shared_bytes("juvisy-2019.h9"))
     # Daguenet (line 13) has '0=' in rounds 2-4, Vargas (line 25) in round 1.
     assert sorted((s.line, s.round) for s in t.skipped) == [(13, 2), (13, 3), (13, 4), (25, 1)]
 
 
 def test_the_tou_file_gives_licences_and_the_missing_one() -> None:
-    t = read_tournament(real("juvisy-2019.tou"))
+    t = read_tournament(shared_bytes("juvisy-2019.tou"))
     players = {p.name: p for p in t.players}
     assert players["Minieri Davide"].ffg_licence == "1800014"
     assert players["Nicita Giovanni"].ffg_licence is None  # blank licence, line 29
@@ -75,7 +65,7 @@ def test_the_tou_file_gives_licences_and_the_missing_one() -> None:
 
 
 def test_cdfa_accented_names_and_count() -> None:
-    t = read_tournament(real("cdfa-2020.tou"))
+    t = read_tournament(shared_bytes("cdfa-2020.tou"))
     assert len(t.players) == 16  # README
     assert t.rounds() == 4
     assert len(t.games) == 32  # 16 players * 4 rounds / 2, no byes
@@ -83,7 +73,7 @@ def test_cdfa_accented_names_and_count() -> None:
 
 
 def test_istanbul_class_d_without_handicap_rule() -> None:
-    t = read_tournament(real("istanbul-online-2020.h9"))
+    t = read_tournament(shared_bytes("istanbul-online-2020.h9"))
     assert (t.event_class, t.handicap_rule, t.komi) == ("D", None, 6.5)
     # Line 11: "1 Kulubecioglu Ali 7K ... 3+/b7": Black with 7 stones beat Celebican (1D).
     first = next(g for g in t.games if g.round == 1 and "Kulubecioglu" in t.player(g.black).name)
@@ -91,7 +81,7 @@ def test_istanbul_class_d_without_handicap_rule() -> None:
 
 
 def test_tournoi_chinois_skips_anonymous_players_unknown_results_and_byes() -> None:
-    t = read_tournament(real("tournoi-chinois.h9"))
+    t = read_tournament(shared_bytes("tournoi-chinois.h9"))
     assert {p.name for p in t.players} == {"Vannier Remi", "Vannier Luc"}
     assert t.games == ()  # every game has an anonymous player or an unknown result
     reasons = [s.reason for s in t.skipped]
@@ -175,25 +165,25 @@ def test_a_garbled_result_names_line_and_column() -> None:
 
 def test_a_tou_file_read_as_h9_is_refused_on_its_first_row() -> None:
     with pytest.raises(ExchangeError) as error:
-        read_tournament(real("juvisy-2019.tou"), format="h9")
+        read_tournament(shared_bytes("juvisy-2019.tou"), format="h9")
     assert error.value.line == 12
 
 
 def test_an_h9_file_read_as_tou_is_refused_on_its_first_row() -> None:
     with pytest.raises(ExchangeError) as error:
-        read_tournament(real("juvisy-2019.h9"), format="tou")
+        read_tournament(shared_bytes("juvisy-2019.h9"), format="tou")
     assert error.value.line == 12
 
 
 def test_tou_rows_that_disagree_name_both_lines() -> None:
-    text = real("juvisy-2019.tou").decode("latin-1").replace("2+w0", "2+b0", 1)
+    text = shared_bytes("juvisy-2019.tou").decode("latin-1").replace("2+w0", "2+b0", 1)
     with pytest.raises(ExchangeError) as error:
         parse_tournament(text)
     assert (error.value.line, error.value.other_line) == (12, 13)
 
 
 def test_a_tou_row_numbered_out_of_place_is_refused() -> None:
-    text = real("cdfa-2020.tou").decode("latin-1").replace("   2 Debarre", "   1 Debarre")
+    text = shared_bytes("cdfa-2020.tou").decode("latin-1").replace("   2 Debarre", "   1 Debarre")
     with pytest.raises(ExchangeError) as error:
         parse_tournament(text)
     assert (error.value.line, error.value.other_line) == (13, 12)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -26,16 +25,9 @@ from ratings.exchange import (
     write_tournament,
 )
 from ratings.exchange.model import game_komi
+from tests.support import shared_bytes
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 ROUNDED = ("h9", "tou", "csv", "json")
-
-
-def real(name: str) -> bytes:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (../shared/data is not part of a user's clone)")
-    return path.read_bytes()
 
 
 def games_of(t: Tournament, *, with_round: bool = True) -> Counter[tuple[object, ...]]:
@@ -51,7 +43,7 @@ def games_of(t: Tournament, *, with_round: bool = True) -> Counter[tuple[object,
 )
 @pytest.mark.parametrize("fmt", ["h9", "tou", "aga", "csv", "json"])
 def test_real_tournaments_survive_a_round_trip(source: str, fmt: str) -> None:
-    original = read_tournament(real(source))
+    original = read_tournament(shared_bytes(source))
     back = parse_tournament(write_tournament(original, fmt))
     assert back.format == fmt
     assert games_of(back, with_round=fmt != "aga") == games_of(original, with_round=fmt != "aga")

@@ -41,20 +41,16 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from django.conf import settings as django_settings
 
-from tests.conftest import need
+from tests.support import POLL_SECONDS, need, wait_until
 
 REPO = Path(__file__).resolve().parent.parent.parent
-#: Every scenario's marks: ``pytest -m fault``; skipped on SQLite (decided at
+#: Every scenario's marks: ``pytest -m fault``; deselected on SQLite (decided at
 #: collection, before pytest-django sets up a transactional test database).
 FAULT_SUITE = [
     pytest.mark.fault,
-    pytest.mark.skipif(
-        not django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
-        reason="the fault suite runs on PostgreSQL only (its worker and web server processes must see the "
-        "test database): run with DATABASE_URL on PostgreSQL, as CI's PostgreSQL pass does",
-    ),
+    # Its worker and web server processes must see the test database.
+    pytest.mark.postgresql,
 ]
 #: The sheet comment every scenario's saves carry: the client's own key for
 #: "was this sheet saved?" (its idempotency check before a retry).
@@ -71,15 +67,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for(predicate: Callable[[], object], seconds: float, what: str, every: float = 0.05) -> float:
-    """Poll ``predicate`` until it is true; the seconds it took. Fails the
-    test after ``seconds``."""
+def wait_for(
+    predicate: Callable[[], object], seconds: float, what: str, every: float = POLL_SECONDS
+) -> float:
+    """Wait until ``predicate`` is true (:func:`tests.support.wait_until`);
+    the seconds it took, a figure the scenarios report."""
     began = time.monotonic()
-    while not predicate():
-        if time.monotonic() - began > seconds:
-            pytest.fail(f"{what}: not within {seconds:.0f} s")
-        time.sleep(every)
+    wait_until(predicate, seconds, what, every)
     return time.monotonic() - began
+
+
+def think(seconds: float) -> None:
+    """A volunteer's pause between two saves, or before sending a failed one
+    again: the shape of the load (people do not post back to back), not a
+    wait for something to happen; those are :func:`wait_for`'s."""
+    time.sleep(seconds)
 
 
 def tail(path: Path, lines: int = 40) -> str:

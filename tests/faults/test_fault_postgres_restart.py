@@ -35,9 +35,11 @@ from tests.faults.machinery import (
     private_redis,
     sheet,
     site_env,
+    think,
     wait_for,
     web_server,
 )
+from tests.support import wait_until
 
 pytestmark = FAULT_SUITE
 
@@ -62,6 +64,13 @@ def query(url: str, sql: str, params: Any = ()) -> list[tuple[Any, ...]] | None:
             return conn.execute(sql, params).fetchall()
     except psycopg.OperationalError:
         return None
+
+
+def saved(url: str, token: str) -> str | None:
+    """Whether the sheet of ``token`` is in the database ("saved" or "not
+    saved"), None while the database does not answer."""
+    rows = query(url, "SELECT 1 FROM ratings_recordsheet WHERE comments = %s", [token])
+    return None if rows is None else ("saved" if rows else "not saved")
 
 
 def test_saves_through_a_postgresql_restart_resume_and_nothing_is_lost_or_doubled(tmp_path) -> None:
@@ -90,24 +99,25 @@ def test_saves_through_a_postgresql_restart_resume_and_nothing_is_lost_or_double
                         return
                     assert outcome.status == 0 or outcome.status >= 500, f"{token}: answered {outcome.status}"
                     # Saved or not? Ask the database (waiting for it) before sending it again.
-                    while (
-                        found := query(url, "SELECT 1 FROM ratings_recordsheet WHERE comments = %s", [token])
-                    ) is None:
-                        assert time.monotonic() < deadline, f"{token}: the database never came back"
-                        time.sleep(0.2)
-                    if found:
+                    answer = wait_until(
+                        lambda: saved(url, token),
+                        max(0.0, deadline - time.monotonic()),
+                        f"{token}: the database never came back",
+                        every=0.2,
+                    )
+                    if answer == "saved":
                         with tally.lock:
                             tally.confirmed += 1
                         return
                     assert time.monotonic() < deadline, f"{token}: never saved"
-                    time.sleep(0.2)
+                    think(0.2)
 
             def client(number: int) -> None:
                 volunteer = Volunteer(server, seeded["sessions"][number], tally)
                 deadline = time.monotonic() + 150
                 for n in range(SHEETS_EACH):
                     save(volunteer, number, n, deadline)
-                    time.sleep(0.05)
+                    think(0.05)
 
             clients = Clients(CLIENTS, client)
             wait_for(

@@ -32,6 +32,7 @@ from tests.faults.machinery import (
     sheet,
     site_database_url,
     site_env,
+    think,
     wait_for,
     web_server,
 )
@@ -68,7 +69,7 @@ def test_saves_while_redis_is_down_succeed_and_the_ratings_catch_up_when_it_is_b
                     volunteer.post(
                         "/sheets/new/", sheet(seeded["club"], seeded["players"], number, n, GAMES_PER_SHEET)
                     )
-                    time.sleep(0.05)
+                    think(0.05)
 
             clients = Clients(CLIENTS, client)
             wait_for(lambda: len(tally.outcomes) >= total // 3, 120, "a third of the saves before the outage")

@@ -22,21 +22,17 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
 
 from ratings import services
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun
-from tests.conftest import celery_broker, need
+from tests.support import celery_broker, need, wait_until
 
-ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-# Decided at collection, before pytest-django sets up a transactional test
+# The worker process must see the test database: PostgreSQL only, deselected
+# on SQLite at collection, before pytest-django sets up a transactional test
 # database (its serialized rollback cannot run on SQLite's in-memory one).
-pytestmark = pytest.mark.skipif(
-    not ON_POSTGRESQL,
-    reason="the worker process must see the test database: run with DATABASE_URL on PostgreSQL (CI's PostgreSQL pass)",
-)
+pytestmark = pytest.mark.postgresql
 
 REPO = Path(__file__).resolve().parent.parent.parent
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
@@ -80,8 +76,6 @@ def role_groups(transactional_db):  # type: ignore[no-untyped-def]
 @contextlib.contextmanager
 def running_worker(settings) -> Iterator[subprocess.Popen[str]]:  # type: ignore[no-untyped-def]
     """A real Celery worker on the real Redis, seeing the test database."""
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker process must see the test database: run with DATABASE_URL on PostgreSQL")
     need(_redis_up(REDIS), f"Redis at {REDIS}")
     queue = f"test-recompute-{os.getpid()}"
     env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": REDIS, "CONN_MAX_AGE": "0"}
@@ -121,10 +115,11 @@ def worker(settings, role_groups):  # type: ignore[no-untyped-def]
 
 
 def wait_until_clean(club: Club, seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None:
-        assert time.monotonic() < deadline, "the worker never brought the club up to date"
-        time.sleep(0.3)
+    wait_until(
+        lambda: RatingList.objects.get(pk=club.rating_list_id).dirty_from is None,
+        seconds,
+        "the worker never brought the club up to date",
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -164,13 +159,14 @@ def test_a_real_worker_recomputes_late_games_posted_through_the_entry_page(worke
         assert response.status_code == 302, response.content.decode()[:2000]
     assert Game.objects.filter(club=club).count() == 2
 
-    deadline = time.monotonic() + 90
-    while (
-        RatingList.objects.get(pk=club.rating_list_id).dirty_from is not None
-        or HistoryEntry.objects.count() < 4
-    ):
-        assert time.monotonic() < deadline, "the worker never brought the club up to date"
-        time.sleep(0.3)
+    wait_until(
+        lambda: (
+            RatingList.objects.get(pk=club.rating_list_id).dirty_from is None
+            and HistoryEntry.objects.count() >= 4
+        ),
+        90,
+        "the worker never brought the club up to date",
+    )
     run = RecomputeRun.objects.filter(rating_list=club.rating_list, status="done").first()
     assert run is not None and run.trigger == "celery"
     sheet = volunteer.get(reverse("player", args=[ann.slug]))

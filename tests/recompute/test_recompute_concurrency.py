@@ -13,18 +13,15 @@ import threading
 from datetime import date, timedelta
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import close_old_connections, connection
 
 from ratings import recompute, services
 from ratings.models import Club, Game, HistoryEntry, Player
 
-ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-# Decided at collection, before pytest-django sets up a transactional test
+# Concurrent writers need PostgreSQL (SQLite serialises them): deselected on
+# SQLite at collection, before pytest-django sets up a transactional test
 # database (its serialized rollback cannot run on SQLite's in-memory one).
-pytestmark = pytest.mark.skipif(
-    not ON_POSTGRESQL, reason="concurrent writers need PostgreSQL (CI runs this test on its PostgreSQL pass)"
-)
+pytestmark = pytest.mark.postgresql
 
 CLIENTS = 4
 SHEETS_EACH = 3
@@ -41,8 +38,6 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(make_player, settings):
-    if connection.vendor != "postgresql":
-        pytest.skip("concurrent writers need PostgreSQL (CI runs this test on its PostgreSQL pass)")
     settings.CELERY_BROKER_URL = ""  # in-process recompute after each commit, racing the others
     club = Club.objects.get(slug="stellenbosch")
     players = [make_player(f"Player {i}", rank=-20 + 2 * i, since=date(2024, 1, 1)) for i in range(8)]

@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 from ratings import recompute
 from ratings.engine.base import InvalidEvent
 from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
+from tests.support import wait_until
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -98,7 +98,7 @@ def test_an_engine_error_names_the_game_and_keeps_the_club_dirty(club, make_play
 # --- a killed worker process ----------------------------------------------------
 
 HANG_IN_WRITE = """
-import time, pathlib
+import pathlib, signal
 from datetime import date
 from django.db import connection, transaction
 from ratings import recompute
@@ -110,7 +110,7 @@ def hang(rows, table):
                        "AND tbl_name = 'ratings_historyentry'")
         indexes = cursor.fetchone()[0]
     pathlib.Path({flag!r}).write_text(f"{{n}} {{indexes}}")
-    time.sleep(120)
+    signal.pause()  # in the write, until the test kills this process
 # {rebuild}: a small history counts as a large rewrite, the indexes are dropped
 options = recompute.Options(write_history=hang, rebuild_min_rows=0 if {rebuild} else recompute.Options.rebuild_min_rows)
 club = Club.objects.get()
@@ -164,11 +164,12 @@ def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(t
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 120
-        while not flag.exists():
-            assert worker.poll() is None, worker.stderr.read().decode() if worker.stderr else "worker died"
-            assert time.monotonic() < deadline, "the recompute never reached its write"
-            time.sleep(0.1)
+        wait_until(
+            lambda: (flag.exists() and " " in flag.read_text()) or worker.poll() is not None,
+            120,
+            "the recompute never reached its write",
+        )
+        assert worker.poll() is None, worker.stderr.read().decode() if worker.stderr else "worker died"
         written, indexes = map(int, flag.read_text().split())
         assert written > 0, "the killed run had written rows in its transaction"
         assert (indexes == 0) == rebuild, (

@@ -18,7 +18,7 @@ from django.db import connection
 from ratings import recompute
 from ratings.engine import get_system
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 COLUMNS = (
     "system",
@@ -118,6 +118,7 @@ def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs):
     assert [history(each) for each in three_clubs] == before
 
 
+@pytest.mark.postgresql
 @pytest.mark.django_db
 def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs):
     """recompute_all writes the federation into a staging table that
@@ -125,8 +126,6 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
     reads the history without waiting (TRUNCATE or DROP INDEX would have
     locked it until commit), and afterwards the table has its indexes,
     constraints and identity sequence under their own names."""
-    if connection.vendor != "postgresql":
-        pytest.skip("the staging table is PostgreSQL's (SQLite readers keep their snapshot)")
     import psycopg
 
     for each in three_clubs:  # small rewrites, into the indexes (a DROP INDEX would lock

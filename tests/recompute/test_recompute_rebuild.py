@@ -18,7 +18,7 @@ from django.db import connection, connections
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
 from ratings.recompute.indexes import create_indexes
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 COLUMNS = (
     "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",

@@ -12,7 +12,7 @@ from django.db import OperationalError, transaction
 
 from ratings import recompute, tasks
 from ratings.models import Club, Game, HistoryEntry, Player, RatingList, RecomputeRun, RecordSheet
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 pytestmark = pytest.mark.django_db
 

@@ -36,7 +36,7 @@ from ratings.models import (
     RatingList,
     RecordSheet,
 )
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")
 ENTRY = {"volunteer_a", "committee_1", "site_admin"}

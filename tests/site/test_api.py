@@ -14,7 +14,7 @@ from django.urls import reverse
 from ratings import committee, exchange, exports, services
 from ratings.models import Game
 from ratings.services import GameRow
-from tests.conftest import ROLES, make_pool
+from tests.support import ROLES, make_pool
 
 URL = "/api/games/"
 

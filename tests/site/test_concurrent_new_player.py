@@ -14,16 +14,12 @@ import threading
 from datetime import date, timedelta
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import close_old_connections, connection
 from django.test import Client
 
 from ratings.models import Game, Player, RecordSheet
 
-ON_POSTGRESQL = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-pytestmark = pytest.mark.skipif(
-    not ON_POSTGRESQL, reason="concurrent writers need PostgreSQL (CI runs this test on its PostgreSQL pass)"
-)
+pytestmark = pytest.mark.postgresql
 
 CLIENTS = 20
 SAVES_EACH = 5

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from ratings.models import LogEntry, RecordSheet
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 
 def summaries(html: str) -> list[str]:

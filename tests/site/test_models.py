@@ -19,7 +19,7 @@ from ratings.models import (
     RatingList,
     RecordSheet,
 )
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 
 def a_game(club, white, black, **extra):  # type: ignore[no-untyped-def]

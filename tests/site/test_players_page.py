@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import RatingList
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 
 def names_on(html: str) -> list[str]:

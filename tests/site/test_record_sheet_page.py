@@ -116,8 +116,7 @@ def history(club, other_club, make_player):  # type: ignore[no-untyped-def]
 def expected_rows(history, player):  # type: ignore[no-untyped-def]
     """The 12 columns computed by running the SAGC engine on the same events,
     in timeline order (date, then entry order), newest first."""
-    sagc = pytest.importorskip("ratings.engine.sagc")
-    from ratings.engine import base
+    from ratings.engine import base, sagc
 
     ann, bob, cat = history["players"]
     events: list[tuple[tuple, object, object]] = []
@@ -321,8 +320,7 @@ def test_the_sheet_takes_a_fixed_number_of_queries(client, club, make_player, dj
 
 
 def test_the_status_factors_agree_with_the_engine() -> None:
-    sagc = pytest.importorskip("ratings.engine.sagc")
-    from ratings.engine import base
+    from ratings.engine import base, sagc
 
     assert {kind: STATUS_FACTOR[kind] for kind in Kind.values} == {
         k.value: v for k, v in sagc.STATUS_FACTOR.items() if isinstance(k, base.Kind)

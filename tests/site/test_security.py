@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from tests.conftest import PASSWORD, REPO
+from tests.support import PASSWORD, REPO
 
 LOGIN = "/accounts/login/"
 

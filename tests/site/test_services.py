@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from ratings import services
 from ratings.models import Game, LogEntry, Player, RankAdjustment, RatingList, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError
-from tests.conftest import make_pool
+from tests.support import make_pool
 
 TODAY = date(2024, 6, 15)
 

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.support import REPO
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

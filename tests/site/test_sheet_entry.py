@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Game, LogEntry, Player, RecordSheet
-from tests.conftest import make_pool, volunteer_of
+from tests.support import make_pool, volunteer_of
 
 URL = "/sheets/new/"
 
@@ -317,7 +317,6 @@ def test_a_new_sheet_starts_on_the_club_of_the_volunteers_last_sheet(
 def test_the_saved_sheet_shows_its_games_and_the_rating_changes_once_computed(
     client_for, club, players
 ) -> None:
-    pytest.importorskip("ratings.engine.sagc")
     from ratings.recompute import recompute_list
 
     client = client_for("volunteer")
