@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ratings import services
 from ratings.models import Game, Player, RankAdjustment, RankSync, RecordSheet
 from ratings.services import GameRow
-from tests.support import REPO, make_pool, shared_data
+from tests.support import DATA, REPO, make_pool, shared_data
 
 
 @pytest.fixture(autouse=True)
@@ -130,12 +130,14 @@ def test_several_lists_need_list(tmp_path, club, members) -> None:
 
 def test_several_clubs_of_one_list_need_club_for_a_tournament(tmp_path, club, other_club) -> None:
     """A tournament is entered at a club: with two clubs in the list, import_tournament asks which."""
-    path = str(shared_data("juvisy-2019.h9"))
+    path = str(DATA / "club-open-2024.h9")
     with pytest.raises(CommandError, match="give --club \\(one of: cape-town, stellenbosch\\)"):
         run("import_tournament", path)
-    make_pool(name="Juvisy", slug="juvisy")
-    with pytest.raises(CommandError, match="--club: no club 'juvisy' \\(clubs: cape-town, stellenbosch\\)"):
-        run("import_tournament", path, "--list", "sagc", "--club", "juvisy")
+    make_pool(name="Autumn Open", slug="autumn-open")
+    with pytest.raises(
+        CommandError, match="--club: no club 'autumn-open' \\(clubs: cape-town, stellenbosch\\)"
+    ):
+        run("import_tournament", path, "--list", "sagc", "--club", "autumn-open")
     assert not RecordSheet.objects.exists()
     out = run("import_tournament", path, "--club", "cape-town", "--dry-run")
     assert "would be saved into Cape Town Go Club" in out
@@ -151,6 +153,7 @@ def test_an_applied_sync_that_fails_for_one_player_changes_nothing(
     assert not RankSync.objects.exists() and not RankAdjustment.objects.exists()
 
 
+@pytest.mark.realfiles
 def test_the_real_aga_list_is_read_and_summarised(club, make_player) -> None:
     path = shared_data("tdlista.txt")
     make_player("Zachary Aal", rank=-10)  # "Aal, Zachary  15648  ...  -20.05711": 20k (formats.md)
@@ -161,11 +164,17 @@ def test_the_real_aga_list_is_read_and_summarised(club, make_player) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["juvisy-2019.h9", "juvisy-2019.tou", "cdfa-2020.tou", "istanbul-online-2020.h9", "tournoi-chinois.h9"],
+    [
+        "club-open-2024.h9",
+        "club-open-2024.tou",
+        "dialect-opengotha351.tou",
+        "dialect-egd-download.h9",
+        "byes-and-anonymous.h9",
+    ],
 )
 def test_tournament_files_are_refused_as_rank_lists_naming_a_line(club, members, name) -> None:
     with pytest.raises(CommandError, match=r"line \d+"):
-        run("import_ranks", str(shared_data(name)))
+        run("import_ranks", str(DATA / name))
     assert not RankSync.objects.exists()
 
 
@@ -235,21 +244,22 @@ def test_export_games_refuses_an_empty_period_or_backwards_dates(played) -> None
 
 
 def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
-    make_pool(name="Juvisy", slug="juvisy")
-    out = run("import_tournament", str(shared_data("juvisy-2019.h9")))
-    assert "Saved 36 games (h9) into Juvisy as record sheet #" in out
-    assert "Created: 19" in out and "Matched: 0" in out and "Skipped: 4" in out
-    assert "  line 25, round 1: no game this round (bye: '0=')" in out
+    make_pool(name="Autumn Open", slug="autumn-open")
+    out = run("import_tournament", str(DATA / "club-open-2024.h9"))
+    # 7 players, 3 rounds, a bye each round (lines 14, 15 and 16): 9 games.
+    assert "Saved 9 games (h9) into Autumn Open as record sheet #" in out
+    assert "Created: 7" in out and "Matched: 0" in out and "Skipped: 3" in out
+    assert "  line 16, round 1: no game this round (bye: '0=')" in out
     # The same tournament again, in the other format: a duplicate, nothing changed.
-    with pytest.raises(CommandError, match=r"already imported into Juvisy .*nothing was changed"):
-        run("import_tournament", str(shared_data("juvisy-2019.tou")), "--format", "tou")
-    assert RecordSheet.objects.count() == 1 and Game.objects.count() == 36
+    with pytest.raises(CommandError, match=r"already imported into Autumn Open .*nothing was changed"):
+        run("import_tournament", str(DATA / "club-open-2024.tou"), "--format", "tou")
+    assert RecordSheet.objects.count() == 1 and Game.objects.count() == 9
 
 
 def test_import_tournament_dry_run_saves_nothing(db) -> None:
-    make_pool(name="Juvisy", slug="juvisy")
-    out = run("import_tournament", str(shared_data("juvisy-2019.tou")), "--dry-run", "--club", "juvisy")
-    assert "Dry run: 36 games (tou) would be saved into Juvisy; nothing was written." in out
+    make_pool(name="Autumn Open", slug="autumn-open")
+    out = run("import_tournament", str(DATA / "club-open-2024.tou"), "--dry-run", "--club", "autumn-open")
+    assert "Dry run: 9 games (tou) would be saved into Autumn Open; nothing was written." in out
     assert not Game.objects.exists() and not Player.objects.exists()
 
 

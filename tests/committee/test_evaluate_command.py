@@ -108,14 +108,14 @@ def test_it_evaluates_a_lists_games_from_the_database(club, make_player, tmp_pat
 
 
 def test_tournament_files_are_read_by_the_importers(tmp_path: Path) -> None:
-    from tests.support import shared_data
+    from tests.support import DATA
 
-    path = shared_data("juvisy-2019.h9")  # class A, 30 players, 4 rounds
+    path = DATA / "club-open-2024.h9"  # class B, 7 players, 3 rounds, 9 games
     target = tmp_path / "p.csv"
     out = run(str(path), "--systems", "egf", "--predictions", str(target))
-    assert "juvisy-2019.h9: 36 games predicted" in out
+    assert "club-open-2024.h9: 9 games predicted" in out
     rows = list(csv.DictReader(target.open(encoding="utf-8", newline="")))
-    assert len(rows) == 36 * 3  # egf and the two baselines
+    assert len(rows) == 9 * 3  # egf and the two baselines
     # Players are named as in the file, not by their keys.
     assert all(not r["white"].startswith("(") for r in rows)
 

@@ -13,6 +13,8 @@ from ratings.models import Game, RecordSheet
 from tests.exchange.test_exchange_realdata import VALID_TOURNAMENTS
 from tests.support import make_pool, realdata
 
+pytestmark = pytest.mark.realfiles
+
 # The three European Congress files (2,259 to 2,350 games) take 6 to 8 s each
 # to save; their reading is pinned in test_exchange_realdata.py, the saving of
 # every other file here.

@@ -139,6 +139,7 @@ def test_one_bad_row_is_listed_and_the_others_are_proposed(club, make_player) ->
     assert [(r.line, r.text) for r in sync.rejected_lines] == [(3, '"Ann Bee",S-2,banana')]
 
 
+@pytest.mark.realfiles
 def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
     data = shared_data("ech_ffg_V3.txt").read_bytes()
     make_player("Adrien Dupont", rank=-10)  # "DUPONT Adrien  -300 ... 1200125": 3k

@@ -40,7 +40,7 @@ from ratings.engine.base import (
 )
 from ratings.engine.egf import EGF, EGFState
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, gor_to_rank
-from tests.support import shared_data
+from tests.support import DATA
 
 DAY = date(2024, 3, 2)
 
@@ -296,7 +296,7 @@ def test_registry_builds_the_system() -> None:
     assert isinstance(system, EGF) and system.name == "egf" and system.unit == "GoR"
 
 
-# --- a real tournament: Juvisy 2019 (EGD h9, class A) --------------------------------------
+# --- a tournament: tests/data/club-open-2024.h9 (EGD h9, class B; ours) ----------------------
 
 H9_RESULT = re.compile(r"^(\d+)([+\-=?])/([wb])(\d+)$")
 
@@ -327,20 +327,20 @@ def read_h9(path: Path) -> tuple[str, dict[str, float], list[Game]]:
         if colour != "w":
             continue  # each game once, from White's line
         winner = {"+": Winner.WHITE, "-": Winner.BLACK, "=": Winner.JIGO}[res]
-        games.append(Game(date(2019, 10, 26 + rnd // 2), number, opp, winner, handicap=stones,
-                          kind=Kind.TOURNAMENT, event="Juvisy 2019", event_class=cls))  # fmt: skip
+        games.append(Game(date(2024, 4, 13 + rnd // 2), number, opp, winner, handicap=stones,
+                          kind=Kind.TOURNAMENT, event="Club Open 2024", event_class=cls))  # fmt: skip
     games.sort(key=lambda g: g.date)
     return cls, grades, games
 
 
 @pytest.fixture
-def juvisy() -> tuple[str, dict[str, float], list[Game]]:
-    return read_h9(shared_data("juvisy-2019.h9"))
+def club_open() -> tuple[str, dict[str, float], list[Game]]:
+    return read_h9(DATA / "club-open-2024.h9")
 
 
-def test_juvisy_2019_every_winner_gains_and_every_player_ends_at_start_plus_changes(juvisy) -> None:  # type: ignore[no-untyped-def]
-    cls, grades, games = juvisy
-    assert cls == "A" and len(grades) == 19 and len(games) == 36  # 76 cells, 4 byes
+def test_a_tournament_every_winner_gains_and_every_player_ends_at_start_plus_changes(club_open) -> None:  # type: ignore[no-untyped-def]
+    cls, grades, games = club_open
+    assert cls == "B" and len(grades) == 7 and len(games) == 9  # 21 cells, 3 byes
     result = EGF().rate(games, starts={p: Start(rank=g) for p, g in grades.items()})
     totals: dict[str, float] = {}
     for i, g in enumerate(games):
@@ -356,20 +356,23 @@ def test_juvisy_2019_every_winner_gains_and_every_player_ends_at_start_plus_chan
     for player, total in totals.items():
         start = 2100 + 100 * grades[player]
         assert result.state[player].rating == pytest.approx(start + total)
-    # Minieri (3d) won all four games, Rebelo (18k) won one of four.
+    # Naidoo (2d) won all three games: up, and still 2d.
     assert totals["1"] > 0
-    assert result.state["1"].rank == 2
+    assert result.state["1"].rank == 1
 
 
-def test_juvisy_2019_ratings_are_not_updated_between_rounds(juvisy) -> None:  # type: ignore[no-untyped-def]
-    _, grades, games = juvisy
+def test_a_tournament_s_ratings_are_not_updated_between_rounds(club_open) -> None:  # type: ignore[no-untyped-def]
+    cls, grades, games = club_open
+    weight = {"A": 1.0, "B": 0.75}[cls]  # the EGF's class rule: a class B tournament counts three quarters
     result = EGF().rate(games, starts={p: Start(rank=g) for p, g in grades.items()})
     start = {p: 2100 + 100 * g for p, g in grades.items()}
     for i, g in enumerate(games):
         eb = start[g.black] + handicap_points(g.handicap)
         sa = {Winner.WHITE: 1.0, Winner.BLACK: 0.0, Winner.JIGO: 0.5}[g.winner]
         expected = revised_con(start[g.white]) * (sa - revised_expected(start[g.white], eb))
-        assert result.ledger.change[2 * i] == pytest.approx(expected + revised_bonus(start[g.white]))
+        assert result.ledger.change[2 * i] == pytest.approx(
+            weight * (expected + revised_bonus(start[g.white]))
+        )
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,6 +93,7 @@ def test_lines_like_the_real_ones_raise_only_exchange_errors(
     _only_exchange_errors(lambda: parse_tournament(text, game_format))  # type: ignore[arg-type]
 
 
+@pytest.mark.realfiles
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_real_files_cut_anywhere_raise_only_exchange_errors(data: st.DataObject) -> None:

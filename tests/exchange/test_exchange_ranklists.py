@@ -46,6 +46,7 @@ def test_ratings_off_the_shared_scale_are_held_at_its_ends() -> None:
 # --- the real files ----------------------------------------------------------------
 
 
+@pytest.mark.realfiles
 def test_the_ffg_ladder_has_12511_lines_of_which_12_are_obsolete_records() -> None:
     ladder = read_rank_list(shared_bytes("ech_ffg_V3.txt"), filename="ech_ffg_V3.txt")
     assert ladder.format == "ffg"
@@ -58,6 +59,7 @@ def test_the_ffg_ladder_has_12511_lines_of_which_12_are_obsolete_records() -> No
     assert ladder.rating_unit == "FFG level"
 
 
+@pytest.mark.realfiles
 def test_ffg_lines_read_field_by_field() -> None:
     entries = read_rank_list(shared_bytes("ech_ffg_V3.txt")).entries
     # Line 4: "ABAD Jahin   -3000 - 2000205 38GJ FR"
@@ -80,6 +82,7 @@ def test_ffg_lines_read_field_by_field() -> None:
     assert by_name(entries, "ANGLES_D'AURIAC Jean-Christian").surname == "ANGLES D'AURIAC"
 
 
+@pytest.mark.realfiles
 def test_the_aga_list_has_22410_members() -> None:
     members = read_rank_list(shared_bytes("tdlista.txt"), filename="tdlista.txt")
     assert members.format == "aga"
@@ -97,11 +100,13 @@ def test_the_aga_list_has_22410_members() -> None:
     assert by_name(members.entries, "Colima Go Center").surname is None  # no comma: no split
 
 
+@pytest.mark.realfiles
 @pytest.mark.parametrize(("name", "fmt"), [("ech_ffg_V3.txt", "ffg"), ("tdlista.txt", "aga")])
 def test_the_format_is_detected_from_content_without_a_filename(name: str, fmt: str) -> None:
     assert read_rank_list(shared_bytes(name)).format == fmt
 
 
+@pytest.mark.realfiles
 def test_a_ffg_ladder_cut_in_a_line_imports_the_lines_before_and_lists_the_cut_one() -> None:
     data = shared_bytes("ech_ffg_V3.txt")
     cut = data[: data.index(b"ABEL Hugues") + 30]  # in the middle of line 13
@@ -110,6 +115,7 @@ def test_a_ffg_ladder_cut_in_a_line_imports_the_lines_before_and_lists_the_cut_o
     assert [(r.line, r.text[:11]) for r in ladder.rejected] == [(13, "ABEL Hugues")]
 
 
+@pytest.mark.realfiles
 def test_an_aga_list_cut_in_a_line_lists_the_cut_line() -> None:
     data = shared_bytes("tdlista.txt")
     cut = data[: data.index(b"Abbey, Ralph") + 20]  # line 10 cut after "Abbey, Ralph\t17957\tF": 3 fields
@@ -120,6 +126,7 @@ def test_an_aga_list_cut_in_a_line_lists_the_cut_line() -> None:
     ]
 
 
+@pytest.mark.realfiles
 def test_a_list_without_its_header_is_refused() -> None:
     data = shared_bytes("ech_ffg_V3.txt")
     with pytest.raises(ExchangeError, match="#Echelle au") as error:
@@ -127,6 +134,7 @@ def test_a_list_without_its_header_is_refused() -> None:
     assert error.value.line == 1
 
 
+@pytest.mark.realfiles
 def test_a_list_read_as_the_wrong_format_names_the_first_line() -> None:
     with pytest.raises(ExchangeError) as error:
         read_rank_list(shared_bytes("tdlista.txt"), format="ffg")
@@ -136,6 +144,7 @@ def test_a_list_read_as_the_wrong_format_names_the_first_line() -> None:
     assert error.value.line == 1  # the '#Echelle' line is not 9 tab-separated fields
 
 
+@pytest.mark.realfiles
 def test_a_tournament_file_is_not_a_rank_list() -> None:
     with pytest.raises(ExchangeError):
         read_rank_list(shared_bytes("juvisy-2019.h9"))

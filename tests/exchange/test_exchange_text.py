@@ -8,6 +8,7 @@ from ratings.exchange import ExchangeError, decode_text, split_lines
 from tests.support import shared_bytes
 
 
+@pytest.mark.realfiles
 def test_it_reads_the_ffg_ladder_as_iso_8859_1() -> None:
     decoded = decode_text(shared_bytes("ech_ffg_V3.txt"))
     assert decoded.encoding == "iso-8859-1"
@@ -15,6 +16,7 @@ def test_it_reads_the_ffg_ladder_as_iso_8859_1() -> None:
     assert decoded.lines()[1].startswith("AAIJ René ")
 
 
+@pytest.mark.realfiles
 def test_it_reads_the_aga_list_as_utf_8() -> None:
     # README says ASCII, but the file holds UTF-8 names ("Lefebvre, Loïc").
     decoded = decode_text(shared_bytes("tdlista.txt"))
@@ -22,6 +24,7 @@ def test_it_reads_the_aga_list_as_utf_8() -> None:
     assert any(line.startswith("Lefebvre, Loïc\t") for line in decoded.lines())
 
 
+@pytest.mark.realfiles
 def test_it_reads_accented_tou_names_where_charset_normalizer_guesses_wrong() -> None:
     # charset-normalizer 3.5 says cp775 for this file; a Latin-1 decode gives the real name.
     text = decode_text(shared_bytes("cdfa-2020.tou")).text
@@ -33,6 +36,7 @@ def test_it_splits_crlf_lf_and_cr_but_not_other_breaks() -> None:
     assert split_lines("a\u2028b\x85c") == ["a\u2028b\x85c"]
 
 
+@pytest.mark.realfiles
 def test_it_counts_crlf_lines_of_the_ffg_file_like_the_readme() -> None:
     # README: 12,511 players, plus the '#Echelle' header line.
     assert len(decode_text(shared_bytes("ech_ffg_V3.txt")).lines()) == 12_512

@@ -22,6 +22,7 @@ def games_by_name(t: Tournament) -> list[tuple[int, str, str, Winner, int, float
     )
 
 
+@pytest.mark.realfiles
 def test_juvisy_in_both_formats_gives_the_same_games() -> None:
     h9 = read_tournament(shared_bytes("juvisy-2019.h9"))
     tou = read_tournament(shared_bytes("juvisy-2019.tou"))
@@ -31,6 +32,7 @@ def test_juvisy_in_both_formats_gives_the_same_games() -> None:
     assert len(h9.games) == 36
 
 
+@pytest.mark.realfiles
 def test_juvisy_h9_header_and_a_handicap_game() -> None:
     t = read_tournament(shared_bytes("juvisy-2019.h9"))
     assert (t.name, str(t.start), str(t.end), t.event_class) == (
@@ -49,12 +51,14 @@ def test_juvisy_h9_header_and_a_handicap_game() -> None:
     assert (minieri.rank, minieri.country, minieri.club) == (2, "FR", "75Ju")
 
 
+@pytest.mark.realfiles
 def test_juvisy_byes_are_reported_and_skipped() -> None:
     t = read_tournament(shared_bytes("juvisy-2019.h9"))
     # Daguenet (line 13) has '0=' in rounds 2-4, Vargas (line 25) in round 1.
     assert sorted((s.line, s.round) for s in t.skipped) == [(13, 2), (13, 3), (13, 4), (25, 1)]
 
 
+@pytest.mark.realfiles
 def test_the_tou_file_gives_licences_and_the_missing_one() -> None:
     t = read_tournament(shared_bytes("juvisy-2019.tou"))
     players = {p.name: p for p in t.players}
@@ -64,6 +68,7 @@ def test_the_tou_file_gives_licences_and_the_missing_one() -> None:
     assert players["Rebelo Manuela"].rank == -18
 
 
+@pytest.mark.realfiles
 def test_cdfa_accented_names_and_count() -> None:
     t = read_tournament(shared_bytes("cdfa-2020.tou"))
     assert len(t.players) == 16  # README
@@ -72,6 +77,7 @@ def test_cdfa_accented_names_and_count() -> None:
     assert "Dréan-Guénaïzia Benjamin" in {p.name for p in t.players}
 
 
+@pytest.mark.realfiles
 def test_istanbul_class_d_without_handicap_rule() -> None:
     t = read_tournament(shared_bytes("istanbul-online-2020.h9"))
     assert (t.event_class, t.handicap_rule, t.komi) == ("D", None, 6.5)
@@ -80,6 +86,7 @@ def test_istanbul_class_d_without_handicap_rule() -> None:
     assert (first.winner, first.handicap, t.player(first.white).name) == (Winner.BLACK, 7, "Celebican Barkin")
 
 
+@pytest.mark.realfiles
 def test_tournoi_chinois_skips_anonymous_players_unknown_results_and_byes() -> None:
     t = read_tournament(shared_bytes("tournoi-chinois.h9"))
     assert {p.name for p in t.players} == {"Vannier Remi", "Vannier Luc"}
@@ -163,18 +170,21 @@ def test_a_garbled_result_names_line_and_column() -> None:
     assert (error.value.line, error.value.column) == (7, 50)
 
 
+@pytest.mark.realfiles
 def test_a_tou_file_read_as_h9_is_refused_on_its_first_row() -> None:
     with pytest.raises(ExchangeError) as error:
         read_tournament(shared_bytes("juvisy-2019.tou"), format="h9")
     assert error.value.line == 12
 
 
+@pytest.mark.realfiles
 def test_an_h9_file_read_as_tou_is_refused_on_its_first_row() -> None:
     with pytest.raises(ExchangeError) as error:
         read_tournament(shared_bytes("juvisy-2019.h9"), format="tou")
     assert error.value.line == 12
 
 
+@pytest.mark.realfiles
 def test_tou_rows_that_disagree_name_both_lines() -> None:
     text = shared_bytes("juvisy-2019.tou").decode("latin-1").replace("2+w0", "2+b0", 1)
     with pytest.raises(ExchangeError) as error:
@@ -182,6 +192,7 @@ def test_tou_rows_that_disagree_name_both_lines() -> None:
     assert (error.value.line, error.value.other_line) == (12, 13)
 
 
+@pytest.mark.realfiles
 def test_a_tou_row_numbered_out_of_place_is_refused() -> None:
     text = shared_bytes("cdfa-2020.tou").decode("latin-1").replace("   2 Debarre", "   1 Debarre")
     with pytest.raises(ExchangeError) as error:

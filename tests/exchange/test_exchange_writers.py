@@ -38,6 +38,7 @@ def games_of(t: Tournament, *, with_round: bool = True) -> Counter[tuple[object,
     )
 
 
+@pytest.mark.realfiles
 @pytest.mark.parametrize(
     "source", ["juvisy-2019.h9", "juvisy-2019.tou", "cdfa-2020.tou", "istanbul-online-2020.h9"]
 )
