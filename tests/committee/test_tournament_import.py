@@ -186,7 +186,7 @@ def test_rank_lists_are_refused_as_tournaments_naming_a_line(club, name: str) ->
 
 @pytest.mark.realfiles
 def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
-    """Every file of ../shared/data (README.md excepted), each into a fresh club."""
+    """Every file of the shared data folder (README.md excepted), each into a fresh club."""
     files = sorted(p for p in shared_data("").iterdir() if p.name != "README.md")
     for number, path in enumerate(files):
         target = new_club(f"club-{number}")

@@ -1,4 +1,4 @@
-"""Every importer on every file of ../shared/realdata (issue 15).
+"""Every importer on every real file of the shared real-data folder (issue 15).
 
 Each file is pinned to what a committee member holding it expects: a valid
 tournament file gives its players and games, a valid rank list its players,
@@ -6,7 +6,7 @@ a broken file is refused naming the line.  The figures below were counted
 from the files without the readers of ratings.exchange, by the methods in
 the comments; ``_count_results`` and ``_count_player_lines`` repeat those
 counts here, so a table row cannot drift from its file.  The files are
-never copied into the repository: the tests skip when ../shared is absent.
+never copied into the repository: the tests skip when the folder is absent.
 """
 
 from __future__ import annotations
