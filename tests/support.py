@@ -22,6 +22,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,6 +37,8 @@ PASSWORD = "correct-horse-battery-staple"
 #: need; tests of the check turn it on (tests/site/test_improbable_entry.py).
 NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
 ROLES = ("anonymous", "player", "volunteer", "committee")
+#: The record-sheet entry page, posted to by the tests of sheets.
+SHEET_URL = "/sheets/new/"
 
 #: Where the real files written by other software are: the folder ``shared``
 #: beside the repository, or the folder this environment variable names.
@@ -112,6 +115,25 @@ def realdata(name: str) -> bytes:
 def realdata_folder() -> Path:
     """The shared ``realdata`` folder itself, or skip with the reason."""
     return _shared("realdata", "")
+
+
+def sheet_data(club: Any, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:
+    """The POST of a record sheet at ``club``: yesterday's club night unless
+    ``header`` says otherwise, one ``row-N-`` group of fields per game."""
+    from django.utils import timezone
+
+    data = {
+        "club": str(club.pk),
+        "event": "Tuesday club night",
+        "date": (timezone.localdate() - timedelta(days=1)).isoformat(),
+        "kind": "club",
+        "comments": "",
+        **header,
+    }
+    for n, row in enumerate(rows):
+        values = {"white": "", "black": "", "handicap": "0", "komi": "", "winner": "", "date": "", **row}
+        data.update({f"row-{n}-{name}": str(value) for name, value in values.items()})
+    return data
 
 
 def volunteer_of(user: Any, club: Any) -> Any:

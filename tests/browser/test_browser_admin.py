@@ -21,13 +21,8 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 
-from tests.browser import test_browser
-from tests.browser.test_browser import DESKTOP, fill_player
+from tests.browser.pages import DESKTOP, fill_player
 from tests.support import PASSWORD
-
-# The browser test's fixtures: Chromium through Playwright, the screenshot folder.
-browser = test_browser.browser
-artifacts = test_browser.artifacts
 
 pytestmark = pytest.mark.browser
 

@@ -15,11 +15,10 @@ from datetime import date, timedelta
 
 import pytest
 
-from tests.browser.test_browser import DESKTOP, artifacts, browser, fill_player, shoot
+from tests.browser.pages import DESKTOP, fill_player, shoot
 from tests.support import PASSWORD, make_pool
 
 pytestmark = pytest.mark.browser
-__all__ = ["artifacts", "browser"]  # fixtures used by the test below
 
 
 @pytest.fixture

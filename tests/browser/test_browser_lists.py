@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_browser import DESKTOP, artifacts, browser, fill_player, read_sheet, shoot  # noqa: F401
+from tests.browser.pages import DESKTOP, fill_player, read_sheet, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ LIST_NAME = "Western Cape Go"
 LINK = re.compile(r"https?://\S+/accounts/invitations/[^/\s]+/")
 
 
-def new_page(browser: Any) -> Any:  # noqa: F811
+def new_page(browser: Any) -> Any:
     """A page in a browser context of its own: one person, one set of cookies."""
     page = browser.new_context(viewport=DESKTOP).new_page()
     page.set_default_timeout(15_000)
@@ -57,7 +57,7 @@ def invite(page: Any, url: str, email: str, place: str, mailoutbox: list[Any]) -
     return match.group(0)
 
 
-def accept(browser: Any, link: str, username: str, folder: Path) -> Any:  # noqa: F811
+def accept(browser: Any, link: str, username: str, folder: Path) -> Any:
     """A newcomer opens the link, chooses a username and password: logged in."""
     page = new_page(browser)
     page.goto(link)
@@ -116,8 +116,8 @@ def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_
     transactional_db,
     settings,
     mailoutbox,
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    browser,
+    artifacts,
 ) -> None:
     from django.contrib.auth.models import User
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_browser import DESKTOP, artifacts, browser, history, shoot  # noqa: F401  (fixtures)
+from tests.browser.pages import DESKTOP, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -35,9 +35,9 @@ def log_in(page: Any, url: str) -> None:
 
 def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
     live_server,
-    history,  # noqa: F811
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    history,
+    browser,
+    artifacts,
 ) -> None:
     from ratings.models import Player, RecordSheet
 
@@ -112,9 +112,9 @@ def enter_game(page: Any, n: int, white: str, black: str, winner: int) -> None:
 
 def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_game_added(
     live_server,
-    history,  # noqa: F811
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    history,
+    browser,
+    artifacts,
 ) -> None:
     from ratings.models import LogEntry, RecordSheet
 
@@ -183,9 +183,9 @@ def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_ga
 
 def test_a_typo_is_caught_by_did_you_mean_and_the_existing_player_picked(
     live_server,
-    history,  # noqa: F811
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    history,
+    browser,
+    artifacts,
 ) -> None:
     from ratings.models import Player, RecordSheet
 
@@ -226,9 +226,9 @@ PHONE_375 = {"width": 375, "height": 667}
 
 def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
     live_server,
-    history,  # noqa: F811
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    history,
+    browser,
+    artifacts,
 ) -> None:
     from ratings.models import Player, RecordSheet
 
@@ -278,9 +278,9 @@ def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
 
 def test_the_club_night_kit_prints_without_the_menu(
     live_server,
-    history,  # noqa: F811
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    history,
+    browser,
+    artifacts,
 ) -> None:
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{live_server.url}/clubs/stellenbosch/kit/")
@@ -308,9 +308,9 @@ def type_game(page: Any, n: int, white: str, black: str, winner: int, add: bool 
 
 def test_a_whole_club_night_two_volunteers_twenty_games_on_desktop_and_phone(
     live_server,
-    history,  # noqa: F811
-    browser,  # noqa: F811
-    artifacts,  # noqa: F811
+    history,
+    browser,
+    artifacts,
 ) -> None:
     """Issue 16, "Done when": two volunteers, 20 games, a new member on three
     rows, a typo caught by did-you-mean, a sheet entered twice (warned, then

@@ -13,11 +13,6 @@ from ratings.services import GameRow
 from tests.support import committee_of, make_pool
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def alice(make_player):  # type: ignore[no-untyped-def]
     return make_player("Alice", rank=-5)

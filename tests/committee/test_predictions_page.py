@@ -17,11 +17,6 @@ from ratings.recompute import recompute_list
 from ratings.services import GameRow, save_sheet
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def rated(club, make_player):  # type: ignore[no-untyped-def]
     """Two games by the SAGC rule (5k gives 8k three stones), one won by each side."""

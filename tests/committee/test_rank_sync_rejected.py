@@ -19,11 +19,6 @@ from tests.support import realdata  # skips when the shared real-data folder is 
 DATA = Path(__file__).parent.parent / "data"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def upload(client, data: bytes, name: str, rating_list) -> RankSync:  # type: ignore[no-untyped-def]
     response = client.post(
         reverse("rank_sync_new"),

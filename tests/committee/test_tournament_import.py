@@ -24,11 +24,6 @@ from ratings.models import Club, Game, LogEntry, Player, RecordSheet
 from tests.support import DATA, ROLES, make_pool, shared_bytes, shared_data
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def club_open(ext: str) -> bytes:
     return (DATA / f"club-open-2024.{ext}").read_bytes()
 

@@ -24,11 +24,6 @@ from ratings.models import Game, ImportPreview, LogEntry, Player, RecordSheet
 CUP = (Path(__file__).parent.parent / "data" / "preview-club-cup.h9").read_bytes()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def known(make_player):  # type: ignore[no-untyped-def]
     """Two players of the list the file holds: one by EGD PIN (another spelling), one by name."""

@@ -11,8 +11,7 @@ from django.db import transaction
 
 from ratings import recompute
 from ratings.models import Game, RatingList
-from tests.site.test_sheet_entry import sheet_data
-from tests.support import celery_broker
+from tests.support import celery_broker, sheet_data
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

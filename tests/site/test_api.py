@@ -20,11 +20,6 @@ URL = "/api/games/"
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _today():  # type: ignore[no-untyped-def]
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield

@@ -13,11 +13,6 @@ from ratings.models import Game, LogEntry, RatingList
 from ratings.services import GameRow
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def game(club, make_player):  # type: ignore[no-untyped-def]
     alice, bob = make_player("Alice", rank=-5), make_player("Bob", rank=-8)

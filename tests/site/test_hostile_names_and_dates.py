@@ -11,7 +11,8 @@ import pytest
 from ratings import committee
 from ratings.models import Game, Player
 from ratings.services import EARLIEST_DATE
-from tests.site.test_sheet_entry import URL, sheet_data
+from tests.support import SHEET_URL as URL
+from tests.support import sheet_data
 
 CSV_HEADER = "date,event,white,white_rank,black,black_rank,handicap,komi,winner\n"
 

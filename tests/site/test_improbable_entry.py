@@ -24,12 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Game, RecordSheet
-from tests.site.test_sheet_entry import sheet_data
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+from tests.support import sheet_data
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from ratings.models import Game, HistoryEntry, LogEntry, Player, RankAdjustment,
 from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
-from tests.site.test_sheet_entry import _fast_passwords  # noqa: F401  (autouse fixture)
 
 
 @pytest.fixture

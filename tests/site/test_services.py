@@ -17,12 +17,6 @@ from tests.support import make_pool
 TODAY = date(2024, 6, 15)
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    """The personas' passwords: a fast hasher (PBKDF2 takes a second a user on a busy machine)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def alice(make_player):  # type: ignore[no-untyped-def]
     return make_player("Alice", rank=-5)

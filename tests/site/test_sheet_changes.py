@@ -13,7 +13,8 @@ from ratings import services, sheet_changes
 from ratings.models import Game, HistoryEntry, LogEntry, RatingList, RecordSheet
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
-from tests.site.test_sheet_entry import URL, _fast_passwords, sheet_data  # noqa: F401  (autouse fixture)
+from tests.support import SHEET_URL as URL
+from tests.support import sheet_data
 
 NIGHT = date.today() - timedelta(days=2)
 

@@ -5,22 +5,14 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Game, LogEntry, Player, RecordSheet
-from tests.support import make_pool, volunteer_of
-
-URL = "/sheets/new/"
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
-    """The personas' passwords: a fast hasher (PBKDF2 takes a second a user on a busy machine)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+from tests.support import SHEET_URL as URL
+from tests.support import make_pool, sheet_data, volunteer_of
 
 
 @pytest.fixture
@@ -30,21 +22,6 @@ def players(make_player):  # type: ignore[no-untyped-def]
         "bob": make_player("Bob Smit", rank=-8),
         "late": make_player("Late Comer", rank=-12, since=date(2024, 3, 1)),
     }
-
-
-def sheet_data(club, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    data = {
-        "club": str(club.pk),
-        "event": "Tuesday club night",
-        "date": (timezone.localdate() - timedelta(days=1)).isoformat(),
-        "kind": "club",
-        "comments": "",
-        **header,
-    }
-    for n, row in enumerate(rows):
-        values = {"white": "", "black": "", "handicap": "0", "komi": "", "winner": "", "date": "", **row}
-        data.update({f"row-{n}-{name}": str(value) for name, value in values.items()})
-    return data
 
 
 def test_it_shows_an_empty_sheet_with_todays_date_one_row_and_the_club_players(

@@ -8,7 +8,8 @@ import pytest
 
 from ratings.models import Game, RecordSheet
 from ratings.views.sheets import MAX_ROWS
-from tests.site.test_sheet_entry import URL, sheet_data
+from tests.support import SHEET_URL as URL
+from tests.support import sheet_data
 
 
 @pytest.fixture

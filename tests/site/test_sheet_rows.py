@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Player, RecordSheet
-from tests.site.test_sheet_entry import URL, _fast_passwords, sheet_data  # noqa: F401  (autouse fixture)
+from tests.support import SHEET_URL as URL
+from tests.support import sheet_data
 
 pytestmark = pytest.mark.django_db
 
