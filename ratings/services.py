@@ -532,7 +532,7 @@ def _lock_players(pks: Iterable[int]) -> None:
     the same order, recompute._update_players), then queue instead of
     deadlocking: one UPDATE over several rows locks them in the order of
     its scan, not in key order, and twenty clients saving at once got
-    "deadlock detected" (500) from it (tests/test_fault_load.py)."""
+    "deadlock detected" (500) from it (tests/faults/test_fault_load.py)."""
     list(
         Player.objects.select_for_update(no_key=True)
         .filter(pk__in=sorted(set(pks)))

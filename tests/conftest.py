@@ -1,48 +1,48 @@
-"""Shared fixtures: a rating list and its club, the personas, and real-service guards.
+"""Fixtures of the whole suite, and the hooks that decide what runs where.
 
-Personas (as in healthchecks' hc/test.py): ``anonymous``, ``player``
-(a user linked to a Player), ``volunteer`` (of the club) and ``committee``
-(of its list); ``outsiders`` adds a volunteer of another club of the list,
-the committee of another list and a site admin.  ``client_for`` gives a test
-client logged in as one of the four.
+Personas (healthchecks' hc/test.py): ``anonymous``, ``player`` (a user linked
+to a Player), ``volunteer`` (of the club) and ``committee`` (of its list);
+``outsiders`` adds a volunteer of another club of the list, the committee of
+another list and a site admin.  ``client_for`` gives a test client logged in
+as one of the four.  Helpers that are not fixtures are in tests/support.py.
 
-Tests that need a real service (Chromium, Redis, PostgreSQL, a Celery worker)
-skip when it is missing, unless REQUIRE_BROWSER / REQUIRE_SERVICES is set
-(CI sets both), in which case they fail: CI must never pass by skipping.
+What runs where (tests/README.md):
+
+- ``postgresql``-marked tests are deselected (not skipped) on SQLite, and the
+  run says how many and how to run them;
+- a test whose prerequisite is missing skips through ``support.need`` with its
+  reason; with ``REQUIRE_SHARED``, ``REQUIRE_BROWSER``, ``REQUIRE_SERVICES`` or
+  ``REQUIRE_COMPILED`` set (CI sets all four) it fails instead, and so does
+  any other skip: CI must never pass by skipping.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Generator
 from datetime import date
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypedDict
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-if TYPE_CHECKING:
-    from django.test.client import _MonkeyPatchedWSGIResponse
-    from pytest_django import Settings
+from ratings.models import Club, RatingList
+from tests.support import (
+    DECIDED,
+    NO_ENTRY_CHECKS,
+    PASSWORD,
+    REQUIRE,
+    ClientFor,
+    MakePlayer,
+    Personas,
+    committee_of,
+    volunteer_of,
+)
 
-    from ratings.models import Club, Player, RatingList
-
-    # The test client's response (an HttpResponse with the request, the
-    # templates, json()...): django-stubs gives it only a private name.
-    TestResponse: TypeAlias = _MonkeyPatchedWSGIResponse
-
-REPO = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO.parent / "shared" / "data"
-PASSWORD = "correct-horse-battery-staple"
-#: The lists of the fixtures do not ask to confirm improbable results or
-#: handicaps off the rule: tests of other features enter
-#: whatever games they need; tests of the check turn it on
-#: (tests/test_improbable_entry.py).
-NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
-ROLES = ("anonymous", "player", "volunteer", "committee")
+#: How many PostgreSQL-only tests this run deselected (the workers' counts
+#: reach the controller through pytest-xdist's ``workeroutput``).
+DESELECTED = "postgresql_deselected"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,23 +51,63 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    config.stash[_deselected] = 0
 
 
-def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:
-    """Skip (or fail, when ``env`` is set) a test whose real service is missing."""
-    if available:
+_deselected = pytest.StashKey[int]()
+
+
+def on_postgresql() -> bool:
+    from django.conf import settings
+
+    return str(settings.DATABASES["default"]["ENGINE"]).endswith("postgresql")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the PostgreSQL-only tests on SQLite (they cannot run there)."""
+    if on_postgresql():
         return
-    if os.environ.get(env):
-        pytest.fail(f"{what} is required here ({env} is set) but not available")
-    pytest.skip(f"{what} not available")
+    keep = [item for item in items if item.get_closest_marker("postgresql") is None]
+    dropped = [item for item in items if item.get_closest_marker("postgresql") is not None]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+    config.stash[_deselected] = len(dropped)
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[DESELECTED] = len(dropped)
 
 
-def shared_data(name: str) -> Path:
-    """A file of the shared sample-data folder beside the repository, or skip cleanly when the folder is absent."""
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} not present (the shared data folder is not part of a user's clone)")
-    return path
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist: a worker's count of deselected tests (all workers collect the same)."""
+    count = getattr(node, "workeroutput", {}).get(DESELECTED, 0)
+    node.config.stash[_deselected] = max(node.config.stash.get(_deselected, 0), count)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    count = config.stash.get(_deselected, 0)
+    if count:
+        terminalreporter.write_line(
+            f"{count} PostgreSQL-only tests deselected: run with "
+            "DATABASE_URL=postgres://USER@HOST:5432/DBNAME to run them"
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """When CI requires everything (any REQUIRE_* set), a skip that did not go
+    through ``support.need`` (which fails by itself) is a failure too."""
+    report = yield
+    if (
+        report.skipped
+        and not hasattr(report, "wasxfail")
+        and DECIDED not in str(report.longrepr)
+        and any(os.environ.get(env) for env in REQUIRE)
+    ):
+        report.outcome = "failed"
+        report.longrepr = f"skipped while {'/'.join(REQUIRE)} require every test to run: {report.longrepr}"
+    return report
 
 
 @pytest.fixture
@@ -104,16 +144,6 @@ def other_list(db: None) -> RatingList:
     return ladder
 
 
-#: The ``client_for`` fixture: a test client logged in as a persona ("anonymous": not logged in).
-ClientFor = Callable[[str], Client]
-
-
-class MakePlayer(Protocol):
-    """The ``make_player`` fixture: a player of the club (or of ``club=``)."""
-
-    def __call__(self, name: str, rank: float = -10, since: date = ..., **extra: Any) -> Player: ...
-
-
 @pytest.fixture
 def make_player(club: Club) -> MakePlayer:
     from ratings.models import Player
@@ -132,29 +162,6 @@ def make_player(club: Club) -> MakePlayer:
 
 def _user(username: str, **extra: Any) -> User:
     return User.objects.create_user(username, f"{username}@example.org", PASSWORD, **extra)
-
-
-def volunteer_of(user: User, club: Club) -> User:
-    from accounts.models import Volunteer
-
-    Volunteer.objects.create(user=user, club=club)
-    return user
-
-
-def committee_of(user: User, rating_list: RatingList) -> User:
-    from accounts.models import CommitteeMember
-
-    CommitteeMember.objects.create(user=user, rating_list=rating_list)
-    return user
-
-
-class Personas(TypedDict):
-    """The ``personas`` fixture: the users of the four roles (nobody for "anonymous")."""
-
-    anonymous: None
-    player: User
-    volunteer: User
-    committee: User
 
 
 @pytest.fixture
@@ -199,38 +206,3 @@ def client_for(personas: Personas) -> ClientFor:
         return client
 
     return make
-
-
-@contextlib.contextmanager
-def celery_broker(settings: Settings, url: str, queue: str | None = None) -> Iterator[None]:
-    """Point the site's Celery app (and settings) at ``url`` for a while.
-
-    The app derives its read and write URLs from ``broker_url`` once and keeps
-    its connection and producer pools bound to its first broker, so all three
-    URLs are set and the pools dropped (``close()``, and ``amqp``, a cached
-    property, made anew), both ways."""
-    from clubrating.celery import app
-
-    keys = ("broker_url", "broker_read_url", "broker_write_url", "task_default_queue")
-    saved = {key: app.conf[key] for key in keys}
-    settings.CELERY_BROKER_URL = url
-    app.conf.update(broker_url=url, broker_read_url=url, broker_write_url=url)
-    if queue is not None:
-        app.conf.task_default_queue = queue
-    app.close()
-    del app.amqp
-    try:
-        yield
-    finally:
-        app.conf.update(saved)
-        app.close()
-        del app.amqp
-
-
-def make_pool(name: str, slug: str, **list_fields: Any) -> Club:
-    """A separate rating pool: a new list holding one club of the same name
-    (what an independent club was before lists); returns the club."""
-    from ratings.models import Club, RatingList
-
-    pool = RatingList.objects.create(name=name, slug=slug, **{**NO_ENTRY_CHECKS, **list_fields})
-    return Club.objects.create(rating_list=pool, name=name, slug=slug)

@@ -13,7 +13,7 @@ it and resume from it later (incremental recompute):
 gives the same rows for ``events[k:]`` as one call on all events, provided
 ``k`` falls on a period boundary (see :func:`period_key`).
 
-This package never imports Django (tests/test_engine_purity.py proves it).
+This package never imports Django (tests/engine/test_engine_purity.py proves it).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from ratings.engine import SYSTEM_NAMES
 from ratings.models import Club, Game, Player, RankAdjustment, RatingList
 from ratings.recompute import Options, recompute_list
 from ratings.services import GameRow
-from tests.conftest import MakePlayer
+from tests.support import MakePlayer
 
 #: Events between two checkpoints here: the history has several.
 CHECKPOINT_EVERY = 12

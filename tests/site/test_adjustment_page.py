@@ -16,7 +16,7 @@ from ratings.models import HistoryEntry, RankAdjustment
 from tests.site.conftest import History
 
 if TYPE_CHECKING:
-    from tests.conftest import TestResponse
+    from tests.support import TestResponse
 
 pytestmark = pytest.mark.django_db
 

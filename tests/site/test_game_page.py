@@ -23,7 +23,7 @@ from ratings.services import GameRow
 from tests.site.conftest import TOURNAMENT_DAY, History
 
 if TYPE_CHECKING:
-    from tests.conftest import TestResponse
+    from tests.support import TestResponse
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Game, LogEntry, RankAdjustment
-from tests.conftest import ClientFor
 from tests.site.conftest import History
+from tests.support import ClientFor
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,101 @@
+"""Improbable result at entry, in a real browser.
+
+A volunteer picks two players: the list's rule pre-fills the handicap and
+komi (htmx).  They then enter an even game that the 10k won against the
+5k: SAGC gave that result 1/33 = 3.0 % (the prior's curve, nothing rated
+yet), below the list's 5 %, and the handicap is off the rule.  The sheet
+comes back with the game flagged, nothing saved; ticking "yes, save
+anyway" saves it, marked for the committee.  Screenshots in $ARTIFACTS_DIR.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
+
+from ratings.models import Club
+from tests.browser.pages import DESKTOP, fill_player, shoot
+from tests.support import PASSWORD, make_pool
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def checked_list(transactional_db: None, settings: Settings) -> Club:
+    from django.contrib.auth.models import User
+
+    from accounts.models import Volunteer
+    from ratings.models import Player
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club = make_pool(
+        name="Stellenbosch Go Club", slug="stellenbosch", improbable_below=0.05, check_handicap=True
+    )
+    long_ago = date.today() - timedelta(days=400)
+    for name, slug, rank in [("Alice Mokoena", "alice", -5), ("Dan Kyu", "dan", -10)]:
+        Player.objects.create(
+            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+            since=long_ago,
+        )  # fmt: skip
+    volunteer = User.objects.create_user("volunteer", password=PASSWORD)
+    Volunteer.objects.create(user=volunteer, club=club)
+    return club
+
+
+def test_an_improbable_result_is_saved_only_after_the_volunteer_confirms_it(
+    live_server: LiveServer, checked_list: Club, browser: Any, artifacts: Path
+) -> None:
+    from ratings.models import Game, RecordSheet
+
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/sheets/new/")
+    page.fill('input[name="username"]', "volunteer")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(r"/sheets/new/$"))
+    page.fill('input[name="date"]', (date.today() - timedelta(days=1)).isoformat())
+
+    # Both players known: the rule's handicap and komi are filled in.
+    fill_player(page, "row-0-white", "Alice Mokoena")
+    fill_player(page, "row-0-black", "Dan Kyu")
+    page.wait_for_selector("#row-0-advice .advice-hint")
+    assert "5 stones, komi 0.5" in page.inner_text("#row-0-advice")
+    page.wait_for_function("document.querySelector('input[name=\"row-0-handicap\"]').value === '5'")
+    assert page.input_value('input[name="row-0-komi"]') == "0.5"
+    shoot(page, artifacts, "improbable-01-advice")
+
+    # They played even, and the paper says Black (the 10k) won.
+    page.fill('input[name="row-0-handicap"]', "0")
+    page.fill('input[name="row-0-komi"]', "6.5")
+    page.check("#id_row-0-winner_1")  # Black
+    page.click("button.save")
+    page.wait_for_selector("#improbable")
+    warning = page.inner_text("#improbable")
+    assert "Game 1:" in warning and "only a 3.0 % chance" in warning
+    assert "swapped winner is the commonest mistake" in warning
+    assert "off the South African Go Clubs rule" in warning
+    assert RecordSheet.objects.count() == 0 and Game.objects.count() == 0
+    assert page.is_checked("#id_row-0-winner_1")  # everything typed is kept
+    assert page.input_value('input[name="row-0-black"]') == "Dan Kyu"
+    shoot(page, artifacts, "improbable-02-confirm")
+
+    # Saving again without the tick asks again.
+    page.click("button.save")
+    page.wait_for_selector("#improbable")
+    assert Game.objects.count() == 0
+
+    # "Yes, save anyway".
+    page.check('input[name="confirm_improbable"]')
+    page.click("button.save")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    game = Game.objects.get()
+    assert (game.handicap, game.winner) == (0, "black")
+    assert game.flagged.startswith("result given 3.0 %; handicap:")
+    shoot(page, artifacts, "improbable-03-saved")

@@ -1,0 +1,160 @@
+"""Rename a player (the log keeps the old name, old addresses
+redirect), merge two records of one person (one recompute from the earliest
+moved date; the stored history then equals a full replay), and undo a merge."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings import services
+from ratings.models import Club, Game, HistoryEntry, LogEntry, Player, RankAdjustment, RatingList
+from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
+from ratings.recompute import recompute_list
+from ratings.services import GameRow
+from tests.support import ClientFor, MakePlayer
+
+
+@pytest.fixture
+def people(club: Club, make_player: MakePlayer) -> dict[str, Player]:
+    """François (5k) with games since 2024; 'Francois Dupont' (a typo, 12k)
+    made on a later night; Bob and Chen their opponents."""
+    francois = make_player("François Dupont", rank=-5, since=date(2024, 1, 1), slug="francois-dupont")
+    typo = make_player("Francois Dupont", rank=-12, since=date(2024, 5, 1), slug="francois-dupont-2")
+    bob, chen = make_player("Bob Smit", rank=-8), make_player("Chen Wei", rank=-10)
+    save = services.save_sheet
+    save(club=club, date=date(2024, 2, 6), rows=[GameRow(white=francois, black=bob, winner="white")])
+    save(club=club, date=date(2024, 5, 7), rows=[GameRow(white=chen, black=typo, winner="black", handicap=2)])
+    save(club=club, date=date(2024, 6, 4), rows=[GameRow(white=francois, black=chen, winner="black")])
+    save(club=club, date=date(2024, 7, 2), rows=[GameRow(white=typo, black=bob, winner="white")])
+    services.add_adjustment(player=typo, date=date(2024, 8, 1), rank=-4, reason="promoted by the committee")
+    recompute_list(club.rating_list_id, full=True)
+    return {"francois": francois, "typo": typo, "bob": bob, "chen": chen}
+
+
+def stored_history() -> list[tuple[object, ...]]:
+    return list(
+        HistoryEntry.objects.order_by("system", "player_id", "seq").values_list(
+            "system", "player_id", "seq", "game_id", "adjustment_id", "rank_before", "rank_after",
+            "rating_before", "rating_after", "change",
+        )
+    )  # fmt: skip
+
+
+def player_values() -> list[tuple[object, ...]]:
+    return sorted(Player.objects.values_list("pk", "rank", "rating", "games_count"))
+
+
+@pytest.mark.django_db
+def test_a_merge_moves_games_and_adjustments_and_equals_a_full_replay(
+    club: Club, people: dict[str, Player]
+) -> None:
+    francois, typo = people["francois"], people["typo"]
+    before = RatingList.objects.get()
+    entry = merge_players(typo, francois)
+    after = RatingList.objects.get()
+    assert after.dirty_from == date(2024, 5, 7), "from the earliest moved game"
+    assert after.dirty_generation == before.dirty_generation + 1, "one recompute"
+    assert not Player.objects.filter(pk=typo.pk).exists()
+    assert Game.objects.filter(white=francois).count() + Game.objects.filter(black=francois).count() == 4
+    assert RankAdjustment.objects.get().player_id == francois.pk
+    recompute_list(club.rating_list_id)  # incremental, from the dirty date
+    incremental, values = stored_history(), player_values()
+    recompute_list(club.rating_list_id, full=True)
+    assert stored_history() == incremental and player_values() == values
+    assert "Merged Francois Dupont into François Dupont" in entry.summary
+
+
+@pytest.mark.django_db
+def test_undoing_a_merge_gives_back_the_history_before_it(
+    client: Client, club: Club, people: dict[str, Player]
+) -> None:
+    francois, typo = people["francois"], people["typo"]
+    history, values = stored_history(), player_values()
+    entry = merge_players(typo, francois)
+    recompute_list(club.rating_list_id)
+    back = unmerge(entry)
+    assert (back.pk, back.name, back.slug, back.start_rank) == (typo.pk, typo.name, typo.slug, -12)
+    recompute_list(club.rating_list_id)
+    assert stored_history() == history and player_values() == values
+    assert Player.objects.get(pk=francois.pk).since == date(2024, 1, 1)
+    with pytest.raises(PlayerChangeError, match="undone already"):
+        unmerge(entry)
+    assert client.get(f"/players/{typo.slug}/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_two_players_who_met_cannot_be_merged(people: dict[str, Player]) -> None:
+    with pytest.raises(PlayerChangeError, match="played each other"):
+        merge_players(people["francois"], people["bob"])
+
+
+@pytest.mark.django_db
+def test_a_merged_players_address_redirects_to_the_kept_player(
+    client: Client, people: dict[str, Player]
+) -> None:
+    merge_players(people["typo"], people["francois"])
+    response = client.get(f"/players/{people['typo'].slug}/?system=sagc")
+    assert response.status_code == 301
+    assert response["Location"] == f"/players/{people['francois'].slug}/?system=sagc"
+
+
+@pytest.mark.django_db
+def test_a_rename_keeps_the_old_name_in_the_log_and_the_old_address_redirects(
+    client: Client, people: dict[str, Player]
+) -> None:
+    typo = people["typo"]
+    history = stored_history()
+    renamed = rename_player(typo, name="Françoise Dupont")
+    assert renamed.slug == "francoise-dupont" and Player.objects.named(
+        typo.rating_list_id, "françoise dupont"
+    )
+    response = client.get(f"/players/{typo.slug}/")
+    assert response.status_code == 301 and response["Location"] == "/players/francoise-dupont/"
+    entry = LogEntry.objects.get(summary__startswith="Renamed")
+    assert entry.summary == "Renamed Francois Dupont to Françoise Dupont"
+    assert entry.changes == {"name": ["Francois Dupont", "Françoise Dupont"]}
+    assert stored_history() == history, "a rename changes no rating"
+    log = client.get(reverse("log"), {"player": renamed.slug}).content.decode()
+    assert "Renamed Francois Dupont to Françoise Dupont" in log
+    # Renamed back: the first address is the player's own again.
+    rename_player(renamed, name="Francois Dupont")
+    assert client.get(f"/players/{typo.slug}/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_rename_onto_another_players_name_is_refused(people: dict[str, Player]) -> None:
+    with pytest.raises(PlayerChangeError, match="already a player"):
+        rename_player(people["typo"], name="françois  DUPONT")
+
+
+@pytest.mark.django_db
+def test_the_committee_renames_and_merges_from_the_pages(
+    client_for: ClientFor, people: dict[str, Player]
+) -> None:
+    client = client_for("committee")
+    typo, francois = people["typo"], people["francois"]
+    page = client.get(francois.get_absolute_url()).content.decode()
+    assert reverse("player_rename", args=[francois.slug]) in page
+    assert (
+        reverse("player_rename", args=[francois.slug])
+        not in client_for("volunteer").get(francois.get_absolute_url()).content.decode()
+    )
+    response = client.post(reverse("player_merge", args=[typo.slug]), {"kept": francois.pk})
+    assert response.status_code == 302 and response["Location"] == francois.get_absolute_url()
+    entry = LogEntry.objects.get(summary__startswith="Merged")
+    assert reverse("player_unmerge", args=[entry.pk]) in client.get(reverse("log")).content.decode()
+    response = client.post(reverse("player_unmerge", args=[entry.pk]))
+    assert response["Location"] == f"/players/{typo.slug}/"
+    assert Player.objects.filter(pk=typo.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_new_player_does_not_take_a_renamed_players_old_address(
+    club: Club, people: dict[str, Player]
+) -> None:
+    rename_player(people["bob"], name="Robert Smit")
+    assert services.unique_slug("Bob Smit", club) != "bob-smit"

@@ -1,0 +1,218 @@
+"""Helpers every area of the test suite shares (fixtures are in conftest.py).
+
+- where things are: :data:`REPO`, :data:`DATA` (the fixture files we write);
+- the real files written by other software, in a folder beside the
+  repository that a user's clone does not have: :func:`shared_folder`,
+  :func:`shared_data`, :func:`realdata`;
+- real services and the compiled engine: :func:`need`;
+- waiting for something to happen: :func:`wait_until` (never a bare sleep);
+- the data of many tests: :data:`PASSWORD`, :data:`ROLES`,
+  :data:`NO_ENTRY_CHECKS`, :func:`make_pool`, :func:`volunteer_of`,
+  :func:`committee_of`, :func:`celery_broker`.
+
+A missing prerequisite skips its test with a reason, unless the environment
+variable named for it is set (``REQUIRE_SHARED``, ``REQUIRE_BROWSER``,
+``REQUIRE_SERVICES``, ``REQUIRE_COMPILED``; CI sets all four): then the test
+fails, so that CI can never pass by skipping.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from datetime import date, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypedDict, TypeVar
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
+
+    from ratings.models import Player
+
+    # The test client's response (an HttpResponse with the request, the
+    # templates, json()...): django-stubs names its type only privately, and
+    # only for type checking (nothing of it runs).
+    TestResponse: TypeAlias = _MonkeyPatchedWSGIResponse
+
+REPO = Path(__file__).resolve().parent.parent
+#: Fixture files we wrote ourselves (tests/README.md says how each was made).
+DATA = Path(__file__).resolve().parent / "data"
+PASSWORD = "correct-horse-battery-staple"
+#: The lists of the fixtures do not ask to confirm improbable results or
+#: handicaps off the rule: tests of other features enter whatever games they
+#: need; tests of the check turn it on (tests/site/test_improbable_entry.py).
+NO_ENTRY_CHECKS: dict[str, Any] = {"improbable_below": 0.0, "check_handicap": False}
+ROLES = ("anonymous", "player", "volunteer", "committee")
+#: The record-sheet entry page, posted to by the tests of sheets.
+SHEET_URL = "/sheets/new/"
+
+#: Where the real files written by other software are: the folder ``shared``
+#: beside the repository, or the folder this environment variable names.
+SHARED_ENV = "CLUBRATING_SHARED"
+#: The variables that turn a missing prerequisite from a skip into a failure.
+REQUIRE = ("REQUIRE_SHARED", "REQUIRE_BROWSER", "REQUIRE_SERVICES", "REQUIRE_COMPILED")
+#: The end of every skip reason :func:`need` gives (conftest's report hook
+#: knows by it that the skip was decided, not an accident).
+DECIDED = "makes this a failure)"
+#: The poll interval of :func:`wait_until`: short enough that a test goes on
+#: within a twentieth of a second of its condition, long enough not to load
+#: the machine (a predicate may query the database or a server).
+POLL_SECONDS = 0.05
+
+T = TypeVar("T")
+
+
+def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:
+    """Skip (or fail, when ``env`` is set) a test whose prerequisite is missing."""
+    assert env in REQUIRE, env
+    if available:
+        return
+    if os.environ.get(env):
+        pytest.fail(f"{what} is required here ({env} is set) but not available")
+    pytest.skip(f"{what} (setting {env} {DECIDED}")
+
+
+def wait_until(predicate: Callable[[], T], timeout: float, what: str, every: float = POLL_SECONDS) -> T:
+    """Poll ``predicate`` every ``every`` seconds until it returns something
+    true, and return that; fail the test naming ``what`` after ``timeout``
+    seconds.  The one place in the suite that pauses: a test waits for a
+    condition with a deadline, never for a guessed time."""
+    deadline = time.monotonic() + timeout
+    while not (result := predicate()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {timeout:.0f} s")
+        time.sleep(every)
+    return result
+
+
+def shared_folder() -> Path:
+    """The folder of real files written by other software (not in a clone)."""
+    return Path(os.environ.get(SHARED_ENV) or REPO.parent / "shared")
+
+
+def _shared(sub: str, name: str) -> Path:
+    folder = shared_folder() / sub
+    path = folder / name
+    if not path.exists():
+        need(
+            False,
+            f"needs the shared real-data folder beside the repository (../shared/{sub}, or set {SHARED_ENV}): "
+            f"{path} is absent; these tests read files written by other software, which a clone does not hold",
+            env="REQUIRE_SHARED",
+        )
+    return path
+
+
+def shared_data(name: str) -> Path:
+    """A real file of the shared ``data`` folder, or skip with the reason."""
+    return _shared("data", name)
+
+
+def shared_bytes(name: str) -> bytes:
+    """The bytes of a real file of the shared ``data`` folder, or skip."""
+    return shared_data(name).read_bytes()
+
+
+def realdata(name: str) -> bytes:
+    """The bytes of a real file of the shared ``realdata`` folder, or skip."""
+    return _shared("realdata", name).read_bytes()
+
+
+def realdata_folder() -> Path:
+    """The shared ``realdata`` folder itself, or skip with the reason."""
+    return _shared("realdata", "")
+
+
+def sheet_data(club: Any, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:
+    """The POST of a record sheet at ``club``: yesterday's club night unless
+    ``header`` says otherwise, one ``row-N-`` group of fields per game."""
+    from django.utils import timezone
+
+    data = {
+        "club": str(club.pk),
+        "event": "Tuesday club night",
+        "date": (timezone.localdate() - timedelta(days=1)).isoformat(),
+        "kind": "club",
+        "comments": "",
+        **header,
+    }
+    for n, row in enumerate(rows):
+        values = {"white": "", "black": "", "handicap": "0", "komi": "", "winner": "", "date": "", **row}
+        data.update({f"row-{n}-{name}": str(value) for name, value in values.items()})
+    return data
+
+
+def volunteer_of(user: Any, club: Any) -> Any:
+    from accounts.models import Volunteer
+
+    Volunteer.objects.create(user=user, club=club)
+    return user
+
+
+def committee_of(user: Any, rating_list: Any) -> Any:
+    from accounts.models import CommitteeMember
+
+    CommitteeMember.objects.create(user=user, rating_list=rating_list)
+    return user
+
+
+def make_pool(name: str, slug: str, **list_fields: Any) -> Any:
+    """A separate rating pool: a new list holding one club of the same name
+    (what an independent club was before lists); returns the club."""
+    from ratings.models import Club, RatingList
+
+    pool = RatingList.objects.create(name=name, slug=slug, **{**NO_ENTRY_CHECKS, **list_fields})
+    return Club.objects.create(rating_list=pool, name=name, slug=slug)
+
+
+@contextlib.contextmanager
+def celery_broker(settings: Any, url: str, queue: str | None = None) -> Iterator[None]:
+    """Point the site's Celery app (and settings) at ``url`` for a while.
+
+    The app derives its read and write URLs from ``broker_url`` once and keeps
+    its connection and producer pools bound to its first broker, so all three
+    URLs are set and the pools dropped (``close()``, and ``amqp``, a cached
+    property, made anew), both ways."""
+    from clubrating.celery import app
+
+    keys = ("broker_url", "broker_read_url", "broker_write_url", "task_default_queue")
+    saved = {key: app.conf[key] for key in keys}
+    settings.CELERY_BROKER_URL = url
+    app.conf.update(broker_url=url, broker_read_url=url, broker_write_url=url)
+    if queue is not None:
+        app.conf.task_default_queue = queue
+    app.close()
+    del app.amqp
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+        app.close()
+        del app.amqp
+
+
+# --- the types of the shared fixtures (conftest.py) -------------------------------
+
+#: The ``client_for`` fixture: a test client logged in as a persona ("anonymous": not logged in).
+ClientFor = Callable[[str], Client]
+
+
+class MakePlayer(Protocol):
+    """The ``make_player`` fixture: a player of the club (or of ``club=``)."""
+
+    def __call__(self, name: str, rank: float = -10, since: date = ..., **extra: Any) -> Player: ...
+
+
+class Personas(TypedDict):
+    """The ``personas`` fixture: the users of the four roles (nobody for "anonymous")."""
+
+    anonymous: None
+    player: User
+    volunteer: User
+    committee: User
