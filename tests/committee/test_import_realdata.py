@@ -1,4 +1,4 @@
-"""import_tournament on every valid tournament file of the shared real-data folder (issue 15):
+"""import_tournament on every valid tournament file of the shared real-data folder:
 the games the readers find are the games saved, forfeits marked, all or nothing."""
 
 from __future__ import annotations

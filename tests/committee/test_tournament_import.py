@@ -1,4 +1,4 @@
-"""Tournament imports (issue 5): h9 and .tou as one record sheet, all or nothing.
+"""Tournament imports: h9 and .tou as one record sheet, all or nothing.
 
 The tournament of most tests is ours, in both formats: tests/data/club-open-2024.h9
 and .tou (7 players, 3 rounds, one bye a round, 9 games, two of them even).

@@ -6,7 +6,7 @@ every player whose variation passes the threshold has their start level
 corrected by delta - seuil, and the whole tournament is rated again, until
 the computed levels move less than 0.1 between two iterations (or after 100
 iterations).  It uses the engine's tables (K, ε, thresholds, coefficients),
-which tests/engine/test_ffg.py checks against the seed; what it checks here is the
+which tests/engine/test_ffg.py checks against the FFG algorithm page's worked example; what it checks here is the
 iteration.  The engine rates again only the games of corrected players, so
 the two agree up to the order of float additions.
 """

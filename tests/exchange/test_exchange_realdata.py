@@ -1,4 +1,4 @@
-"""Every importer on every real file of the shared real-data folder (issue 15).
+"""Every importer on every real file of the shared real-data folder.
 
 Each file is pinned to what a committee member holding it expects: a valid
 tournament file gives its players and games, a valid rank list its players,
