@@ -33,7 +33,7 @@ from django.test import Client
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
 
-    from ratings.models import Player
+    from ratings.models import Club, Player
 
     # The test client's response (an HttpResponse with the request, the
     # templates, json()...): django-stubs names its type only privately, and
@@ -162,7 +162,7 @@ def committee_of(user: Any, rating_list: Any) -> Any:
     return user
 
 
-def make_pool(name: str, slug: str, **list_fields: Any) -> Any:
+def make_pool(name: str, slug: str, **list_fields: Any) -> Club:
     """A separate rating pool: a new list holding one club of the same name
     (what an independent club was before lists); returns the club."""
     from ratings.models import Club, RatingList

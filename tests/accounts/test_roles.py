@@ -51,12 +51,12 @@ def test_the_navigation_of_a_volunteer_of_another_club_and_of_another_lists_comm
 
 
 @pytest.mark.parametrize("role", ["volunteer", "committee"])
-def test_volunteers_and_committee_see_enter_a_sheet(client_for, role):  # type: ignore[no-untyped-def]
+def test_volunteers_and_committee_see_enter_a_sheet(client_for: ClientFor, role: str) -> None:
     html = client_for(role).get(reverse("players")).content.decode()
     assert f'href="{reverse("sheet_new")}"' in html
 
 
-def test_the_committee_sees_its_links(client_for):  # type: ignore[no-untyped-def]
+def test_the_committee_sees_its_links(client_for: ClientFor) -> None:
     url = reverse("adjustments")
     assert f'href="{url}"' in client_for("committee").get(reverse("players")).content.decode()
     assert f'href="{url}"' not in client_for("volunteer").get(reverse("players")).content.decode()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_django import Settings
 
 from tests.support import PASSWORD, REPO, make_pool, need
 
@@ -60,7 +61,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 @pytest.fixture
-def history(transactional_db, settings):  # type: ignore[no-untyped-def]
+def history(transactional_db: None, settings: Settings) -> dict[str, Any]:
     """A club with three players and two games already rated, and a volunteer."""
     from django.contrib.auth.models import User
 

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.mail import EmailMessage
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import DESKTOP, fill_player, read_sheet, shoot
 from tests.support import PASSWORD
@@ -112,12 +115,12 @@ def enter_sheet(page: Any, base: str, club: str, day: date, rows: list[Row]) -> 
 
 
 def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_both_clubs(
-    live_server,
-    transactional_db,
-    settings,
-    mailoutbox,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    transactional_db: None,
+    settings: Settings,
+    mailoutbox: list[EmailMessage],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     from django.contrib.auth.models import User
 

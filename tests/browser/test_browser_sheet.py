@@ -1,7 +1,7 @@
 """Sheet entry with the keyboard in a real browser.
 
-Playwright drives Debian's Chromium (launch options and fixtures of
-tests/browser/test_browser.py): a new player typed on game 1 is known on game 2
+Playwright drives Debian's Chromium (launch options and fixtures in
+tests/browser/conftest.py): a new player typed on game 1 is known on game 2
 without a second rank; Tab goes from a new name to its rank; Enter in a row
 moves to the next row (adding one at the end) and never submits; the kind
 is chosen per game.  Screenshots go to $ARTIFACTS_DIR (default artifacts/).
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import DESKTOP, shoot
 from tests.support import PASSWORD
@@ -34,10 +36,10 @@ def log_in(page: Any, url: str) -> None:
 
 
 def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
-    live_server,
-    history,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    history: dict[str, Any],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     from ratings.models import Player, RecordSheet
 
@@ -111,10 +113,10 @@ def enter_game(page: Any, n: int, white: str, black: str, winner: int) -> None:
 
 
 def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_game_added(
-    live_server,
-    history,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    history: dict[str, Any],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     from ratings.models import LogEntry, RecordSheet
 
@@ -182,10 +184,10 @@ def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_ga
 
 
 def test_a_typo_is_caught_by_did_you_mean_and_the_existing_player_picked(
-    live_server,
-    history,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    history: dict[str, Any],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     from ratings.models import Player, RecordSheet
 
@@ -225,10 +227,10 @@ PHONE_375 = {"width": 375, "height": 667}
 
 
 def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
-    live_server,
-    history,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    history: dict[str, Any],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     from ratings.models import Player, RecordSheet
 
@@ -277,10 +279,10 @@ def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
 
 
 def test_the_club_night_kit_prints_without_the_menu(
-    live_server,
-    history,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    history: dict[str, Any],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{live_server.url}/clubs/stellenbosch/kit/")
@@ -307,10 +309,10 @@ def type_game(page: Any, n: int, white: str, black: str, winner: int, add: bool 
 
 
 def test_a_whole_club_night_two_volunteers_twenty_games_on_desktop_and_phone(
-    live_server,
-    history,
-    browser,
-    artifacts,
+    live_server: LiveServer,
+    history: dict[str, Any],
+    browser: Any,
+    artifacts: Path,
 ) -> None:
     """Two volunteers, 20 games, a new member on three
     rows, a typo caught by did-you-mean, a sheet entered twice (warned, then

@@ -165,7 +165,7 @@ def test_an_applied_sync_that_fails_for_one_player_changes_nothing(
 
 
 @pytest.mark.realfiles
-def test_the_real_aga_list_is_read_and_summarised(club, make_player) -> None:
+def test_the_real_aga_list_is_read_and_summarised(club: Club, make_player: MakePlayer) -> None:
     path = shared_data("tdlista.txt")
     make_player("Zachary Aal", rank=-10)  # "Aal, Zachary  15648  ...  -20.05711": 20k (formats.md)
     out = run("import_ranks", str(path), "--format", "aga", "--dry-run")
@@ -258,7 +258,7 @@ def test_export_games_refuses_an_empty_period_or_backwards_dates(played: Club) -
         run("export_games", "--format", "csv", "--from", "2024-02-01", "--to", "2024-01-01")
 
 
-def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
+def test_import_tournament_reports_created_matched_and_skipped(db: None) -> None:
     make_pool(name="Autumn Open", slug="autumn-open")
     out = run("import_tournament", str(DATA / "club-open-2024.h9"))
     # 7 players, 3 rounds, a bye each round (lines 14, 15 and 16): 9 games.
@@ -271,7 +271,7 @@ def test_import_tournament_reports_created_matched_and_skipped(db) -> None:
     assert RecordSheet.objects.count() == 1 and Game.objects.count() == 9
 
 
-def test_import_tournament_dry_run_saves_nothing(db) -> None:
+def test_import_tournament_dry_run_saves_nothing(db: None) -> None:
     make_pool(name="Autumn Open", slug="autumn-open")
     out = run("import_tournament", str(DATA / "club-open-2024.tou"), "--dry-run", "--club", "autumn-open")
     assert "Dry run: 9 games (tou) would be saved into Autumn Open; nothing was written." in out

@@ -126,7 +126,7 @@ def test_the_game_export_and_it_reads_back(
     }
 
 
-def test_the_what_if_results(db) -> None:  # type: ignore[no-untyped-def]
+def test_the_what_if_results(db: None) -> None:
     text = "date,white,black,winner,handicap,komi,white_start,black_start\n2024-03-05,=cmd,@who,black,0,6.5,5k,5k\n"
     rows = list(csv.DictReader(io.StringIO(rate_csv(text, "sagc"))))
     assert {row["player"] for row in rows} == {"'=cmd", "'@who"}

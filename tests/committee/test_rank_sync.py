@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,7 @@ TODAY = date(2024, 6, 15)
 
 
 @pytest.fixture(autouse=True)
-def _today():  # type: ignore[no-untyped-def]
+def _today() -> Iterator[None]:
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield
 
@@ -149,7 +150,7 @@ def test_one_bad_row_is_listed_and_the_others_are_proposed(club: Club, make_play
 
 
 @pytest.mark.realfiles
-def test_the_real_ffg_ladder_is_read_and_matched(club, make_player) -> None:
+def test_the_real_ffg_ladder_is_read_and_matched(club: Club, make_player: MakePlayer) -> None:
     data = shared_data("ech_ffg_V3.txt").read_bytes()
     make_player("Adrien Dupont", rank=-10)  # "DUPONT Adrien  -300 ... 1200125": 3k
     make_player("Émeric Dupont", rank=-2)  # "DUPONT Emeric  -150": floor(-1.5) = 2k, no change
@@ -547,7 +548,7 @@ def test_a_national_id_too_long_for_the_player_field_is_refused_naming_the_line(
     assert not RankSync.objects.exists()
 
 
-def test_the_egd_list_matches_by_pin_once_remembered(club, make_player) -> None:
+def test_the_egd_list_matches_by_pin_once_remembered(club: Club, make_player: MakePlayer) -> None:
     from tests.support import REPO
 
     data = (REPO / "tests" / "data" / "allworld_lp_sample.html").read_bytes()

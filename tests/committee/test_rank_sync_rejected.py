@@ -110,7 +110,9 @@ def test_a_page_shows_at_most_its_share_of_rejected_lines_and_counts_the_rest(
 
 
 @pytest.mark.realfiles
-def test_the_egd_list_of_february_2019_previews_its_corrupt_row(client_for, club, make_player) -> None:
+def test_the_egd_list_of_february_2019_previews_its_corrupt_row(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
     data = realdata("allworld_lp-2019-02.html")
     minieri = make_player("Davide Minieri", rank=-1)  # line 26451: "Minieri Davide ... 3d"
     make_player("Danyun Qiu", rank=-1)  # only on the corrupt line 32372

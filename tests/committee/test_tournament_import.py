@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -24,6 +26,9 @@ from ratings.committee import CommitteeError
 from ratings.exchange import ExchangeError, name_key
 from ratings.models import Club, Game, LogEntry, Player, RatingList, RecordSheet
 from tests.support import DATA, ROLES, ClientFor, MakePlayer, make_pool, shared_bytes, shared_data
+
+if TYPE_CHECKING:
+    from tests.support import TestResponse
 
 
 def club_open(ext: str) -> bytes:
@@ -54,7 +59,7 @@ def state() -> tuple[int, int, int, int]:
 # --- our tournament in both formats ----------------------------------------------------
 
 
-def test_it_imports_an_h9_file_as_one_sheet_of_tournament_games(club) -> None:
+def test_it_imports_an_h9_file_as_one_sheet_of_tournament_games(club: Club) -> None:
     report = committee.import_tournament(club, club_open("h9"), filename="club-open-2024.h9")
     sheet = report.sheet
     assert sheet is not None and (sheet.event, sheet.date, sheet.event_class) == (
@@ -68,7 +73,12 @@ def test_it_imports_an_h9_file_as_one_sheet_of_tournament_games(club) -> None:
     assert {g.kind for g in games} == {"tournament"}
     first = next(g for g in games if {g.white.name, g.black.name} == {"Naidoo Priya", "Botha Johan"})
     # Line 10 "1 Naidoo Priya ... 2+/w0": Naidoo had White, even game, and won; KM[6.5].
-    assert (first.white.name, first.winner, first.handicap, first.komi) == ("Naidoo Priya", "white", 0, 6.5)
+    assert (first.white.name, first.winner, first.handicap, first.komi) == (
+        "Naidoo Priya",
+        "white",
+        0,
+        Decimal("6.5"),
+    )
     assert sorted(g.handicap for g in games) == [0, 0, 1, 1, 2, 3, 4, 8, 9]
     assert {g.komi for g in games if g.handicap > 0} == {0.5}  # handicap games: 0.5 (formats.md)
     assert len(report.created) == Player.objects.filter(rating_list=club.rating_list).count() == 7
@@ -92,7 +102,7 @@ def test_the_same_tournament_in_h9_and_tou_gives_the_same_games(db: None) -> Non
     assert Player.objects.get(rating_list=from_tou.rating_list, name="Pillay Kiran").ffg_licence in ("", None)
 
 
-def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club) -> None:
+def test_the_same_tournament_twice_is_refused_even_in_the_other_format(club: Club) -> None:
     committee.import_tournament(club, club_open("h9"), filename="club-open-2024.h9")
     before = state()
     for ext in ("h9", "tou"):
@@ -137,7 +147,7 @@ def test_it_matches_the_lists_players_by_licence_then_by_name_whatever_their_hom
     assert new.home_club == club and Game.objects.of_player(new).exists()
 
 
-def test_two_club_players_with_the_files_name_stop_the_import(club, make_player) -> None:
+def test_two_club_players_with_the_files_name_stop_the_import(club: Club, make_player: MakePlayer) -> None:
     make_player("Sipho Dlamini", rank=-1)
     make_player("DLAMINI Sipho", rank=-1, slug="other")
     before = state()
@@ -168,13 +178,13 @@ def test_a_file_with_only_byes_and_anonymous_players_is_refused_with_its_first_l
 @pytest.mark.parametrize(
     "name", ["juvisy-2019.h9", "juvisy-2019.tou", "istanbul-online-2020.h9", "cdfa-2020.tou"]
 )
-def test_the_real_tournaments_import(club, name: str) -> None:
+def test_the_real_tournaments_import(club: Club, name: str) -> None:
     report = committee.import_tournament(club, shared_bytes(name), filename=name)
     assert report.sheet is not None and report.sheet.games.count() == report.games > 0
 
 
 @pytest.mark.parametrize("name", ["dialect-ech_ffg_V3.txt", "dialect-tdlista-short.txt"])
-def test_rank_lists_are_refused_as_tournaments_naming_a_line(club, name: str) -> None:
+def test_rank_lists_are_refused_as_tournaments_naming_a_line(club: Club, name: str) -> None:
     before = state()
     with pytest.raises((ExchangeError, CommitteeError), match=r"line \d+"):
         committee.import_tournament(club, (DATA / name).read_bytes(), filename=name)
@@ -182,7 +192,7 @@ def test_rank_lists_are_refused_as_tournaments_naming_a_line(club, name: str) ->
 
 
 @pytest.mark.realfiles
-def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
+def test_every_shared_file_is_imported_or_refused_naming_a_line(db: None) -> None:
     """Every file of the shared data folder (README.md excepted), each into a fresh club."""
     files = sorted(p for p in shared_data("").iterdir() if p.name != "README.md")
     for number, path in enumerate(files):
@@ -199,7 +209,7 @@ def test_every_shared_file_is_imported_or_refused_naming_a_line(db) -> None:
 # --- bad input ----------------------------------------------------------------------
 
 
-def test_a_truncated_file_is_refused_naming_the_line(club) -> None:
+def test_a_truncated_file_is_refused_naming_the_line(club: Club) -> None:
     data = club_open("h9")
     cut = data[: data.index(b"Mokoena") + 24]  # inside line 14, after its first result
     before = state()
@@ -208,7 +218,7 @@ def test_a_truncated_file_is_refused_naming_the_line(club) -> None:
     assert state() == before
 
 
-def test_contradictory_lines_are_refused_naming_both(club) -> None:
+def test_contradictory_lines_are_refused_naming_both(club: Club) -> None:
     # Line 10 says Naidoo beat player 2 with White in round 1; make line 11 say Botha had White too.
     data = club_open("h9").replace(b"1-/b0   5+/w4", b"1-/w0   5+/w4", 1)
     before = state()
@@ -219,7 +229,7 @@ def test_contradictory_lines_are_refused_naming_both(club) -> None:
     assert state() == before
 
 
-def test_a_wrong_encoding_is_refused_naming_the_line(club) -> None:
+def test_a_wrong_encoding_is_refused_naming_the_line(club: Club) -> None:
     data = club_open("h9").decode("ascii").encode("utf-16-le")  # no byte-order mark
     with pytest.raises(ExchangeError, match="line 1"):
         committee.import_tournament(club, data, filename="club-open-2024.h9")
@@ -232,14 +242,16 @@ def test_a_wrong_format_is_refused_naming_the_line(club: Club) -> None:
     assert state()[0] == 0
 
 
-def test_a_board_size_the_site_does_not_record_is_refused(club) -> None:
+def test_a_board_size_the_site_does_not_record_is_refused(club: Club) -> None:
     data = club_open("tou").replace(b";size=19", b";size=11")
     with pytest.raises(CommitteeError, match="board size 11"):
         committee.import_tournament(club, data, filename="club-open-2024.tou")
     assert state()[0] == 0
 
 
-def test_a_game_before_a_matched_players_joining_date_names_the_lines(club, make_player) -> None:
+def test_a_game_before_a_matched_players_joining_date_names_the_lines(
+    club: Club, make_player: MakePlayer
+) -> None:
     make_player("Priya Naidoo", rank=1, since=date(2025, 1, 1))
     with pytest.raises(
         CommitteeError,
@@ -259,7 +271,9 @@ _MUTATIONS = st.sampled_from(["delete", "duplicate", "swap", "cut", "replace"])
     where=st.integers(min_value=0, max_value=10_000),
     junk=st.binary(min_size=0, max_size=12),
 )
-def test_mangled_files_give_a_clear_error_or_a_whole_import_never_half(club, ext, how, where, junk) -> None:
+def test_mangled_files_give_a_clear_error_or_a_whole_import_never_half(
+    club: Club, ext: str, how: str, where: int, junk: bytes
+) -> None:
     data = club_open(ext)
     lines = data.split(b"\n")
     i = where % len(lines)
@@ -301,7 +315,9 @@ def _import_or_clear_error(club: Club, data: bytes) -> None:
 # --- the page ----------------------------------------------------------------------
 
 
-def _post(client, data: bytes, club: Club, name: str = "club-open-2024.h9", **extra):  # type: ignore[no-untyped-def]
+def _post(
+    client: Client, data: bytes, club: Club, name: str = "club-open-2024.h9", **extra: Any
+) -> TestResponse:
     """Upload the file: the answer is the preview (a redirect) or the refusal."""
     return client.post(
         reverse("tournament_import"),
@@ -309,7 +325,7 @@ def _post(client, data: bytes, club: Club, name: str = "club-open-2024.h9", **ex
     )
 
 
-def _import(client, data: bytes, club: Club, name: str = "club-open-2024.h9"):  # type: ignore[no-untyped-def]
+def _import(client: Client, data: bytes, club: Club, name: str = "club-open-2024.h9") -> TestResponse:
     """Upload, then "Save these N games" on the preview; the answer to the save."""
     preview = _post(client, data, club, name)
     assert preview.status_code == 302, preview.content.decode()[:2000]
@@ -317,7 +333,7 @@ def _import(client, data: bytes, club: Club, name: str = "club-open-2024.h9"):  
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_committee_imports_a_tournament(role, client_for, club) -> None:
+def test_only_the_committee_imports_a_tournament(role: str, client_for: ClientFor, club: Club) -> None:
     data = club_open("h9")
     before = state()
     if role == "committee":
@@ -343,7 +359,7 @@ def test_no_one_outside_the_lists_committee_imports_into_its_clubs(
     assert state() == before
 
 
-def test_the_committee_imports_at_any_club_of_its_list(client_for, other_club) -> None:
+def test_the_committee_imports_at_any_club_of_its_list(client_for: ClientFor, other_club: Club) -> None:
     response = _import(client_for("committee"), club_open("h9"), other_club)
     assert response.status_code == 302
     assert RecordSheet.objects.get(club=other_club).games.count() == 9
@@ -374,7 +390,7 @@ def test_the_page_asks_for_a_file_when_none_was_chosen(client_for: ClientFor, cl
     assert "choose the file to upload" in response.content.decode()
 
 
-def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for, club) -> None:
+def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for: ClientFor, club: Club) -> None:
     data = club_open("h9").replace(b"1-/b0   5+/w4", b"1-/w0   5+/w4", 1)
     response = _post(client_for("committee"), data, club)
     assert response.status_code == 400
@@ -382,7 +398,7 @@ def test_the_page_shows_a_bad_file_s_line_next_to_the_file(client_for, club) -> 
     assert state()[0] == 0
 
 
-def test_the_upload_alone_saves_nothing(client_for, club) -> None:
+def test_the_upload_alone_saves_nothing(client_for: ClientFor, club: Club) -> None:
     # The preview replaced the "Check only" box (tests/committee/test_tournament_preview.py).
     before = state()
     response = _post(client_for("committee"), club_open("h9"), club)

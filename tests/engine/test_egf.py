@@ -347,11 +347,13 @@ def read_h9(path: Path) -> tuple[str, dict[PlayerId, float], list[Game]]:
 
 
 @pytest.fixture
-def club_open() -> tuple[str, dict[str, float], list[Game]]:
+def club_open() -> tuple[str, dict[PlayerId, float], list[Game]]:
     return read_h9(DATA / "club-open-2024.h9")
 
 
-def test_a_tournament_every_winner_gains_and_every_player_ends_at_start_plus_changes(club_open) -> None:  # type: ignore[no-untyped-def]
+def test_a_tournament_every_winner_gains_and_every_player_ends_at_start_plus_changes(
+    club_open: tuple[str, dict[PlayerId, float], list[Game]],
+) -> None:
     cls, grades, games = club_open
     assert cls == "B" and len(grades) == 7 and len(games) == 9  # 21 cells, 3 byes
     result = EGF().rate(games, starts={p: Start(rank=g) for p, g in grades.items()})
@@ -374,7 +376,9 @@ def test_a_tournament_every_winner_gains_and_every_player_ends_at_start_plus_cha
     assert result.state["1"].rank == 1
 
 
-def test_a_tournament_s_ratings_are_not_updated_between_rounds(club_open) -> None:  # type: ignore[no-untyped-def]
+def test_a_tournament_s_ratings_are_not_updated_between_rounds(
+    club_open: tuple[str, dict[PlayerId, float], list[Game]],
+) -> None:
     cls, grades, games = club_open
     weight = {"A": 1.0, "B": 0.75}[cls]  # the EGF's class rule: a class B tournament counts three quarters
     result = EGF().rate(games, starts={p: Start(rank=g) for p, g in grades.items()})

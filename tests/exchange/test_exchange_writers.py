@@ -44,7 +44,7 @@ def games_of(t: Tournament, *, with_round: bool = True) -> Counter[tuple[object,
     "source", ["juvisy-2019.h9", "juvisy-2019.tou", "cdfa-2020.tou", "istanbul-online-2020.h9"]
 )
 @pytest.mark.parametrize("fmt", ["h9", "tou", "aga", "csv", "json"])
-def test_real_tournaments_survive_a_round_trip(source: str, fmt: str) -> None:
+def test_real_tournaments_survive_a_round_trip(source: str, fmt: GameFormat) -> None:
     original = read_tournament(shared_bytes(source))
     back = parse_tournament(write_tournament(original, fmt))
     assert back.format == fmt

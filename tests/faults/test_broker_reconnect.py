@@ -9,6 +9,8 @@ with no periodic sweep (no beat runs here) and no further save.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ratings.models import RatingList
@@ -32,7 +34,7 @@ pytestmark = FAULT_SUITE
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_sheet_saved_while_redis_is_down_is_rated_once_the_worker_reconnects(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_sheet_saved_while_redis_is_down_is_rated_once_the_worker_reconnects(tmp_path: Path) -> None:
     seeded = seed("reconnect", volunteers=1, players=6)
     tally = Tally()
     with private_redis(tmp_path) as redis:

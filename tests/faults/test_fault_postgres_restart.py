@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -73,7 +74,7 @@ def saved(url: str, token: str) -> str | None:
     return None if rows is None else ("saved" if rows else "not saved")
 
 
-def test_saves_through_a_postgresql_restart_resume_and_nothing_is_lost_or_doubled(tmp_path) -> None:
+def test_saves_through_a_postgresql_restart_resume_and_nothing_is_lost_or_doubled(tmp_path: Path) -> None:
     total = CLIENTS * SHEETS_EACH
     tally = Tally()
     with private_cluster() as cluster, private_redis(tmp_path) as redis:

@@ -14,9 +14,11 @@ from datetime import date, timedelta
 
 import pytest
 from django.db import close_old_connections, connection
+from pytest_django import Settings
 
 from ratings import recompute, services
 from ratings.models import Club, Game, HistoryEntry, Player
+from tests.support import MakePlayer
 
 # Concurrent writers need PostgreSQL (SQLite serialises them): deselected on
 # SQLite at collection, before pytest-django sets up a transactional test
@@ -37,7 +39,9 @@ def history(club: Club) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(make_player, settings):
+def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(
+    make_player: MakePlayer, settings: Settings
+) -> None:
     settings.CELERY_BROKER_URL = ""  # in-process recompute after each commit, racing the others
     club = Club.objects.get(slug="stellenbosch")
     players = [make_player(f"Player {i}", rank=-20 + 2 * i, since=date(2024, 1, 1)) for i in range(8)]

@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
+from django.test import Client
 from django.urls import reverse
 
 from ratings import recompute, services
 from ratings.engine import SYSTEM_NAMES
-from ratings.models import Game, LogEntry, Player, RecomputeRun, ResultChange
+from ratings.models import Club, Game, LogEntry, Player, RatingList, RecomputeRun, ResultChange
 from ratings.result_changes import changes_of, ripple_caused_by, ripple_context
 from tests.recompute.ripple_helpers import available, difference, recorded, results
+from tests.support import MakePlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +28,7 @@ OPTIONS = recompute.Options(checkpoint_every=5)
 
 
 @pytest.fixture
-def players(club, make_player) -> list[Player]:  # type: ignore[no-untyped-def]
+def players(club: Club, make_player: MakePlayer) -> list[Player]:
     rating_list = club.rating_list
     rating_list.primary_system = "sagc"
     rating_list.compared_systems = available([n for n in SYSTEM_NAMES if n != "sagc"])
@@ -34,7 +36,7 @@ def players(club, make_player) -> list[Player]:  # type: ignore[no-untyped-def]
     return [make_player(f"Player {i}", rank=-15 + 2 * i, since=DAY0) for i in range(6)]
 
 
-def play(club, players, day: int, white: int, black: int, winner: str = "white") -> Game:  # type: ignore[no-untyped-def]
+def play(club: Club, players: list[Player], day: int, white: int, black: int, winner: str = "white") -> Game:
     sheet = services.save_sheet(
         club=club,
         date=DAY0 + timedelta(days=day),
@@ -44,7 +46,7 @@ def play(club, players, day: int, white: int, black: int, winner: str = "white")
 
 
 @pytest.fixture
-def history(club, players):  # type: ignore[no-untyped-def]
+def history(club: Club, players: list[Player]) -> RatingList:
     """Thirty days of games among six players, and a rank adjustment,
     rated from scratch."""
     for day in range(30):
@@ -55,7 +57,9 @@ def history(club, players):  # type: ignore[no-untyped-def]
     return club.rating_list
 
 
-def test_the_ripple_of_a_late_game_is_the_difference_of_two_full_replays(club, players, history):  # type: ignore[no-untyped-def]
+def test_the_ripple_of_a_late_game_is_the_difference_of_two_full_replays(
+    club: Club, players: list[Player], history: RatingList
+) -> None:
     without = results(history)
     late = play(club, players, 4, 0, 1, "black")
     run = recompute.recompute_list(history.pk, options=OPTIONS)
@@ -74,7 +78,9 @@ def test_the_ripple_of_a_late_game_is_the_difference_of_two_full_replays(club, p
     assert not ResultChange.objects.filter(game=late).exists(), "the late game itself is no ripple"
 
 
-def test_a_correction_and_a_deletion_ripple_too(club, players, history):  # type: ignore[no-untyped-def]
+def test_a_correction_and_a_deletion_ripple_too(
+    club: Club, players: list[Player], history: RatingList
+) -> None:
     old = Game.objects.filter(date=DAY0 + timedelta(days=3)).order_by("pk").first()
     assert old is not None
     before = results(history)
@@ -100,7 +106,9 @@ def test_a_correction_and_a_deletion_ripple_too(club, players, history):  # type
     assert ripple_caused_by(deletion).count() == len(expected)
 
 
-def test_a_game_moved_later_ripples_from_its_old_date(club, players, history):  # type: ignore[no-untyped-def]
+def test_a_game_moved_later_ripples_from_its_old_date(
+    club: Club, players: list[Player], history: RatingList
+) -> None:
     moved = Game.objects.filter(date=DAY0 + timedelta(days=2)).order_by("pk").first()
     assert moved is not None
     before = results(history)
@@ -113,7 +121,9 @@ def test_a_game_moved_later_ripples_from_its_old_date(club, players, history):  
     assert min(change.date for change in ResultChange.objects.all()) < DAY0 + timedelta(days=25)
 
 
-def test_a_failed_run_records_nothing_and_the_next_run_rates_the_late_game(club, players, history):  # type: ignore[no-untyped-def]
+def test_a_failed_run_records_nothing_and_the_next_run_rates_the_late_game(
+    club: Club, players: list[Player], history: RatingList
+) -> None:
     without = results(history)
     late = play(club, players, 6, 2, 3)
 
@@ -136,7 +146,9 @@ def test_a_failed_run_records_nothing_and_the_next_run_rates_the_late_game(club,
     assert expected and recorded(history, run=run) == expected
 
 
-def test_the_record_sheet_marks_the_changed_rows(client, club, players, history):  # type: ignore[no-untyped-def]
+def test_the_record_sheet_marks_the_changed_rows(
+    client: Client, club: Club, players: list[Player], history: RatingList
+) -> None:
     play(club, players, 4, 0, 1, "black")
     recompute.recompute_list(history.pk, options=OPTIONS)
     changed = ResultChange.objects.filter(system="sagc").select_related("player").first()
@@ -154,7 +166,9 @@ def test_the_record_sheet_marks_the_changed_rows(client, club, players, history)
         assert "ripple-note" not in client.get(reverse("player", args=[untouched.slug])).content.decode()
 
 
-def test_the_include_lists_the_ripple_of_a_game(client, club, players, history):  # type: ignore[no-untyped-def]
+def test_the_include_lists_the_ripple_of_a_game(
+    client: Client, club: Club, players: list[Player], history: RatingList
+) -> None:
     late = play(club, players, 4, 0, 1, "black")
     recompute.recompute_list(history.pk, options=OPTIONS)
     context = ripple_context(late)

@@ -6,6 +6,7 @@ every system of the list."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from ratings import recompute, services
 from ratings.engine import SYSTEM_NAMES
 from ratings.models import (
+    Club,
     Game,
     HistoryEntry,
     LogEntry,
@@ -25,6 +27,7 @@ from ratings.models import (
     ResultChange,
 )
 from tests.recompute.ripple_helpers import available, difference, recorded, results
+from tests.support import MakePlayer
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +56,9 @@ adjustment = st.fixed_dictionaries(
     late=game,
     every=st.integers(1, 6),
 )
-def test_the_ripple_is_the_difference_of_two_full_replays(club, make_player, games, late, every):  # type: ignore[no-untyped-def]
+def test_the_ripple_is_the_difference_of_two_full_replays(
+    club: Club, make_player: MakePlayer, games: list[dict[str, Any]], late: dict[str, Any], every: int
+) -> None:
     for model in (
         ResultChange, RecomputeRun, LogEntry, HistoryEntry, RatingCheckpoint, Game, RankAdjustment, RecordSheet,
     ):  # fmt: skip

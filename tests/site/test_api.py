@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
@@ -21,7 +22,7 @@ URL = "/api/games/"
 
 
 @pytest.fixture(autouse=True)
-def _today():  # type: ignore[no-untyped-def]
+def _today() -> Iterator[None]:
     with time_machine.travel(date(2024, 6, 15), tick=False):
         yield
 
