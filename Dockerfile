@@ -11,7 +11,7 @@ COPY pyproject.toml setup.py README.md ./
 COPY ratings ./ratings
 RUN pip install --no-cache-dir "mypy==2.4.1" "setuptools>=69" \
     && python setup.py build_ext --inplace \
-    && test -f ratings/engine/_build.json
+    && ls ratings_engine__mypyc*.so ratings/engine/sagc*.so
 
 FROM python:3.11-slim
 
@@ -30,7 +30,8 @@ COPY static ./static
 COPY manage.py ./
 COPY --from=engine /src/ratings/engine ./ratings/engine
 COPY --from=engine /src/ratings_engine__mypyc*.so ./
-# The engine is compiled above: install the rest without building it again.
+# The engine is compiled above (its extensions beside the sources in /app,
+# where the services import the project from): install without compiling again.
 RUN CLUBRATING_PURE=1 pip install . \
     && SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
     && useradd --system --uid 1000 clubrating

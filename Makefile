@@ -4,23 +4,39 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-exports install clean
+.PHONY: run test lint bench bench-exports install engine pure clean
 
+## The virtualenv with the project installed in editable mode (pure: the
+## engine is compiled in place below, once, with the venv's mypyc).
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
-	touch $(STAMP) $(ENGINE)
+	CLUBRATING_PURE=1 $(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
 
-## The rating engine compiled with mypyc (setup.py; the install above does it
-## too), again after an edit of its sources.  Without a C compiler the pure
-## engine is used, without an error and without retrying until the next edit.
-ENGINE := $(VENV)/.engine-built
-$(ENGINE): setup.py $(wildcard ratings/engine/*.py) | $(STAMP)
-	$(BIN)/python setup.py -q build_ext --inplace
+## The rating engine compiled in place with mypyc (setup.py's standard
+## mypycify build), again after any edit of its sources, so that Python never
+## imports an extension older than its source (tests/engine checks it).
+## Without a C compiler setup.py warns and the pure engine runs; the build is
+## not retried until the next edit (or `make engine`).
+ENGINE       := $(VENV)/.engine-built
+ENGINE_BUILT := ratings/engine/*.so ratings_engine__mypyc*.so
+$(ENGINE): setup.py pyproject.toml $(wildcard ratings/engine/*.py) | $(STAMP)
+	$(BIN)/python setup.py -q build_ext --inplace --force
 	touch $(ENGINE)
 
 install: $(STAMP) $(ENGINE)
+
+## Compile the engine again now.
+engine: | $(STAMP)
+	rm -f $(ENGINE)
+	$(MAKE) $(ENGINE)
+
+## The pure engine: the compiled extensions removed; it stays pure until the
+## next edit of an engine source or `make engine`.
+pure: | $(STAMP)
+	rm -f $(ENGINE_BUILT)
+	touch $(ENGINE)
 
 ## The site with demo data on the embedded default (SQLite, in-process tasks).
 run: install
@@ -47,4 +63,4 @@ bench-exports: install
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles artifacts build
-	rm -f ratings/engine/*.so ratings_engine__mypyc*.so ratings/engine/_build.json
+	rm -f $(ENGINE_BUILT)

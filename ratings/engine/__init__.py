@@ -3,86 +3,37 @@
 ``get_system(name, **settings)`` builds a system by its name; ``SYSTEM_NAMES``
 lists them in the order a club sees them.
 
-The modules are plain Python.  Installing the project also compiles them
-with mypyc (setup.py) into extensions beside the sources, which Python
-imports first.  This module decides, before any of them is imported, which
-to use: the compiled ones only if ``_build.json`` shows that every source is
-unchanged since the build and ``CLUBRATING_PURE=1`` is not set; otherwise a
-finder makes the sources win.  ``ENGINE`` says which ("compiled" or "pure").
+The modules are plain Python.  Installing the project may also compile some
+of them with mypyc (setup.py); Python then imports those extensions instead
+of the sources, as it would any extension module.  ``ENGINE`` says which
+runs ("compiled" or "pure"), ``COMPILED`` which modules are extensions.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
-import json
-import os
-import sys
-from collections.abc import Sequence
-from pathlib import Path
-from types import ModuleType
+import pkgutil
 from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-
-
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports ``ratings.engine.*`` from the ``.py`` files, but the modules
-    of ``compiled``: an extension left from an earlier build never shadows
-    a module that the current build did not compile."""
-
-    def __init__(self, compiled: frozenset[str]) -> None:
-        self.compiled = compiled
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != __name__ or name in self.compiled:
-            return None
-        source = _HERE / f"{name}.py"
-        return importlib.util.spec_from_file_location(fullname, source) if source.is_file() else None
+from ratings.engine.base import RatingSystem
 
 
 def _compiled_modules() -> frozenset[str]:
-    """The modules compiled by the last build, if they match their sources.
-
-    Empty (the sources win) when CLUBRATING_PURE=1, when there is no build,
-    or when any source built changed since, or lacks its extension.
-    """
-    if os.environ.get("CLUBRATING_PURE") == "1":
-        return frozenset()
-    try:
-        built: dict[str, str] = json.loads((_HERE / "_build.json").read_text())["compiled"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return frozenset()
-    suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    for name, digest in built.items():
-        try:
-            source = (_HERE / f"{name}.py").read_bytes()
-        except OSError:
-            return frozenset()
-        if hashlib.sha256(source).hexdigest() != digest:
-            return frozenset()
-        if not any((_HERE / f"{name}{suffix}").is_file() for suffix in suffixes):
-            return frozenset()
-    # The modules share one runtime library, a top-level module beside the package.
-    if importlib.util.find_spec("ratings_engine__mypyc") is None:
-        return frozenset()
-    return frozenset(built)
+    """The modules of this package that Python would import as extensions."""
+    found = set()
+    for module in pkgutil.iter_modules(__path__):
+        spec = importlib.util.find_spec(f"{__name__}.{module.name}")
+        if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+            found.add(module.name)
+    return frozenset(found)
 
 
 #: The modules of this package that run compiled (empty: all run as Python).
 COMPILED = _compiled_modules()
 #: Which engine this process runs: "compiled" (mypyc) or "pure" (Python).
 ENGINE = "compiled" if COMPILED else "pure"
-if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
-    sys.meta_path.insert(0, _SourceFinder(COMPILED))
-
-from ratings.engine.base import RatingSystem  # noqa: E402 -- after the choice above
 
 _SYSTEMS: dict[str, str] = {
     "sagc": "ratings.engine.sagc:SAGC",

@@ -116,7 +116,7 @@ def expected(level: float, opponent: float) -> float:
     handicap game).
     """
     weak = level if level < opponent else opponent
-    return 1.0 / (math.exp((opponent - level) / ((1250.0 - weak) / 7.0)) + 1.0)
+    return 1.0 / (math.exp((opponent - level) * 7.0 / (1250.0 - weak)) + 1.0)
 
 
 #: The smallest threshold of the FFG algorithm page's table (unknown player above 675): a
@@ -179,23 +179,8 @@ class _Games:
             lw = start[w]
             lb = start[b]
             fb = lb + gbonus[j]  # Black's fictitious level
-            # P = 1 / (e^(D/a) + 1), a = (1250 - weaker fictitious level) / 7
-            if fb < lw:
-                pw = 1.0 / (math.exp((fb - lw) * 7.0 / (1250.0 - fb)) + 1.0)
-            else:
-                pw = 1.0 / (math.exp((fb - lw) * 7.0 / (1250.0 - lw)) + 1.0)
-            strong = lw if lw > lb else lb
-            # ε / 2 from the table of ε, at the stronger player's level
-            if strong >= 400.0:
-                half = 0.0
-            elif strong >= 0.0:
-                half = 0.005
-            elif strong >= -1000.0:
-                half = 0.025
-            elif strong >= -2000.0:
-                half = 0.05
-            else:
-                half = 0.075
+            pw = expected(lw, fb)
+            half = epsilon(lw if lw > lb else lb) * 0.5  # at the stronger player's level
             rw = grw[j]
             rb = 1.0 - rw  # Black's result and expectation
             pb = 1.0 - pw

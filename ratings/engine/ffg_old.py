@@ -145,10 +145,8 @@ class _Plays:
             qw = timing if lw < beginner else coefficient
             qb = timing if lb < beginner else coefficient
             # Stage 5: weight 1 - N/1000 within 0.1..2.5.
-            x = 1.0 - lw / 1000.0
-            ww = 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
-            x = 1.0 - lb / 1000.0
-            wb = 0.1 if x < 0.1 else 2.5 if x > 2.5 else x
+            ww = weight(lw)
+            wb = weight(lb)
             cw = bw * qw * ww
             cb = bb * qb * wb
             cws[i] = cw

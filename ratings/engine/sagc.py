@@ -215,10 +215,15 @@ def result_factor(diff: int, index: float, won: bool, *, beyond_three_rows: bool
 
 def result_hundredths(diff: int, index: float, won: bool, *, beyond_three_rows: bool = False) -> int:
     """The Game Result Factor in hundredths (see :func:`result_factor`)."""
-    bound = 4 if beyond_three_rows else 3
-    diff = max(-bound, min(bound, diff))
     column = (0 if won else 1) + (0 if index >= 0 else 2)
-    return RESULT_HUNDREDTHS[diff][column]
+    return RESULT_HUNDREDTHS[clamped(diff, 4 if beyond_three_rows else 3)][column]
+
+
+def clamped(diff: int, bound: int) -> int:
+    """seed 001: "Any game with a differential greater than 3, is treated
+    like a game with a differential of 3" (``bound`` 3, or 4 to read the
+    table's ">+3" and "<-3" rows)."""
+    return bound if diff > bound else -bound if diff < -bound else diff
 
 
 def rounded_change(units: float) -> float:
@@ -407,8 +412,8 @@ class SAGC:
         self._negative_limit = _by_rank(lambda r: [_limit_or_none(r, -k) for k in range(1000)])
         # Game Result Factor in hundredths by differential, for won/lost and
         # promotion/demotion zone.
-        rows = [RESULT_HUNDREDTHS[max(-bound, min(bound, d))] for d in range(0, 5)] + [
-            RESULT_HUNDREDTHS[max(-bound, min(bound, d))] for d in range(-4, 0)
+        rows = [RESULT_HUNDREDTHS[clamped(d, bound)] for d in range(0, 5)] + [
+            RESULT_HUNDREDTHS[clamped(d, bound)] for d in range(-4, 0)
         ]
         self._win_promo = [float(row[0]) for row in rows]
         self._loss_promo = [float(row[1]) for row in rows]
@@ -588,15 +593,10 @@ class SAGC:
                     if sink is not None:
                         sink.append((i, -1, rw, iw, rb, ib, event))
                 else:
-                    eff: int = int(handicap - (komi - 6) / 10)  # the SAGC FAQ, eff_handicap
-                    hf: float = float(HANDICAP_UNIT - eff)  # handicap_twentieths
-                    if hf < 2.0:
-                        hf = 2.0
-                    diff: int = rw - rb - eff  # Black's differential; White's is -diff
-                    if diff > bound:
-                        diff = bound
-                    elif diff < -bound:
-                        diff = -bound
+                    eff: int = effective_handicap(handicap, komi)
+                    hf: float = float(handicap_twentieths(eff))
+                    # Black's differential, within the table's rows; White's is -diff.
+                    diff: int = clamped(differential(rb, rw, eff, True), bound)
                     nw: int = hw.count(black)
                     nb: int = hb.count(white)
                     if white_wins:
