@@ -220,7 +220,7 @@ def result_hundredths(diff: int, index: float, won: bool, *, beyond_three_rows: 
 
 
 def clamped(diff: int, bound: int) -> int:
-    """seed 001: "Any game with a differential greater than 3, is treated
+    """The SAGC FAQ: "Any game with a differential greater than 3, is treated
     like a game with a differential of 3" (``bound`` 3, or 4 to read the
     table's ">+3" and "<-3" rows)."""
     return bound if diff > bound else -bound if diff < -bound else diff
