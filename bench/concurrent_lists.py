@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from recompute import _bench_database  # noqa: E402  (bench/recompute.py)
+from recompute import bench_database  # noqa: E402  (bench/recompute.py)
 
 
 def _manage(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200_000, help="games per list")
     parser.add_argument("--players", type=int, default=2_000, help="players per list")
     args = parser.parse_args()
-    url = _bench_database()
+    url = bench_database()
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "clubrating.settings"}
     env.pop("CELERY_BROKER_URL", None)
     for command in (

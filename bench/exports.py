@@ -6,9 +6,10 @@ Builds a fresh one-club benchmark database beside the configured one (as
 bench/recompute.py does; ``--database URL`` reuses one, generating into it
 only when it has no games), fills it with ``manage.py generate`` and rates
 it with a full recompute (neither timed: the ranks of an export come from
-the history).  Then, each through the Django test client as a volunteer,
-with wall and CPU seconds and the peak resident memory of the process
-*during that step* (the kernel's VmHWM, reset before each step, as
+the history).  Then, each through the Django test client as a member of
+the list's committee (exports and the API are the committee's), with wall
+and CPU seconds and the peak resident memory of the process *during that
+step* (the kernel's VmHWM, reset before each step, as
 bench/engine.py measures it):
 
 - export json / csv: the whole period's file downloaded from
@@ -24,7 +25,9 @@ bench/engine.py measures it):
   is half sent (same process, so it shows the export holds no lock and no
   memory the page must wait for).
 
-The last line is
+Every request's HTTP status is checked: anything but 200 stops the run
+with the status and the start of the page, so no figure is ever the time
+of a refusal.  The last line is
 
     export json: S s, peak M MB; API page: P ms (first) / Q ms (last)
 """
@@ -60,20 +63,36 @@ def _step(label: str, work: Callable[[], Any]) -> tuple[float, float, Any]:
     return wall, peak, result
 
 
+def _get(client: Any, url: str, query: dict[str, Any] | None = None) -> Any:
+    """The response to a GET; stops the run unless it is a 200."""
+    response = client.get(url, query or {})
+    if response.status_code != 200:
+        body = b"(streamed)" if response.streaming else response.content[:300]
+        raise SystemExit(f"GET {url} {query}: HTTP {response.status_code}, not 200: {body!r}")
+    return response
+
+
+def _streamed_export(client: Any, query: dict[str, Any]) -> Any:
+    """The export's response, checked to be a 200 sent as a stream."""
+    response = _get(client, "/committee/export/", query)
+    if not response.streaming:
+        raise SystemExit(
+            f"GET /committee/export/ {query}: a 200 but not streamed: {response.content[:300]!r}"
+        )
+    return response
+
+
 def _download(client: Any, query: dict[str, Any]) -> int:
     """Bytes of a streamed export, consumed piece by piece and dropped."""
-    response = client.get("/committee/export/", query)
-    assert response.status_code == 200 and response.streaming, response.status_code
-    return sum(len(piece) for piece in response.streaming_content)
+    return sum(len(piece) for piece in _streamed_export(client, query).streaming_content)
 
 
 def _median_ms(client: Any, url: str, query: dict[str, Any], times: int = 20) -> float:
     spent = []
     for _ in range(times):
         start = time.perf_counter()
-        response = client.get(url, query)
+        _get(client, url, query)
         spent.append((time.perf_counter() - start) * 1000)
-        assert response.status_code == 200, response.content[:300]
     return statistics.median(spent)
 
 
@@ -88,12 +107,12 @@ def main() -> None:
     args = parser.parse_args()
 
     setup_django(args.database)
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.db import connection
-    from django.http import StreamingHttpResponse
     from django.test import Client
 
+    from accounts.models import CommitteeMember
     from ratings import committee, exchange, exports
     from ratings.models import Club, Game, HistoryEntry
     from ratings.recompute import recompute_all
@@ -113,17 +132,19 @@ def main() -> None:
         print(f"full recompute (not timed): {time.perf_counter() - start:.1f} s", flush=True)
     club = Club.objects.get()
     games = Game.objects.filter(club=club, forfeit=False).count()
-    user, _ = User.objects.get_or_create(username="bench-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="volunteer")[0])
+    # Exports and the API are the committee's, granted per rating list.
+    user, _ = User.objects.get_or_create(username="bench-committee")
+    CommitteeMember.objects.get_or_create(user=user, rating_list=club.rating_list)
     client = Client()
     client.force_login(user)
+    export_query = {"rating_list": club.rating_list.pk, "club": club.pk}
     print(f"{games} games to export; RSS before the steps {current_rss_mib():.0f} MB", flush=True)
 
     json_wall, json_peak, size = _step(
-        "export json (streamed)", lambda: _download(client, {"club": club.pk, "format": "json"})
+        "export json (streamed)", lambda: _download(client, {**export_query, "format": "json"})
     )
     print(f"  {size / 2**20:.0f} MB sent", flush=True)
-    _, _, size = _step("export csv (streamed)", lambda: _download(client, {"club": club.pk, "format": "csv"}))
+    _, _, size = _step("export csv (streamed)", lambda: _download(client, {**export_query, "format": "csv"}))
     print(f"  {size / 2**20:.0f} MB sent", flush=True)
     _step(
         "whole-file json (before, for comparison)",
@@ -132,7 +153,7 @@ def main() -> None:
         ),
     )
 
-    query = {"club": club.slug, "page_size": 1000}
+    query = {"list": club.rating_list.slug, "club": club.slug, "page_size": 1000}
     first_ms = _median_ms(client, "/api/games/", query)
     last = Game.objects.filter(club=club, forfeit=False).timeline()
     cursor = exports.encode_cursor(exports.key_of(last[games - 1000]))
@@ -140,13 +161,12 @@ def main() -> None:
     print(f"API page of 1000: first {first_ms:.0f} ms, last {last_ms:.0f} ms (median of 20)", flush=True)
 
     def players_list_during_export() -> float:
-        response = client.get("/committee/export/", {"club": str(club.pk), "format": "json"})
-        assert isinstance(response, StreamingHttpResponse), response.status_code
+        response = _streamed_export(client, {**export_query, "format": "json"})
         pieces = iter(response.streaming_content)
         for _ in range(200):  # about 13 MB of the file sent
             next(pieces)
         start = time.perf_counter()
-        assert client.get("/players/").status_code == 200
+        _get(client, "/players/")
         waited = (time.perf_counter() - start) * 1000
         for _ in pieces:
             pass

@@ -47,7 +47,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 
-def _bench_database() -> str:
+def bench_database() -> str:
     """A DATABASE_URL for a fresh benchmark database beside the configured one."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith(("postgres://", "postgresql://")):
@@ -66,7 +66,7 @@ def _bench_database() -> str:
 def setup_django(database: str | None, broker: str = "") -> None:
     """Django on ``database`` (a URL), else on a fresh benchmark database;
     tasks in-process unless ``broker`` is given."""
-    os.environ["DATABASE_URL"] = database or _bench_database()
+    os.environ["DATABASE_URL"] = database or bench_database()
     os.environ["CELERY_BROKER_URL"] = broker
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")

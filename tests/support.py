@@ -3,7 +3,8 @@
 - where things are: :data:`REPO`, :data:`DATA` (the fixture files we write);
 - the real files written by other software, in a folder beside the
   repository that a user's clone does not have: :func:`shared_folder`,
-  :func:`shared_data`, :func:`realdata`;
+  :func:`shared_data`, :func:`realdata`, and what the valid tournament
+  files among them hold: :data:`VALID_TOURNAMENTS`;
 - real services and the compiled engine: :func:`need`;
 - waiting for something to happen: :func:`wait_until` (never a bare sleep);
 - the data of many tests: :data:`PASSWORD`, :data:`ROLES`,
@@ -127,6 +128,50 @@ def realdata(name: str) -> bytes:
 def realdata_folder() -> Path:
     """The shared ``realdata`` folder itself, or skip with the reason."""
     return _shared("realdata", "")
+
+
+#: The valid tournament files of the real-data folder: file, player lines,
+#: games, forfeits among them, start date.  Counted without our readers, by
+#: the method tests/exchange/test_exchange_realdata.py repeats to check every
+#: row; the start is the file's DT / ;date= / start= line.
+VALID_TOURNAMENTS = [
+    ("auvergne-maritime-2005.tou", 9, 12, 0, date(2005, 1, 8)),
+    ("egc-2009.tou", 600, 2350, 0, date(2009, 7, 26)),  # one "both win" pair (lines 559, 584)
+    ("egc-2013.h9", 594, 2259, 33, date(2013, 7, 28)),
+    ("egc-2013.tou", 594, 2259, 0, date(2013, 7, 28)),  # .tou has no '!': the same games, unmarked
+    ("frioul-2018.tou", 56, 99, 0, date(2018, 9, 7)),
+    ("frioul-2019.tou", 40, 56, 0, date(2019, 9, 14)),
+    ("juvisy-forfeit-2019.h9", 19, 36, 1, date(2019, 10, 26)),
+    ("juvisy-forfeit-2019.tou", 19, 36, 0, date(2019, 10, 26)),
+    ("kpmc-2003.h9", 58, 178, 0, date(2003, 9, 27)),
+    ("kpmc-2007.h9", 66, 264, 0, date(2007, 10, 14)),
+    ("kpmc-2016.h9", 54, 162, 0, date(2016, 9, 5)),
+    ("kpmc-2019.h9", 62, 186, 0, date(2019, 9, 2)),
+    ("kpmc-2020.h9", 61, 105, 0, date(2020, 8, 4)),
+    ("levallois-2018.h9", 7, 9, 0, date(2018, 1, 13)),
+    ("lyon-partlic-2017.h9", 22, 31, 0, date(2017, 2, 11)),
+    ("open-france-2018.tou", 31, 105, 0, date(2018, 8, 24)),
+    ("polish-students-2006.h9", 25, 66, 0, date(2006, 7, 20)),
+    ("polish-women-2025.h9", 12, 21, 1, date(2025, 7, 19)),
+    ("rennes-2021-reversed.h9", 21, 34, 0, date(2021, 4, 29)),
+    ("rennes-2021.h9", 21, 34, 1, date(2021, 2, 27)),
+    ("rennes-2021.tou", 21, 34, 0, date(2021, 2, 27)),
+    ("toulouse-test-2021.h9", 4, 3, 1, date(2021, 7, 4)),
+    ("toulouse-test-2021.tou", 4, 3, 1, date(2021, 7, 4)),
+    ("veterans-2015.h9", 14, 35, 0, date(2015, 11, 7)),
+    ("veterans-2015.tou", 14, 35, 0, date(2015, 11, 7)),
+    ("wagc-1981.h9", 32, 60, 1, date(1981, 3, 10)),
+    ("wagc-2005-oddDT.h9", 65, 256, 0, date(2005, 5, 24)),
+    ("wagc-2021.h9", 57, 167, 0, date(2021, 6, 4)),  # lines 47 and 57 both lose by default: no game
+    ("wagc-2022-online.h9", 45, 127, 0, date(2022, 11, 22)),
+    # No result entered at all ('?' everywhere, or an empty round list): the
+    # players and no game; the import then says there is no game to import.
+    ("lille-nonlatin-2011.h9", 9, 0, 0, date(2011, 11, 5)),
+    ("lille-nonlatin-iso-2011.tou", 9, 0, 0, date(2011, 11, 5)),
+    ("oustalous-internet-2020.h9", 16, 0, 0, date(2020, 6, 4)),
+    ("pairgo-european-2012.h9", 25, 0, 0, date(2012, 6, 2)),
+    ("san-diego-2012.tou", 14, 0, 0, date(2012, 4, 15)),
+]
 
 
 def sheet_data(club: Any, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import exp
 from typing import Any, ClassVar, Final
 
 from ratings.engine.base import (
@@ -176,8 +177,10 @@ def old_expected(gor: float, opponent: float, epsilon: float = 0.0) -> float:
     With epsilon it may be below 0 (a 300 against a 1500): no source bounds
     it, so a loss there gains a little.
     """
-    a = old_a(min(gor, opponent))
-    return 1.0 / (math.exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
+    # A conditional, not min(), and exp imported by name: this runs once a
+    # game in the pure engine, where each call and lookup shows.
+    a = old_a(gor if gor < opponent else opponent)
+    return 1.0 / (exp((opponent - gor) / a) + 1.0) - epsilon / 2.0
 
 
 def handicap_points(handicap: int) -> float:

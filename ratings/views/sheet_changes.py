@@ -18,7 +18,7 @@ from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, services, sheet_changes
 from ratings.forms import GameRowForm
 from ratings.services import SheetError
-from ratings.views.sheets import _player_options
+from ratings.views.sheets import player_options
 
 
 @login_required
@@ -44,7 +44,7 @@ def sheet_add_game(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Game added. Ratings will update shortly.")
             return redirect(sheet)
-    context = {"sheet": sheet, "form": form, "club": club, "players": _player_options(club)}
+    context = {"sheet": sheet, "form": form, "club": club, "players": player_options(club)}
     return render(request, "ratings/sheet_add_game.html", context, status=400 if form.is_bound else 200)
 
 

@@ -181,7 +181,7 @@ def _render_sheet_form(
         "rows": rows,
         "next_row": max((int(str(f.prefix).split("-")[1]) for f in rows), default=-1) + 1,
         "club": club,
-        "players": _player_options(club),
+        "players": player_options(club),
         "problems": problems,
         "max_rows": MAX_ROWS,
         "improbable": flags,
@@ -191,7 +191,7 @@ def _render_sheet_form(
     return render(request, "ratings/sheet_new.html", context, status=status)
 
 
-def _player_options(club: Club | None) -> list[tuple[str, str]]:
+def player_options(club: Club | None) -> list[tuple[str, str]]:
     """(name as typed, rank) of the active players of the club's list."""
     if club is None:
         return []
@@ -213,7 +213,7 @@ def sheet_row(request: AuthenticatedHttpRequest) -> HttpResponse:
 def sheet_players(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The <option>s of the player-name <datalist> for one club's list (htmx)."""
     return render(
-        request, "ratings/partials/player_options.html", {"players": _player_options(_club_of(request))}
+        request, "ratings/partials/player_options.html", {"players": player_options(_club_of(request))}
     )
 
 

@@ -10,8 +10,7 @@ import pytest
 from ratings import committee
 from ratings.committee import CommitteeError
 from ratings.models import Game, RecordSheet
-from tests.exchange.test_exchange_realdata import VALID_TOURNAMENTS
-from tests.support import make_pool, realdata
+from tests.support import VALID_TOURNAMENTS, make_pool, realdata
 
 pytestmark = pytest.mark.realfiles
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,6 +43,7 @@ from ratings.engine.base import (
 )
 from ratings.engine.egf import EGF, EGFState
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, gor_to_rank
+from tests.engine.egf_helpers import histories, rating_starts, read_h9
 from tests.support import DATA
 
 DAY = date(2024, 3, 2)
@@ -311,40 +310,6 @@ def test_registry_builds_the_system() -> None:
 
 # --- a tournament: tests/data/club-open-2024.h9 (EGD h9, class B; ours) ----------------------
 
-H9_RESULT = re.compile(r"^(\d+)([+\-=?])/([wb])(\d+)$")
-
-
-def read_h9(path: Path) -> tuple[str, dict[PlayerId, float], list[Game]]:
-    """Just enough of an EGD h9 file for a rating test (full parsing lives elsewhere)."""
-    cls = "A"
-    grades: dict[PlayerId, float] = {}
-    results: list[tuple[str, int, str, str, str, int]] = []
-    for line in path.read_text(encoding="latin-1").splitlines():
-        if line.startswith(";"):
-            found = re.search(r"CL\[(\w)\]", line)
-            cls = found.group(1) if found else cls
-            continue
-        fields = line.split()
-        if not fields:
-            continue
-        number = fields[0]
-        grade = next(f for f in fields[1:] if re.fullmatch(r"\d+[kKdD]", f))
-        value = int(grade[:-1])
-        grades[number] = float(value - 1 if grade[-1] in "dD" else -value)
-        for rnd, found in enumerate(m for f in fields if (m := H9_RESULT.match(f))):
-            opp, res, colour, stones = found.groups()
-            if opp != "0" and res in "+-=":
-                results.append((number, rnd, opp, res, colour, int(stones)))
-    games: list[Game] = []
-    for number, rnd, opp, res, colour, stones in results:
-        if colour != "w":
-            continue  # each game once, from White's line
-        winner = {"+": Winner.WHITE, "-": Winner.BLACK, "=": Winner.JIGO}[res]
-        games.append(Game(date(2024, 4, 13 + rnd // 2), number, opp, winner, handicap=stones,
-                          kind=Kind.TOURNAMENT, event="Club Open 2024", event_class=cls))  # fmt: skip
-    games.sort(key=lambda g: g.date)
-    return cls, grades, games
-
 
 @pytest.fixture
 def club_open() -> tuple[str, dict[PlayerId, float], list[Game]]:
@@ -394,39 +359,6 @@ def test_a_tournament_s_ratings_are_not_updated_between_rounds(
 
 # --- properties -----------------------------------------------------------------------------
 
-PLAYERS = [f"p{i}" for i in range(6)]
-
-
-@st.composite
-def histories(draw: st.DrawFn) -> tuple[dict[str, float], list[list[Game]]]:
-    """Start ratings and a list of periods (each a list of games of one key)."""
-    starts = {p: draw(st.floats(-900, 2900)) for p in PLAYERS}
-    periods: list[list[Game]] = []
-    for n in range(draw(st.integers(1, 5))):
-        club = draw(st.booleans())
-        games = []
-        for _ in range(draw(st.integers(1, 6))):
-            w, b = draw(st.permutations(PLAYERS))[:2]
-            games.append(
-                Game(
-                    date(2024, 1, 1 + n),
-                    w,
-                    b,
-                    draw(st.sampled_from(list(Winner))),
-                    handicap=draw(st.sampled_from([0, 0, 1, 2, 5, 9])),
-                    kind=draw(st.sampled_from(list(Kind))),
-                    event=None if club else f"T{n}",
-                    club="K" if club else None,
-                    event_class=draw(st.sampled_from([None, "A", "B", "C", "D"])),
-                )
-            )
-        periods.append(games)
-    return starts, periods
-
-
-def _starts(values: dict[str, float]) -> dict[PlayerId, Start]:
-    return {p: Start(rating=r) for p, r in values.items()}
-
 
 @settings(max_examples=150, deadline=None)
 @given(histories())
@@ -435,7 +367,7 @@ def test_property_no_rating_below_the_floor_and_wins_never_cost(
 ) -> None:
     starts, periods = history
     events = [g for p in periods for g in p]
-    result = EGF().rate(events, starts=_starts(starts))
+    result = EGF().rate(events, starts=rating_starts(starts))
     assert min(result.ledger.rating_after) >= -900.0
     assert all(MIN_RANK <= s.rank <= MAX_RANK for s in result.state.values())
     for i, g in enumerate(events):
@@ -453,10 +385,10 @@ def test_property_resuming_at_a_period_boundary_equals_full_replay(
     head = [g for p in periods[:cut] for g in p]
     tail = [g for p in periods[cut:] for g in p]
     system = EGF()
-    full = system.rate(head + tail, starts=_starts(starts))
-    first = system.rate(head, starts=_starts(starts))
+    full = system.rate(head + tail, starts=rating_starts(starts))
+    first = system.rate(head, starts=rating_starts(starts))
     stored = {p: system.state_from_json(s.to_json()) for p, s in first.state.items()}
-    rest = system.rate(tail, state=stored, starts=_starts(starts))
+    rest = system.rate(tail, state=stored, starts=rating_starts(starts))
     n = 2 * len(head)
     for column in ("rank_before", "rating_before", "change", "rank_after", "rating_after"):
         assert list(getattr(full.ledger, column)[n:]) == list(getattr(rest.ledger, column))
@@ -470,8 +402,8 @@ def test_property_order_of_games_within_a_period_does_not_matter(
 ) -> None:
     starts, periods = history
     shuffled = [rnd.sample(p, len(p)) for p in periods]
-    one = EGF().rate([g for p in periods for g in p], starts=_starts(starts)).state
-    two = EGF().rate([g for p in shuffled for g in p], starts=_starts(starts)).state
+    one = EGF().rate([g for p in periods for g in p], starts=rating_starts(starts)).state
+    two = EGF().rate([g for p in shuffled for g in p], starts=rating_starts(starts)).state
     assert {p: s.rating for p, s in one.items()} == pytest.approx({p: s.rating for p, s in two.items()})
 
 

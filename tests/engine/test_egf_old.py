@@ -21,7 +21,7 @@ from ratings.engine._egf_common import old_a, old_con, old_expected
 from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, PlayerId, Start, Winner
 from ratings.engine.egf_old import OldEGF
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
-from tests.engine.test_egf import _starts, histories, read_h9
+from tests.engine.egf_helpers import histories, rating_starts, read_h9
 from tests.support import DATA
 
 DAY = date(2019, 6, 1)
@@ -172,7 +172,7 @@ def test_a_tournament_old_and_new_systems_agree_on_who_gained() -> None:
 def test_property_floor_ranks_and_signs(history: tuple[dict[str, float], list[list[Game]]]) -> None:
     starts, periods = history
     events = [g for p in periods for g in p]
-    result = OldEGF().rate(events, starts=_starts(starts))
+    result = OldEGF().rate(events, starts=rating_starts(starts))
     assert min(result.ledger.rating_after) >= 100.0
     assert all(MIN_RANK <= s.rank <= MAX_RANK for s in result.state.values())
     for i, g in enumerate(events):
@@ -195,10 +195,10 @@ def test_property_resuming_at_a_period_boundary_equals_full_replay(
     head = [g for p in periods[:cut] for g in p]
     tail = [g for p in periods[cut:] for g in p]
     system = OldEGF()
-    full = system.rate(head + tail, starts=_starts(starts))
-    first = system.rate(head, starts=_starts(starts))
+    full = system.rate(head + tail, starts=rating_starts(starts))
+    first = system.rate(head, starts=rating_starts(starts))
     stored = {p: system.state_from_json(s.to_json()) for p, s in first.state.items()}
-    rest = system.rate(tail, state=stored, starts=_starts(starts))
+    rest = system.rate(tail, state=stored, starts=rating_starts(starts))
     n = 2 * len(head)
     assert list(full.ledger.change[n:]) == list(rest.ledger.change)
     assert list(full.ledger.rating_after[n:]) == list(rest.ledger.rating_after)
@@ -212,6 +212,6 @@ def test_property_order_of_games_within_a_period_does_not_matter(
 ) -> None:
     starts, periods = history
     shuffled = [rnd.sample(p, len(p)) for p in periods]
-    one = OldEGF().rate([g for p in periods for g in p], starts=_starts(starts)).state
-    two = OldEGF().rate([g for p in shuffled for g in p], starts=_starts(starts)).state
+    one = OldEGF().rate([g for p in periods for g in p], starts=rating_starts(starts)).state
+    two = OldEGF().rate([g for p in shuffled for g in p], starts=rating_starts(starts)).state
     assert {p: s.rating for p, s in one.items()} == pytest.approx({p: s.rating for p, s in two.items()})

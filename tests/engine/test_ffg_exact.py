@@ -23,7 +23,7 @@ from ratings.engine._ffg_common import game_coefficient, handicap_bonus, handica
 from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ffg import FFG, epsilon, k_factor, threshold
 from ratings.engine.ranks import rank_to_ffg
-from tests.engine.test_ffg import histories
+from tests.engine.ffg_helpers import histories
 
 DAY = date(2024, 3, 2)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO

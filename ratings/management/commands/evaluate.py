@@ -33,7 +33,7 @@ from ratings.evaluation.report import predictions_csv, summary, summary_text
 from ratings.evaluation.sources import tournament_games
 from ratings.exchange import ExchangeError, read_tournament
 from ratings.management.commands.import_ranks import read_bytes
-from ratings.management.commands.rate import _write_atomically
+from ratings.management.commands.rate import write_atomically
 from ratings.whatif import WhatIfError, read_games
 
 
@@ -86,7 +86,7 @@ class Command(BaseCommand):
             raise CommandError(f"{where}: {at}{error}") from None
         text = summary_text(summary(evaluation))
         if options["predictions"]:
-            _write_atomically(Path(options["predictions"]), predictions_csv(evaluation, label))
+            write_atomically(Path(options["predictions"]), predictions_csv(evaluation, label))
         self.stdout.write(f"{where}: {len(evaluation.games)} games predicted\n\n{text}")
 
 

@@ -53,11 +53,11 @@ class Command(BaseCommand):
             sys.stdout.write(output)  # not self.stdout: no ending added, CSV bytes as they are
             sys.stdout.flush()
             return
-        _write_atomically(Path(out), output)
+        write_atomically(Path(out), output)
         self.stderr.write(f"{output.count(chr(10)) - 1} rows written to {out}")
 
 
-def _write_atomically(target: Path, text: str) -> None:
+def write_atomically(target: Path, text: str) -> None:
     """Write ``text`` to ``target`` all at once: a temporary file, then a rename."""
     directory = target.resolve().parent
     try:
