@@ -13,7 +13,7 @@ the games the bench adds are deleted again at the end.
 
 - full: every club's history replayed and written from scratch, all
   systems of each club: ``recompute_all()``, one write transaction for the
-  federation (``--per-club``: ``recompute_list(full=True)`` for each list);
+  federation (``--per-list``: ``recompute_list(full=True)`` for each list);
 - late game at 99% (``--late 50,99``: at each of these shares): one game
   entered at the date that share of the way through the biggest club's
   history, then its incremental recompute (with the later results it
@@ -154,7 +154,7 @@ def main() -> None:
         help="where the late games go, in percent of the biggest club's history (default 99; e.g. 50,99)",
     )
     parser.add_argument(
-        "--per-club",
+        "--per-list",
         action="store_true",
         help="full: one recompute_list(full=True) per list instead of recompute_all",
     )
@@ -228,7 +228,7 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
     clubs = list(Club.objects.select_related("rating_list").order_by("pk"))
 
     def full() -> None:
-        if args.per_club:
+        if args.per_list:
             for club in clubs:
                 recompute.recompute_list(club.rating_list_id, full=True, trigger="bench")
         else:

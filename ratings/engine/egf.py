@@ -10,7 +10,7 @@ Rules (docs/rating-systems.md explains each with its source):
 * ratings are not updated between the games of one tournament (period);
 * new players start at their grade (1d = 2100, 1k = 2000); no GoR below -900.
 
-The replay loop lives in :mod:`ratings.engine._egf_common`, shared with the
+The replay loop lives in :mod:`ratings.engine.egf_common`, shared with the
 pre-2021 system.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ratings.engine._egf_common import FLOOR, EGFBase, EGFState
+from ratings.engine.egf_common import FLOOR, EGFBase, EGFState
 
 __all__ = ["EGF", "EGFState"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
-from ratings.engine._egf_common import OLD_FLOOR, EGFBase, EGFState
+from ratings.engine.egf_common import OLD_FLOOR, EGFBase, EGFState
 
 __all__ = ["EGFState", "OldEGF"]
 

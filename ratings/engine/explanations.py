@@ -147,13 +147,13 @@ def explain_egf(
     floor: float,
     ledger: Any,
 ) -> list[Explanation | None]:
-    """Name the terms the EGF replay recorded (see ``_egf_common``): per rated
+    """Name the terms the EGF replay recorded (see ``egf_common``): per rated
     row the class weight, con and bonus at the period's start rating, Sa and
     Se, the start ratings as they count in Se (Black's raised by the handicap),
     the change and the sum of the period's changes so far (the rating after
     is the period's start rating plus that sum, at least the floor); an
     adjustment's row from the ledger."""
-    from ratings.engine._egf_common import beta, old_a
+    from ratings.engine.egf_common import beta, old_a
 
     out: list[Explanation | None] = [None] * (2 * len(events))
     for k, event in enumerate(events):

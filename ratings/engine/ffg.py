@@ -32,7 +32,8 @@ from typing import ClassVar, Final
 
 from librt.vecs import vec
 
-from ratings.engine._ffg_common import (
+from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
+from ratings.engine.ffg_common import (
     BEGINNER,
     CEILING,
     COUNTED_KINDS,
@@ -44,7 +45,6 @@ from ratings.engine._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
 #: the FFG algorithm page, table of K: "supérieur ou égal à 650 | 10", "550 | 11", ...,
 #: "inférieur ou égal à -1950 | 116", one value every 100 levels from 650

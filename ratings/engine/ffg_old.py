@@ -28,7 +28,8 @@ import math
 from collections.abc import Collection, Sequence
 from typing import ClassVar, Final
 
-from ratings.engine._ffg_common import (
+from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
+from ratings.engine.ffg_common import (
     BEGINNER,
     COUNTED_KINDS,
     FLOOR,
@@ -39,7 +40,6 @@ from ratings.engine._ffg_common import (
     handicap_bonus,
     handicap_stones,
 )
-from ratings.engine.base import Event, Explanation, Game, Kind, LedgerColumns, Winner
 
 #: the French Ladder page, "Special Cases": "above 50 points in absolute terms" for players
 #: unknown to the ladder, "the threshold is fixed at 100" for known ones.

@@ -32,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
-from ratings.engine._egf_common import grade_rank
-from ratings.engine._ffg_common import handicap_stones
 from ratings.engine.base import Winner
+from ratings.engine.egf_common import grade_rank
+from ratings.engine.ffg_common import handicap_stones
 from ratings.engine.ranks import ffg_to_rank
 from ratings.engine.sagc import effective_handicap
 from ratings.engine.west_surrey import handicap_options, ladder_handicap

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from ratings.engine._egf_common import handicap_points, old_expected, revised_expected
-from ratings.engine._ffg_common import handicap_bonus, handicap_stones
+from ratings.engine.egf_common import handicap_points, old_expected, revised_expected
+from ratings.engine.ffg_common import handicap_bonus, handicap_stones
 from ratings.engine.sagc import effective_handicap
 from ratings.engine.west_surrey import EVEN_KOMI, KOMI_PER_STONE
 
@@ -65,7 +65,7 @@ def strength(system: str, rank: float, rating: float) -> float:
 
 def egf_advantage(handicap: int, komi: float) -> float:
     """The EGF and FFG reading, in stones: H - 1/2 for H >= 1, H from
-    :func:`ratings.engine._ffg_common.handicap_stones` (no stones and less
+    :func:`ratings.engine.ffg_common.handicap_stones` (no stones and less
     than 3.5 komi to White is a game "à sen", H = 1)."""
     return handicap_bonus(handicap_stones(handicap, komi)) / POINTS_PER_GRADE
 

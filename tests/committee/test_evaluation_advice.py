@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from ratings.engine._egf_common import EGFState
-from ratings.engine._ffg_common import LadderPlayer
 from ratings.engine.base import Winner
+from ratings.engine.egf_common import EGFState
+from ratings.engine.ffg_common import LadderPlayer
 from ratings.engine.sagc import SAGCState
 from ratings.engine.west_surrey import WestSurreyState
 from ratings.evaluation.advice import (

@@ -18,15 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import get_system
-from ratings.engine._egf_common import (
-    beta,
-    elo_to_gor,
-    gor_to_elo,
-    handicap_points,
-    revised_bonus,
-    revised_con,
-    revised_expected,
-)
 from ratings.engine.base import (
     Adjustment,
     Event,
@@ -42,6 +33,15 @@ from ratings.engine.base import (
     period_key,
 )
 from ratings.engine.egf import EGF, EGFState
+from ratings.engine.egf_common import (
+    beta,
+    elo_to_gor,
+    gor_to_elo,
+    handicap_points,
+    revised_bonus,
+    revised_con,
+    revised_expected,
+)
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, gor_to_rank
 from tests.engine.egf_helpers import histories, rating_starts, read_h9
 from tests.support import DATA

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import get_system
-from ratings.engine._egf_common import old_a, old_con, old_expected
 from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, PlayerId, Start, Winner
+from ratings.engine.egf_common import old_a, old_con, old_expected
 from ratings.engine.egf_old import OldEGF
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from tests.engine.egf_helpers import histories, rating_starts, read_h9

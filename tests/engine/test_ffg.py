@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import get_system
-from ratings.engine._ffg_common import handicap_stones
 from ratings.engine.base import (
     Adjustment,
     Event,
@@ -23,6 +22,7 @@ from ratings.engine.base import (
     Winner,
 )
 from ratings.engine.ffg import FFG, epsilon, expected, k_factor, threshold
+from ratings.engine.ffg_common import handicap_stones
 from tests.engine.ffg_helpers import histories
 
 DAY = date(2023, 3, 4)

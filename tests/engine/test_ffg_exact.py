@@ -19,9 +19,9 @@ from datetime import date
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ratings.engine._ffg_common import game_coefficient, handicap_bonus, handicap_stones
 from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ffg import FFG, epsilon, k_factor, threshold
+from ratings.engine.ffg_common import game_coefficient, handicap_bonus, handicap_stones
 from ratings.engine.ranks import rank_to_ffg
 from tests.engine.ffg_helpers import histories
 
