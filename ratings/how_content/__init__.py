@@ -1,27 +1,15 @@
 """What the "How ratings work" pages say: every rating system's rules in
-plain words, the meaning of every term its explanations use, and the
-players' questions.
+plain words and the players' questions.  The meaning of every term an
+explanation uses is in ratings/term_words.py, which the game page shows too.
 
-One module a system (families that share terms share a module); this one
+One module a system (families that share rules share a module); this one
 holds the shapes and the registry.  The rules restate docs/rating-systems.md
-for players; the engine (ratings/engine/) is what computes, and the tests
-(tests/site/) check that every term an explanation can emit is described
-here.
+for players; the engine (ratings/engine/) is what computes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Term:
-    """A named term of a system's explanation: ``key`` is the name the
-    engine gives it (the page's anchor is ``term-<key>``)."""
-
-    key: str
-    label: str
-    meaning: str
 
 
 @dataclass(frozen=True)
@@ -41,27 +29,8 @@ class SystemPage:
     summary: str
     sources: tuple[str, ...]
     rules: tuple[Rule, ...]
-    terms: tuple[Term, ...]
     #: How the worked example's game was chosen, for this system.
     example_note: str
-
-    def term_keys(self) -> set[str]:
-        return {term.key for term in self.terms}
-
-
-#: Terms every system's explanations share.
-CHANGE = Term("change", "change", "How much this game moved the player's rating, in the system's own unit.")
-REASON = Term(
-    "reason",
-    "reason",
-    "Why a game changed nothing (a forfeit, a free game, a game this system does not count), or that "
-    "the row is a committee adjustment.",
-)
-ADJUSTED_TO = Term(
-    "adjusted_to",
-    "adjusted to",
-    "The value a committee adjustment set: the player's new rating from the adjustment's date on.",
-)
 
 
 #: How the example game of a system that rates periods is chosen.

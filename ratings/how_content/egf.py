@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ratings.how_content import ADJUSTED_TO, CHANGE, PERIOD_NOTE, REASON, Rule, SystemPage, Term
+from ratings.how_content import PERIOD_NOTE, Rule, SystemPage
 
 SCALE = Rule(
     "scale",
@@ -46,31 +46,6 @@ ADJUSTMENT = Rule(
 )
 
 
-def _terms(*specific: Term) -> tuple[Term, ...]:
-    return (
-        Term("rating", "rating", "The player's GoR when the period began: every game of it uses this one."),
-        Term("handicap", "handicap", "Handicap stones (Black's)."),
-        Term("handicap_shift", "handicap shift", "What the stones add to Black's GoR in the expected result: 100 × (H − ½)."),
-        Term("rating_in_Se", "rating in Se", "The player's GoR as it counts in the expected result (Black's raised by the handicap)."),
-        Term("opponent_in_Se", "opponent in Se", "The opponent's GoR as it counts in the expected result."),
-        Term("Sa", "Sa", "The actual result: 1 for a win, ½ for a jigo, 0 for a loss."),
-        Term("Se", "Se", "The expected result: the chance of winning the system gives the player."),
-        Term("con", "con", "How far one game may move this player: large for weak players, small for strong ones."),
-        *specific,
-        Term("class", "class", "The tournament class written on the sheet, if any (else the default for the kind of game)."),
-        Term("weight", "weight", "The class weight: A 1, B ¾, C ½, D ¼."),
-        CHANGE,
-        Term("rating_before", "rating before", "Where this row starts: the period's rating plus the changes of your earlier games in it."),
-        Term("period_changes", "period's changes", "The sum of your changes in this period so far, this game's included."),
-        Term("rating_after", "rating after", "Where this row ends: rating before + change (never below the floor)."),
-        Term("floor", "floor", "The lowest GoR there is."),
-        Term("floored", "floored", "Whether the floor raised the rating."),
-        Term("level", "GoR (unchanged)", "The GoR the player keeps when a game does not count."),
-        REASON,
-        ADJUSTED_TO,
-    )  # fmt: skip
-
-
 PAGE = SystemPage(
     name="egf",
     summary=(
@@ -105,15 +80,6 @@ PAGE = SystemPage(
             "No GoR goes below −900 (30 kyu): a period that would end lower ends at −900.",
         ),
         ADJUSTMENT,
-    ),
-    terms=_terms(
-        Term("beta", "β", "β of the player's rating in Se: −7 × ln(3300 − rating)."),
-        Term("beta_opponent", "β of the opponent", "β of the opponent's rating in Se."),
-        Term(
-            "bonus",
-            "bonus",
-            "ln(1 + e^((2300 − rating)/80))/5: a little extra for weak players, against deflation.",
-        ),
     ),
     example_note=PERIOD_NOTE,
 )
@@ -158,10 +124,6 @@ OLD_PAGE = SystemPage(
             "that would end lower ends at 100.",
         ),
         ADJUSTMENT,
-    ),
-    terms=_terms(
-        Term("a", "a", "200 − (GoR − 100)/20 at the weaker rating in Se, between 70 and 200."),
-        Term("epsilon", "ε", "Taken off the expected results, half from each player (0.016)."),
     ),
     example_note=PERIOD_NOTE,
 )

@@ -3,7 +3,7 @@ one family, shared terms (the settling of a period above all)."""
 
 from __future__ import annotations
 
-from ratings.how_content import ADJUSTED_TO, CHANGE, PERIOD_NOTE, REASON, Rule, SystemPage, Term
+from ratings.how_content import PERIOD_NOTE, Rule, SystemPage
 
 SCALE = Rule(
     "scale",
@@ -31,25 +31,6 @@ COEFFICIENTS = (
     "(other boards do not count), games with 30 to 59 minutes' main time a player 0.5 (faster games do not "
     "count)."
 )
-
-
-def _settling_terms(*specific: Term) -> tuple[Term, ...]:
-    return (
-        Term("level", "level", "The level this game was rated from (the corrected start level, when the settling moved it)."),
-        Term("opponent_level", "opponent's level", "The opponent's level as the game was rated."),
-        Term("handicap_bonus", "handicap bonus", "What the stones add to Black's level: 100 × (H − ½), or 0 in an even game."),
-        *specific,
-        CHANGE,
-        Term("entry_level", "entry level", "The player's level before the period (a newcomer's: their grade's entry level)."),
-        Term("threshold", "threshold", "How far the period may move this player before their start level is corrected."),
-        Term("start_levels", "start levels", "Every start level the settling tried, the entry level first."),
-        Term("iterations", "iterations", "How many times the period was rated before the levels settled."),
-        Term("special_case", "settling", "Whether the player's start level was corrected, and how often."),
-        Term("level_at_period_end", "level at the period's end", "The level the period ended with, before rounding."),
-        Term("published", "published", "The whole level published after the period."),
-        REASON,
-        ADJUSTED_TO,
-    )  # fmt: skip
 
 
 PAGE = SystemPage(
@@ -104,24 +85,6 @@ PAGE = SystemPage(
         Rule("bounds", "Bounds", "Levels stay between −2950 and 850."),
         ADJUSTMENT,
     ),
-    terms=_settling_terms(
-        Term(
-            "D",
-            "D",
-            "The opponent's level minus yours, as they count in the game (Black's raised by the handicap).",
-        ),
-        Term("a", "a", "(1250 − the weaker level)/7: how steeply the chance of winning follows D."),
-        Term("P", "P", "Your chance of winning: 1 / (e^(D/a) + 1)."),
-        Term("epsilon", "ε", "From a table by the stronger player's level: 0 to 0.15."),
-        Term("epsilon_half", "ε/2", "Half of ε, added to both players' changes."),
-        Term("R", "R", "Your result: 1 win, ½ jigo, 0 loss."),
-        Term("K", "K", "Your factor: 10 for strong players up to 116 for weak ones."),
-        Term(
-            "coefficient",
-            "coefficient",
-            "The game's coefficient: handicap, board size and time (1 for a normal game).",
-        ),
-    ),
     example_note=PERIOD_NOTE,
 )
 
@@ -171,20 +134,6 @@ OLD_PAGE = SystemPage(
             "Free games and forfeits never count; a jigo has no winner and changes nothing.",
         ),
         ADJUSTMENT,
-    ),
-    terms=_settling_terms(
-        Term("result", "result", "Win or loss, for this player."),
-        Term(
-            "stage_1_basic",
-            "basic change (stage 1)",
-            "15 + (loser's level − winner's level)/15, within its limits.",
-        ),
-        Term(
-            "stages_2_4_coefficient",
-            "coefficient (stages 2–4)",
-            "Handicap, board size and time: 1 for a normal even game.",
-        ),
-        Term("stage_5_weight", "weight (stage 5)", "1 − level/1000, between 0.1 and 2.5."),
     ),
     example_note=PERIOD_NOTE,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ratings.how_content import CHANGE, REASON, Rule, SystemPage, Term
+from ratings.how_content import Rule, SystemPage
 
 RULES = (
     Rule(
@@ -98,63 +98,6 @@ RULES = (
     ),
 )
 
-TERMS = (
-    Term("rank", "rank", "The player's rank before the game."),
-    Term("index", "index", "The player's index before the game, −999 to +999."),
-    Term("x", "x", "Stones weaker than 7 dan (0 from 7 dan up); the Level Factor is computed from it."),
-    Term("LF", "Level Factor (LF)", "x² + 1.5x + 55 + x⁵/30000: how fast a player of this rank moves."),
-    Term("kind", "kind", "The kind of game: free, internet, club or tournament."),
-    Term("GSF", "Game Status Factor (GSF)", "0 free, 0.5 internet, 1 club, 1.5 tournament."),
-    Term(
-        "games_against_opponent",
-        "games against the opponent",
-        "How many of the player's own last ten games were against this opponent.",
-    ),
-    Term("OF", "Opponent Factor (OF)", "1 − 0.1 × games against the opponent, at least 0.1."),
-    Term("handicap", "handicap", "The handicap stones Black received (0 in an even game)."),
-    Term("komi", "komi", "The komi: to White when positive, to Black when negative."),
-    Term(
-        "eff_handicap",
-        "effective handicap",
-        "The stones minus (komi − 6)/10, the fraction dropped toward zero.",
-    ),
-    Term(
-        "differential",
-        "differential",
-        "The rank/handicap differential: positive when the player had the harder game; ±3 at most.",
-    ),
-    Term(
-        "beyond_three_rows",
-        "beyond-three rows",
-        "Whether the table's separate rows for differentials beyond ±3 are used (by default they are not: "
-        "such games count as ±3).",
-    ),
-    Term("zone", "zone", "Promotion zone (index 0 or more) or demotion zone (negative index)."),
-    Term("result", "result", "Victory or defeat, for this player."),
-    Term(
-        "GRF",
-        "Game Result Factor (GRF)",
-        "From the table, by differential, zone and result: positive for a victory, negative for a defeat.",
-    ),
-    Term("HF", "Handicap Factor (HF)", "1 − 0.05 × effective handicap, at least 0.1."),
-    Term("product", "product", "LF × GSF × OF × GRF × HF, exactly, before rounding."),
-    Term("rounded", "rounded", "The product rounded to a whole point, halves away from zero."),
-    Term(
-        "loss_limit",
-        "loss limit",
-        "The lowest index a loss may reach here (the demotion mark that applies), or none.",
-    ),
-    CHANGE,
-    Term(
-        "boundary",
-        "boundary",
-        "What stopped or turned the change: promoted past +999, demoted past −999, stopped at a demotion "
-        "mark, or stopped at +999 for a 9 dan; none when the change applied as computed.",
-    ),
-    Term("rank_after", "rank after", "The player's rank after the game."),
-    Term("index_after", "index after", "The player's index after the game."),
-    REASON,
-)
 
 PAGE = SystemPage(
     name="sagc",
@@ -166,6 +109,5 @@ PAGE = SystemPage(
     ),
     sources=("“The South African Go Clubs Rating System” (the SAGC rating system's questions and answers)",),
     rules=RULES,
-    terms=TERMS,
     example_note="the first handicap game of the demo's South African list in which both players had played before",
 )

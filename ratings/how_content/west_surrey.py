@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ratings.how_content import ADJUSTED_TO, CHANGE, REASON, Rule, SystemPage, Term
+from ratings.how_content import Rule, SystemPage
 
 PAGE = SystemPage(
     name="west-surrey",
@@ -55,22 +55,6 @@ PAGE = SystemPage(
             "they did there: the committee enters it as an adjustment, to the rung at or below that "
             "strength.",
         ),
-    ),
-    terms=(
-        Term("rung", "rung", "The player's rung before the game."),
-        Term("strength", "strength", "The rung as a number: x kyu = −x, y dan = y − 1."),
-        Term("opponent_rung", "opponent's rung", "The opponent's rung before the game."),
-        Term("handicap_levels", "handicap", "The difference of the two strengths, fractions dropped."),
-        Term(
-            "handicap_options", "ways to take it", "Every mix of stones and komi that makes up that handicap."
-        ),
-        Term("result", "result", "Win, loss or draw, for this player."),
-        Term("move", "move", "Up one rung, down one rung, or stays (and why)."),
-        Term("rung_after", "rung after", "The player's rung after the game."),
-        Term("strength_after", "strength after", "The new rung as a number."),
-        CHANGE,
-        REASON,
-        ADJUSTED_TO,
     ),
     example_note="the first counted game of the demo's Guildford ladder in which both players had played before",
 )

@@ -1,7 +1,7 @@
 """The "How ratings work" pages: an index of every system with the players'
 questions, and one page per system with its rules, the meaning of every
-term its explanations use (anchors ``term-<key>`` that other pages link
-to), and a worked example the engine computes from the demo's games."""
+term its explanations use (ratings/term_words.py, the words the game page
+shows; anchors ``term-<key>`` that the game page links to), and a worked example the engine computes from the demo's games."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.how_content import pages
 from ratings.how_content.faq import FAQ
 from ratings.how_examples import worked_example
+from ratings.term_words import WORDS, words_for
 
 
 def how(request: HttpRequest) -> HttpResponse:
@@ -26,9 +27,11 @@ def how_system(request: HttpRequest, system: str) -> HttpResponse:
     if page is None:
         raise Http404(f"No rating system called {system!r}.")
     example = worked_example(system, timezone.localdate())
-    labels = {term.key: term.label for term in page.terms}
+    words = WORDS.get(system, {})
+    terms = list(words.items())
     sides = [
-        (side, [(shown, labels.get(shown.key, shown.key)) for shown in side.terms]) for side in example.sides
+        (side, [(shown, words_for(system, shown.key).label) for shown in side.terms])
+        for side in example.sides
     ]
     others = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES if name != system]
     return render(
@@ -36,6 +39,7 @@ def how_system(request: HttpRequest, system: str) -> HttpResponse:
         "ratings/how/system.html",
         {
             "page": page,
+            "terms": terms,
             "label": SYSTEM_LABELS[system],
             "example": example,
             "sides": sides,
