@@ -26,7 +26,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Min, Value, When
+from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -720,16 +720,6 @@ def add_adjustment(
     return adjustment
 
 
-def first_event_date(rating_list: RatingList) -> date | None:
-    """The date of the list's first game or adjustment."""
-    dates = [
-        Game.objects.filter(rating_list=rating_list).aggregate(first=Min("date"))["first"],
-        RankAdjustment.objects.filter(rating_list=rating_list).aggregate(first=Min("date"))["first"],
-    ]
-    known = [d for d in dates if d is not None]
-    return min(known) if known else None
-
-
 def set_list_systems(
     rating_list: RatingList, *, primary: str, compared: Sequence[str], actor: Actor = None
 ) -> bool:
@@ -758,7 +748,9 @@ def set_list_systems(
         current.compared_systems = wanted
         current.save(update_fields=["primary_system", "compared_systems"])
         rating_list.primary_system, rating_list.compared_systems = primary, wanted
-        first = first_event_date(current)
+        from ratings import recompute
+
+        first = recompute.first_event_date(current)
         if first is not None:
             _mark_dirty(current, first)
     return True
