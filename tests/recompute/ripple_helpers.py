@@ -6,23 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ratings.engine import get_system
 from ratings.models import HistoryEntry, RatingList, ResultChange
 
 Key = tuple[str, int, int | None, int | None]
 Values = tuple[float, float, float]
-
-
-def available(names: list[str]) -> list[str]:
-    """The systems of ``names`` whose module is present."""
-    found = []
-    for name in names:
-        try:
-            get_system(name)
-        except ImportError:
-            continue
-        found.append(name)
-    return found
 
 
 def results(rating_list: RatingList) -> dict[Key, Values]:

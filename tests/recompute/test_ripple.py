@@ -17,7 +17,7 @@ from ratings import recompute, services
 from ratings.engine import SYSTEM_NAMES
 from ratings.models import Club, Game, LogEntry, Player, RatingList, RecomputeRun, ResultChange
 from ratings.result_changes import changes_of, ripple_caused_by, ripple_context
-from tests.recompute.ripple_helpers import available, difference, recorded, results
+from tests.recompute.ripple_helpers import difference, recorded, results
 from tests.support import MakePlayer
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ OPTIONS = recompute.Options(checkpoint_every=5)
 def players(club: Club, make_player: MakePlayer) -> list[Player]:
     rating_list = club.rating_list
     rating_list.primary_system = "sagc"
-    rating_list.compared_systems = available([n for n in SYSTEM_NAMES if n != "sagc"])
+    rating_list.compared_systems = [n for n in SYSTEM_NAMES if n != "sagc"]
     rating_list.save()
     return [make_player(f"Player {i}", rank=-15 + 2 * i, since=DAY0) for i in range(6)]
 

@@ -26,7 +26,7 @@ from ratings.models import (
     RecordSheet,
     ResultChange,
 )
-from tests.recompute.ripple_helpers import available, difference, recorded, results
+from tests.recompute.ripple_helpers import difference, recorded, results
 from tests.support import MakePlayer
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_the_ripple_is_the_difference_of_two_full_replays(
         model.objects.all().delete()
     Player.objects.all().delete()
     rating_list = club.rating_list
-    rating_list.compared_systems = available([n for n in SYSTEM_NAMES if n != rating_list.primary_system])
+    rating_list.compared_systems = [n for n in SYSTEM_NAMES if n != rating_list.primary_system]
     rating_list.dirty_from, rating_list.dirty_generation, rating_list.clean_generation = None, 0, 0
     rating_list.save()
     players = [make_player(f"P{i}", rank=-18 + 3 * i, since=DAY0) for i in range(6)]
