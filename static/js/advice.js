@@ -3,7 +3,9 @@
    list's primary system prescribes for that pairing; the answer is shown under
    the row's handicap and komi and fills them in, unless the volunteer typed a
    handicap or komi of their own in that row, or the rule gives White to the
-   other player (then it is only shown). */
+   other player (then it is only shown). If the volunteer is in one of those
+   fields when the answer arrives, the filled value is selected, so that what
+   they type replaces it. */
 "use strict";
 
 (function () {
@@ -74,7 +76,11 @@
     const handicap = field(form, n, "handicap");
     const komi = field(form, n, "komi");
     if (!handicap || !komi || handicap.dataset.ownValue || komi.dataset.ownValue || komi.dataset.touched) return;
-    handicap.value = hint.dataset.stones;
-    komi.value = hint.dataset.komi;
+    // Setting a value moves the caret to its end: in a field the volunteer is in, select
+    // what was filled so that what they type replaces it ("4" typed stays 4, not 54).
+    for (const [input, value] of [[handicap, hint.dataset.stones], [komi, hint.dataset.komi]]) {
+      input.value = value;
+      if (document.activeElement === input) input.select();
+    }
   });
 })();

@@ -1,5 +1,5 @@
 """Helpers of the browser tests: viewports, reading a record sheet, typing a
-player's name, screenshots."""
+player's name, adding a game row, screenshots."""
 
 from __future__ import annotations
 
@@ -19,6 +19,24 @@ def read_sheet(page: Any) -> list[list[str]]:
 
 def shoot(page: Any, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def settled(page: Any) -> None:
+    """Wait until htmx has settled what it swapped in.
+
+    htmx inserts new content at once but attaches its triggers (hx-trigger="change"
+    on a new row's names) only when it settles, 20 ms later: a name typed and left
+    inside those 20 ms is never checked.  A person cannot type that fast; Playwright can.
+    """
+    page.wait_for_selector(".htmx-added, .htmx-settling, .htmx-swapping", state="detached")
+
+
+def add_row(page: Any, n: int, tap: bool = False) -> None:
+    """Game row ``n`` added with "+ Add a game", ready to be typed into."""
+    button = page.locator("button.add-row")
+    button.tap() if tap else button.click()
+    page.wait_for_selector(f'input[name="row-{n}-white"]')
+    settled(page)
 
 
 def fill_player(page: Any, field: str, name: str) -> None:

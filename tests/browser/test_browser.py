@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, PHONE, fill_player, read_sheet, shoot
+from tests.browser.pages import DESKTOP, PHONE, add_row, fill_player, read_sheet, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -119,8 +119,7 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
     # Games 2 and 3 are added without a page reload.
     page.evaluate("window.__marker = 'same page'")
     for n in (1, 2):
-        page.click("button.add-row")
-        page.wait_for_selector(f'input[name="row-{n}-white"]')
+        add_row(page, n)
     assert page.evaluate("window.__marker") == "same page"
 
     fill_player(page, "row-1-white", "Bob Smit")
@@ -189,8 +188,7 @@ def test_a_volunteer_enters_a_three_game_sheet_and_every_record_sheet_matches_th
     ]:
         phone.goto(f"{live_server.url}{path}")
         if name == "sheet-entry":
-            phone.click("button.add-row")
-            phone.wait_for_selector('input[name="row-1-white"]')
+            add_row(phone, 1)
             fill_player(phone, "row-0-black", "Somebody New")
             phone.wait_for_selector('input[name="row-0-black_rank"]')
         width = phone.evaluate("document.documentElement.scrollWidth")
@@ -223,12 +221,10 @@ def test_the_pages_work_under_the_content_security_policy(
     page.wait_for_url(re.compile(r"/sheets/new/$"))
     assert "script-src 'self'" in (page.request.get(page.url).headers["content-security-policy"])
     for n in (1, 2):
-        page.click("button.add-row")
-        page.wait_for_selector(f'input[name="row-{n}-white"]')
+        add_row(page, n)
     page.click("#row-1 button.remove-row")
     page.wait_for_selector("#row-1", state="detached")
-    page.click("button.add-row")
-    page.wait_for_selector('input[name="row-3-white"]')  # numbered after the last row, 2
+    add_row(page, 3)  # numbered after the last row, 2
     fill_player(page, "row-0-black", "Somebody New")
     page.wait_for_selector('input[name="row-0-black_rank"]')  # htmx's name check answered
 

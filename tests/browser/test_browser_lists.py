@@ -22,7 +22,7 @@ from django.core.mail import EmailMessage
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, fill_player, read_sheet, shoot
+from tests.browser.pages import DESKTOP, add_row, fill_player, read_sheet, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -97,8 +97,7 @@ def enter_sheet(page: Any, base: str, club: str, day: date, rows: list[Row]) -> 
     page.fill('input[name="event"]', "Club night")
     for n, (white, white_rank, black, black_rank, winner) in enumerate(rows):
         if n:
-            page.click("button.add-row")
-            page.wait_for_selector(f'input[name="row-{n}-white"]')
+            add_row(page, n)
         fill_side(page, f"row-{n}-white", white, white_rank)
         fill_side(page, f"row-{n}-black", black, black_rank)
         page.check(f"#id_row-{n}-winner_{0 if winner == 'white' else 1}")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, shoot
+from tests.browser.pages import DESKTOP, add_row, settled, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -68,6 +68,7 @@ def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
     page.keyboard.press("Enter")
     page.wait_for_selector('input[name="row-1-white"]')
     page.wait_for_function("document.activeElement && document.activeElement.name === 'row-1-white'")
+    settled(page)  # htmx checks the new row's names once it has settled
     assert RecordSheet.objects.count() == 1  # only the one of the fixture
     assert page.url.endswith("/sheets/new/")
 
@@ -130,8 +131,7 @@ def test_a_sheet_entered_twice_is_warned_deleted_and_restored_and_a_forgotten_ga
         page.fill('input[name="date"]', night)
         page.fill('input[name="event"]', "Twice")
         enter_game(page, 0, "Alice Mokoena", "Bob Smit", 0)
-        page.click("button.add-row")
-        page.wait_for_selector('input[name="row-1-white"]')
+        add_row(page, 1)
         enter_game(page, 1, "Chen Wei", "Alice Mokoena", 1)
         page.click("button.save")
 
@@ -251,8 +251,7 @@ def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
     ]
     for n, (white, black, winner) in enumerate(games):
         if n:
-            page.tap("button.add-row")
-            page.wait_for_selector(f'input[name="row-{n}-white"]')
+            add_row(page, n, tap=True)
         for colour, name in (("white", white), ("black", black)):
             page.fill(f'input[name="row-{n}-{colour}"]', name)
             page.press(f'input[name="row-{n}-{colour}"]', "Tab")
@@ -299,8 +298,7 @@ def test_the_club_night_kit_prints_without_the_menu(
 def type_game(page: Any, n: int, white: str, black: str, winner: int, add: bool = True) -> None:
     """Game ``n`` typed into the sheet (adding its row first when ``add``)."""
     if add and n:
-        page.click("button.add-row")
-        page.wait_for_selector(f'input[name="row-{n}-white"]')
+        add_row(page, n)
     for colour, name in (("white", white), ("black", black)):
         page.fill(f'input[name="row-{n}-{colour}"]', name)
         page.press(f'input[name="row-{n}-{colour}"]', "Tab")
