@@ -1,10 +1,13 @@
 """Helpers of the browser tests: viewports, reading a record sheet, typing a
-player's name, adding a game row, screenshots."""
+player's name, logging in, adding a game row, screenshots."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
+
+from tests.support import PASSWORD
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -15,6 +18,15 @@ def read_sheet(page: Any) -> list[list[str]]:
     return [
         [cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())
     ]
+
+
+def log_in(page: Any, url: str, username: str = "volunteer") -> None:
+    """``username`` logged in on the way to a new record sheet."""
+    page.goto(f"{url}/sheets/new/")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(r"/sheets/new/$"))
 
 
 def shoot(page: Any, folder: Path, name: str) -> None:

@@ -20,7 +20,7 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from ratings.models import Club
-from tests.browser.pages import DESKTOP, fill_player, shoot
+from tests.browser.pages import DESKTOP, fill_player, log_in, shoot
 from tests.support import PASSWORD, make_pool
 
 pytestmark = pytest.mark.browser
@@ -55,11 +55,7 @@ def test_an_improbable_result_is_saved_only_after_the_volunteer_confirms_it(
 
     page = browser.new_page(viewport=DESKTOP)
     page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/sheets/new/")
-    page.fill('input[name="username"]', "volunteer")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('button[type="submit"]')
-    page.wait_for_url(re.compile(r"/sheets/new/$"))
+    log_in(page, live_server.url)
     page.fill('input[name="date"]', (date.today() - timedelta(days=1)).isoformat())
 
     # Both players known: the rule's handicap and komi are filled in.
@@ -111,11 +107,7 @@ def test_advice_arriving_while_the_volunteer_is_in_the_handicap_field_does_not_s
     """
     page = browser.new_page(viewport=DESKTOP)
     page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/sheets/new/")
-    page.fill('input[name="username"]', "volunteer")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('button[type="submit"]')
-    page.wait_for_url(re.compile(r"/sheets/new/$"))
+    log_in(page, live_server.url)
 
     fill_player(page, "row-0-white", "Alice Mokoena")
     # Black's name is written without leaving the handicap field, which the volunteer is in.

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, add_row, settled, shoot
+from tests.browser.pages import DESKTOP, add_row, log_in, settled, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -25,14 +25,6 @@ pytestmark = pytest.mark.browser
 
 def focused_name(page: Any) -> str:
     return str(page.evaluate("document.activeElement && document.activeElement.name"))
-
-
-def log_in(page: Any, url: str) -> None:
-    page.goto(f"{url}/sheets/new/")
-    page.fill('input[name="username"]', "volunteer")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('button[type="submit"]')
-    page.wait_for_url(re.compile(r"/sheets/new/$"))
 
 
 def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
@@ -334,11 +326,7 @@ def test_a_whole_club_night_two_volunteers_twenty_games_on_desktop_and_phone(
     phone_context = browser.new_context(viewport=PHONE_375, is_mobile=True, has_touch=True)
     phone = phone_context.new_page()
     phone.set_default_timeout(15_000)
-    phone.goto(f"{live_server.url}/sheets/new/")
-    phone.fill('input[name="username"]', "volunteer2")
-    phone.fill('input[name="password"]', PASSWORD)
-    phone.click('button[type="submit"]')
-    phone.wait_for_url(re.compile(r"/sheets/new/$"))
+    log_in(phone, live_server.url, "volunteer2")
 
     # Volunteer 1, desktop: board A, 10 games; Nia is new on three rows.
     desk.fill('input[name="date"]', night)
