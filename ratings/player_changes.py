@@ -9,11 +9,17 @@
   moved game or adjustment: the recompute replays from there, so the stored
   history equals a full replay.  The kept player's "since" becomes the
   earlier of the two.  Decision: the kept player's starting rank stays.
+  Nothing of the duplicate is lost: its lines of earlier rank syncs, its
+  users' link requests, its late-game ripple notes and its account (when
+  the kept player has none) move too.  Two records that each have an
+  account are refused: one person has one account, so the committee
+  unlinks one first.
 - Un-merge: the log entry of a merge keeps the duplicate's record and the
   ids of what moved; un-merging puts the duplicate back (same id, name and
-  address) with exactly those games and adjustments, and marks the list
-  stale from the same date.  Games entered for the kept player after the
-  merge stay with them.  A merge can be undone once.
+  address) with exactly those games, adjustments, rank-sync lines and link
+  requests (and its account, unless it was linked elsewhere since), and
+  marks the list stale from the same date.  Games entered for the kept
+  player after the merge stay with them.  A merge can be undone once.
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ from datetime import date
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
 from ratings import services
 from ratings.exchange.names import identity_key
-from ratings.models import FormerSlug, Game, LogEntry, Player, RankAdjustment
+from ratings.models import FormerSlug, Game, LogEntry, Player, RankAdjustment, RankSyncLine, ResultChange
 from ratings.services import Actor
 
 MERGED = "merged"
@@ -112,6 +119,11 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
             or Game.objects.filter(white=keep, black=dup).exists()
         ):
             raise PlayerChangeError(f"{dup} and {keep} played each other: they are two people, not one")
+        if dup.user_id is not None and keep.user_id is not None:
+            raise PlayerChangeError(
+                f"{dup} and {keep} each have an account ({dup.user}, {keep.user}): "
+                "one person has one account, so unlink one of them first"
+            )
         adjustments = list(RankAdjustment.objects.filter(player=dup).values_list("pk", flat=True))
         dates = [
             *Game.objects.filter(pk__in=as_white + as_black).values_list("date", flat=True),
@@ -122,6 +134,8 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
             LogEntry.players.through.objects.filter(player=dup).values_list("logentry_id", flat=True)
         )
         former = list(dup.former_slugs.values_list("slug", flat=True))
+        sync_lines = list(RankSyncLine.objects.filter(player=dup).values_list("pk", flat=True))
+        link_requests = list(dup.link_requests.values_list("pk", flat=True))
         changes: dict[str, Any] = {
             MERGED: {
                 "duplicate": dup.pk,
@@ -132,12 +146,17 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
                 "adjustments": adjustments,
                 "log_entries": log_entries,
                 "former_slugs": former,
+                "sync_lines": sync_lines,
+                "link_requests": link_requests,
                 "kept_since": keep.since.isoformat(),
             }
         }
         Game.objects.filter(pk__in=as_white).update(white=keep)
         Game.objects.filter(pk__in=as_black).update(black=keep)
         RankAdjustment.objects.filter(pk__in=adjustments).update(player=keep)
+        RankSyncLine.objects.filter(pk__in=sync_lines).update(player=keep)
+        dup.link_requests.update(player=keep)
+        ResultChange.objects.filter(player=dup).update(player=keep)
         if dup.since < keep.since:
             keep.since = dup.since
             keep.save(update_fields=["since"])
@@ -156,6 +175,8 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
         )
         dup.former_slugs.all().delete()
         dup.delete()
+        if record["user_id"] is not None:  # the kept player has none (checked above)
+            Player.objects.filter(pk=keep.pk).update(user_id=record["user_id"])
         FormerSlug.objects.bulk_create(FormerSlug(player=keep, slug=s) for s in [record["slug"], *former])
         services.refresh_last_updated([keep])
         if dates:
@@ -180,12 +201,25 @@ def unmerge(entry: LogEntry, *, actor: Actor = None) -> Player:
         if Player.objects.filter(slug=record["slug"]).exists():
             raise PlayerChangeError(f"the address {record['slug']} is taken by another player now")
         FormerSlug.objects.filter(slug__in=[record["slug"], *data["former_slugs"]], player=keep).delete()
+        account = record["user_id"]
+        if account is not None:
+            if keep.user_id == account:  # moved to the kept player by the merge: back to the duplicate
+                keep.user = None
+                keep.save(update_fields=["user"])
+            elif Player.objects.filter(user_id=account).exists():  # linked to another player since
+                record["user_id"] = None
         dup = Player(pk=data["duplicate"], rating_list_id=keep.rating_list_id, **record)
         dup.save(force_insert=True)
         FormerSlug.objects.bulk_create(FormerSlug(player=dup, slug=s) for s in data["former_slugs"])
         Game.objects.filter(pk__in=data["white"]).update(white=dup)
         Game.objects.filter(pk__in=data["black"]).update(black=dup)
         RankAdjustment.objects.filter(pk__in=data["adjustments"]).update(player=dup)
+        # Merges logged before these moved had no such lists (their lines were deleted).
+        RankSyncLine.objects.filter(pk__in=data.get("sync_lines", [])).update(player=dup)
+        keep.link_requests.filter(pk__in=data.get("link_requests", [])).update(player=dup)
+        ResultChange.objects.filter(player=keep).filter(
+            Q(game__in=data["white"] + data["black"]) | Q(adjustment__in=data["adjustments"])
+        ).update(player=dup)
         LogEntry.players.through.objects.bulk_create(
             LogEntry.players.through(logentry_id=pk, player_id=dup.pk)
             for pk in LogEntry.objects.filter(pk__in=data["log_entries"]).values_list("pk", flat=True)

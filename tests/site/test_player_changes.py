@@ -87,6 +87,72 @@ def test_undoing_a_merge_gives_back_the_history_before_it(
 
 
 @pytest.mark.django_db
+def test_a_merge_keeps_the_duplicates_account_rank_sync_lines_link_requests_and_ripple_notes(
+    club: Club, people: dict[str, Player]
+) -> None:
+    """Nothing of the duplicate is deleted with its record; undoing the merge gives each back."""
+    from django.contrib.auth.models import User
+
+    from accounts.models import LinkRequest
+    from ratings.models import RankSync, RankSyncLine, ResultChange
+
+    francois, typo = people["francois"], people["typo"]
+    account = User.objects.create_user("francois")
+    Player.objects.filter(pk=typo.pk).update(user=account)
+    sync = RankSync.objects.create(rating_list=club.rating_list, format="csv")
+    line = RankSyncLine.objects.create(sync=sync, player=typo, match="name", club_rank=-12, club_rating=0)
+    asked = LinkRequest.objects.create(user=User.objects.create_user("claimant"), player=typo)
+    # A game of typo's entered late changes the rating after typo's later game.
+    services.save_sheet(
+        club=club, date=date(2024, 6, 10), rows=[GameRow(white=typo, black=people["bob"], winner="white")]
+    )
+    recompute_list(club.rating_list_id)
+    ripple = set(ResultChange.objects.filter(player=typo).values_list("pk", flat=True))
+    assert ripple, "the late game changed typo's later result"
+
+    entry = merge_players(typo, francois)
+    assert Player.objects.get(pk=francois.pk).user == account
+    assert RankSyncLine.objects.get(pk=line.pk).player_id == francois.pk
+    assert LinkRequest.objects.get(pk=asked.pk).player_id == francois.pk
+    assert set(ResultChange.objects.filter(player=francois).values_list("pk", flat=True)) >= ripple
+
+    recompute_list(club.rating_list_id)
+    back = unmerge(entry)
+    assert back.user == account and Player.objects.get(pk=francois.pk).user is None
+    assert RankSyncLine.objects.get(pk=line.pk).player_id == typo.pk
+    assert LinkRequest.objects.get(pk=asked.pk).player_id == typo.pk
+    assert ripple <= set(ResultChange.objects.filter(player=typo).values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+def test_two_records_that_each_have_an_account_are_not_merged(people: dict[str, Player]) -> None:
+    from django.contrib.auth.models import User
+
+    Player.objects.filter(pk=people["typo"].pk).update(user=User.objects.create_user("one"))
+    Player.objects.filter(pk=people["francois"].pk).update(user=User.objects.create_user("two"))
+    with pytest.raises(PlayerChangeError, match=r"each have an account .*unlink one of them first"):
+        merge_players(people["typo"], people["francois"])
+    assert Player.objects.filter(pk=people["typo"].pk).exists()
+
+
+@pytest.mark.django_db
+def test_undoing_a_merge_leaves_an_account_linked_elsewhere_since_where_it_is(
+    club: Club, people: dict[str, Player], make_player: MakePlayer
+) -> None:
+    from django.contrib.auth.models import User
+
+    francois, typo = people["francois"], people["typo"]
+    account = User.objects.create_user("francois")
+    Player.objects.filter(pk=typo.pk).update(user=account)
+    entry = merge_players(typo, francois)
+    Player.objects.filter(pk=francois.pk).update(user=None)  # the committee unlinked it...
+    other = make_player("Someone Else", rank=-3)
+    Player.objects.filter(pk=other.pk).update(user=account)  # ...and linked it to another player
+    back = unmerge(entry)
+    assert back.user is None and Player.objects.get(pk=other.pk).user == account
+
+
+@pytest.mark.django_db
 def test_two_players_who_met_cannot_be_merged(people: dict[str, Player]) -> None:
     with pytest.raises(PlayerChangeError, match="played each other"):
         merge_players(people["francois"], people["bob"])
