@@ -333,3 +333,27 @@ def test_a_future_date_is_refused_before_anything_is_read(
     with pytest.raises(CommandError, match="--date: 2024-07-01 is in the future"):
         run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--date", "2024-07-01")
     assert not RankSync.objects.exists()
+
+
+def test_a_file_a_command_writes_is_whole_or_not_written(tmp_path: Path) -> None:
+    """A stream that fails half-way (say the database goes away during an
+    export) leaves the file as it was and no temporary file beside it."""
+    from django.core.management.base import CommandError
+
+    from ratings.management.output import write_atomically
+
+    target = tmp_path / "games.h9"
+    target.write_text("the file of last week\n")
+
+    def failing() -> Iterator[str]:
+        yield "first half\n"
+        raise ConnectionError("server closed the connection")
+
+    with pytest.raises(ConnectionError):
+        write_atomically(target, failing())
+    assert target.read_text() == "the file of last week\n"
+    assert list(tmp_path.iterdir()) == [target]
+    write_atomically(target, iter(["new ", "file\n"]))
+    assert target.read_text() == "new file\n"
+    with pytest.raises(CommandError, match=r"nowhere/games\.h9: cannot write"):
+        write_atomically(tmp_path / "nowhere" / "games.h9", "text")

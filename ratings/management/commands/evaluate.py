@@ -33,7 +33,7 @@ from ratings.evaluation.report import predictions_csv, summary, summary_text
 from ratings.evaluation.sources import tournament_games
 from ratings.exchange import ExchangeError, read_tournament
 from ratings.management.commands.import_ranks import read_bytes
-from ratings.management.commands.rate import write_atomically
+from ratings.management.output import write_atomically
 from ratings.whatif import WhatIfError, read_games
 
 

@@ -9,9 +9,6 @@ written as they are read, in constant memory (ratings/exports.py).
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ratings import committee, exports
 from ratings.exchange import GAME_FORMATS, ExchangeError
 from ratings.management.commands.import_ranks import iso_date
+from ratings.management.output import write_atomically
 
 
 class Command(BaseCommand):
@@ -46,23 +44,8 @@ class Command(BaseCommand):
         except (ExchangeError, committee.CommitteeError) as error:
             raise CommandError(str(error)) from None
         if options["out"]:
-            _write_atomically(Path(options["out"]), pieces)
+            write_atomically(Path(options["out"]), pieces)
             self.stderr.write(f"{options['format']} file written to {options['out']}")
         else:
             for piece in pieces:
                 self.stdout.write(piece, ending="")
-
-
-def _write_atomically(target: Path, pieces: Iterable[str]) -> None:
-    """All at once: a temporary file in the same folder, then a rename."""
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.resolve().parent)
-    except OSError as error:
-        raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.writelines(pieces)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

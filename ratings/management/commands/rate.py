@@ -9,15 +9,14 @@ the whole output is computed before the first byte goes out.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.engine import SYSTEM_NAMES
+from ratings.management.output import write_atomically
 from ratings.whatif import WhatIfError, rate_csv
 
 
@@ -55,19 +54,3 @@ class Command(BaseCommand):
             return
         write_atomically(Path(out), output)
         self.stderr.write(f"{output.count(chr(10)) - 1} rows written to {out}")
-
-
-def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` all at once: a temporary file, then a rename."""
-    directory = target.resolve().parent
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    except OSError as error:
-        raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
