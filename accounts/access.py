@@ -65,10 +65,11 @@ def link_request_for_committee(user: Any, pk: int) -> LinkRequest:
 
 def player_to_claim(user: Any, slug: str) -> Player:
     """A player a logged-in user may say "this is me" about: one not linked
-    yet, by a user not linked yet (a user is one player)."""
+    yet, by a user not linked to a player of its list yet (a user is one
+    player per list)."""
     player = get_object_or_404(Player.objects.select_related("rating_list"), slug=slug)
-    if Player.objects.filter(user_id=user.pk).exists():
-        raise PermissionDenied("your account is already linked to a player")
+    if Player.objects.filter(user_id=user.pk, rating_list_id=player.rating_list_id).exists():
+        raise PermissionDenied(f"your account is already linked to a player of {player.rating_list}")
     if player.user_id is not None:
         raise PermissionDenied(f"{player} is already linked to an account")
     return player

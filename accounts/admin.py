@@ -1,4 +1,4 @@
-"""Users in the admin with their roles and linked player at a glance."""
+"""Users in the admin with their roles and linked players at a glance."""
 
 from __future__ import annotations
 
@@ -31,20 +31,20 @@ class CommitteeInline(admin.TabularInline[CommitteeMember, User]):
 class UserAdmin(BaseUserAdmin[User]):
     list_display = ["username", "email", "role", "linked_player", "is_active", "last_login"]
     list_filter = ["is_active", "is_staff", "is_superuser"]
-    search_fields = ["username", "email", "first_name", "last_name", "player__name"]
+    search_fields = ["username", "email", "first_name", "last_name", "players__name"]
     inlines = [VolunteerInline, CommitteeInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        return super().get_queryset(request).select_related("player")
+        return super().get_queryset(request).prefetch_related("players")
 
     @admin.display(description="role")
     def role(self, obj: User) -> str:
         return role_of(obj)
 
-    @admin.display(description="player", ordering="player__name")
+    @admin.display(description="player")
     def linked_player(self, obj: User) -> str:
-        player = getattr(obj, "player", None)
-        return str(player) if player is not None else "—"
+        """The user's players, one per list at most."""
+        return ", ".join(str(player) for player in obj.players.all()) or "—"
 
 
 admin.site.unregister(User)

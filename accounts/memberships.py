@@ -7,9 +7,10 @@ The rules:
 - a list keeps at least one committee member: taking the last seat is
   refused, whoever asks (a committee member may leave once someone else
   sits; to hand over, invite the successor first);
-- a user is linked to at most one player (``Player.user`` is one-to-one);
-  the committee of the player's list links and unlinks, or approves a
-  user's "this is me" request.
+- a user is linked to at most one player of each list (a person who plays
+  in two lists of the site has a player in each); the committee of the
+  player's list links and unlinks, or approves a user's "this is me"
+  request.
 """
 
 from __future__ import annotations
@@ -79,9 +80,9 @@ def link(player: Player, user: Any) -> None:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.user_id is not None and player.user_id != user.pk:
             raise MembershipError(f"{player} is already linked to {player.user}.")
-        other = Player.objects.filter(user=user).exclude(pk=player.pk).first()
-        if other is not None:
-            raise MembershipError(f"{user} is already linked to {other} ({other.rating_list}).")
+        other = Player.objects.filter(user=user, rating_list_id=player.rating_list_id).exclude(pk=player.pk)
+        if (already := other.first()) is not None:
+            raise MembershipError(f"{user} is already linked to {already} ({already.rating_list}).")
         Player.objects.filter(pk=player.pk).update(user=user)
         # A decision by hand settles the user's open request for this player.
         LinkRequest.objects.filter(user=user, player=player, status=LinkRequest.Status.PENDING).update(
@@ -95,8 +96,8 @@ def unlink(player: Player) -> None:
 
 def ask_link(user: Any, player: Player) -> LinkRequest:
     """A user's "this is me"; one open request per user at a time."""
-    if Player.objects.filter(user=user).exists():
-        raise MembershipError("Your account is already linked to a player.")
+    if Player.objects.filter(user=user, rating_list_id=player.rating_list_id).exists():
+        raise MembershipError(f"Your account is already linked to a player of {player.rating_list}.")
     if player.user_id is not None:
         raise MembershipError(f"{player} is already linked to an account.")
     if LinkRequest.objects.filter(user=user, status=LinkRequest.Status.PENDING).exists():

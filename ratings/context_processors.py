@@ -5,6 +5,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.roles import is_committee, is_volunteer
+from ratings.models import Player
 from ratings.recompute import pending_notices
 
 
@@ -14,8 +15,15 @@ def site(request: HttpRequest) -> dict[str, Any]:
     context: dict[str, Any] = {
         "is_volunteer": is_volunteer(user),
         "is_committee": is_committee(user),
-        "my_player": getattr(user, "player", None) if user.is_authenticated else None,
     }
+    # The user's players, one per list at most ("My record sheet").
+    mine = (
+        list(Player.objects.filter(user_id=user.pk).select_related("rating_list"))
+        if user.is_authenticated
+        else []
+    )
+    context["my_players"] = mine
+    context["my_lists"] = {player.rating_list_id for player in mine}
     if context["is_committee"]:
         # The committee's "List settings" link: its first list (the page
         # switches between lists when there are several).

@@ -164,8 +164,10 @@ class Player(models.Model):
     #: appears by accident, however the name is typed.  Set by save().
     name_key = models.CharField(max_length=150, editable=False)
     slug = models.SlugField(max_length=120, unique=True)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
+    #: The account whose "My record sheet" this is: a user has at most one
+    #: player per list (someone who plays in two lists of the site has two).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
     )
     # National identities (national lists are matched on these first).
     saga_id = models.CharField("SAGA id", max_length=20, blank=True)
@@ -200,6 +202,7 @@ class Player(models.Model):
             ),
             models.CheckConstraint(condition=~Q(name_key=""), name="player_name_key_set"),
             models.UniqueConstraint(fields=["rating_list", "name_key"], name="player_unique_name_in_list"),
+            models.UniqueConstraint(fields=["rating_list", "user"], name="player_one_account_per_list"),
         ]
         indexes = [models.Index(fields=["rating_list", "name"])]
 

@@ -206,7 +206,8 @@ def unmerge(entry: LogEntry, *, actor: Actor = None) -> Player:
             if keep.user_id == account:  # moved to the kept player by the merge: back to the duplicate
                 keep.user = None
                 keep.save(update_fields=["user"])
-            elif Player.objects.filter(user_id=account).exists():  # linked to another player since
+            elif Player.objects.filter(user_id=account, rating_list_id=keep.rating_list_id).exists():
+                # linked to another player of the list since
                 record["user_id"] = None
         dup = Player(pk=data["duplicate"], rating_list_id=keep.rating_list_id, **record)
         dup.save(force_insert=True)

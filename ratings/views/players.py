@@ -206,7 +206,10 @@ def rating_chart(player: Player, system: str) -> Chart | None:
 
 @login_required
 def my_sheet(request: AuthenticatedHttpRequest) -> HttpResponse:
-    player = Player.objects.filter(user=request.user).first()
-    if player is None:
+    """The user's record sheet; when they play in several lists, the choice."""
+    players = list(Player.objects.filter(user=request.user).select_related("rating_list"))
+    if not players:
         return render(request, "ratings/not_linked.html", status=404)
-    return redirect(player)
+    if len(players) == 1:
+        return redirect(players[0])
+    return render(request, "ratings/my_sheets.html", {"players": players})

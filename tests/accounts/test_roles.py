@@ -73,14 +73,14 @@ def test_my_sheet_takes_a_linked_player_to_their_record_sheet(
 ) -> None:
     response = client_for("player").get(reverse("my_sheet"))
     assert response.status_code == 302
-    assert response["Location"] == personas["player"].player.get_absolute_url()
+    assert response["Location"] == personas["player"].players.get().get_absolute_url()
 
 
 def test_my_sheet_is_marked_current_on_the_players_own_page(
     client_for: ClientFor, personas: Personas
 ) -> None:
     client = client_for("player")
-    own = client.get(personas["player"].player.get_absolute_url()).content.decode()
+    own = client.get(personas["player"].players.get().get_absolute_url()).content.decode()
     assert f'href="{reverse("my_sheet")}" aria-current="page">My record sheet' in own
     other = client.get(reverse("players")).content.decode()
     assert f'href="{reverse("my_sheet")}">My record sheet' in other

@@ -113,7 +113,7 @@ def test_every_club_has_its_own_nights_with_visitors_from_other_clubs(filled: st
 
 
 def test_a_visitor_has_one_record_sheet_with_games_of_several_clubs(filled: str) -> None:
-    player = User.objects.get(username="player").player
+    player = User.objects.get(username="player").players.get()
     clubs = set(Game.objects.of_player(player).values_list("club__slug", flat=True))
     home = player.home_club
     assert home is not None and home.slug in clubs and len(clubs) >= 2
@@ -245,8 +245,8 @@ def test_it_makes_a_user_per_role_and_place_with_the_given_password(filled: str)
     assert users["admin"].is_superuser and users["admin"].is_staff and is_site_admin(users["admin"])
     assert not any(u.is_superuser for name, u in users.items() if name != "admin")
     player = users["player"]
-    assert player.player.rating_list == sagc
-    home_club_id = player.player.home_club_id
+    assert player.players.get().rating_list == sagc
+    home_club_id = player.players.get().home_club_id
     assert home_club_id is not None
     assert not may_enter_at(player, home_club_id, sagc.pk) and not is_committee_of(player, sagc.pk)
 

@@ -4,13 +4,14 @@ one committee member), and links users to players."""
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
 from ratings.models import Club, Player, RatingList
-from tests.support import PASSWORD, ClientFor, MakePlayer, Personas
+from tests.support import PASSWORD, ClientFor, MakePlayer, Personas, committee_of
 
 
 def test_the_site_admin_creates_a_list_with_its_system(outsiders: dict[str, User]) -> None:
@@ -138,6 +139,40 @@ def test_a_user_is_linked_to_one_player_only(
     )
     assert response.status_code == 400 and "already linked" in response.content.decode()
     assert Player.objects.get(pk=sipho.pk).user is None
+
+
+def test_a_user_who_plays_in_two_lists_has_a_record_sheet_in_each(
+    client_for: ClientFor, make_player: MakePlayer, personas: Personas, other_list: RatingList
+) -> None:
+    """One player per list and account; "My record sheet" offers both."""
+    from django.db import IntegrityError, transaction
+
+    player_user = personas["player"]
+    own = Player.objects.get(user=player_user)
+    ladder = make_player("Player One", club=other_list.clubs.get(), slug="player-one-guildford")
+    me = client_for("player")
+    assert "This is me" in me.get(ladder.get_absolute_url()).content.decode(), "not linked in that list yet"
+    assert "This is me" not in me.get(make_player("Sipho Dlamini").get_absolute_url()).content.decode()
+    assert me.post(reverse("claim_player", args=[ladder.slug])).status_code == 302
+    committee_2 = Client()
+    committee_2.force_login(committee_of(User.objects.create_user("committee-2"), other_list))
+    committee_2.post(reverse("link_request_approve", args=[LinkRequest.objects.get(player=ladder).pk]))
+    assert (
+        Player.objects.get(pk=ladder.pk).user == player_user
+        and Player.objects.get(pk=own.pk).user == player_user
+    )
+
+    choice = me.get(reverse("my_sheet"))
+    assert choice.status_code == 200
+    page = choice.content.decode()
+    assert own.get_absolute_url() in page and ladder.get_absolute_url() in page
+    assert "Guildford Ladder" in page
+    places = me.get(reverse("my_places")).content.decode()
+    assert own.get_absolute_url() in places and ladder.get_absolute_url() in places
+
+    # Still one per list: the database says so too.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.filter(pk=make_player("Sipho Dlamini 2", slug="sipho-2").pk).update(user=player_user)
 
 
 def test_this_is_me_asks_the_committee_which_approves(

@@ -21,7 +21,11 @@ from ratings.migration_checks import E001, check_squashed_chains, partly_applied
 RATINGS_SQUASH = ("ratings", "0001_squashed_0013_former_slugs")
 ACCOUNTS_SQUASH = ("accounts", "0001_squashed_0003_invitations_link_requests")
 #: The migrations made after the squash, in order.
-AFTER_SQUASH = [("ratings", "0002_history_without_state"), ("ratings", "0003_result_changes")]
+AFTER_SQUASH = [
+    ("ratings", "0002_history_without_state"),
+    ("ratings", "0003_result_changes"),
+    ("ratings", "0004_player_account_per_list"),
+]
 
 
 def replaced(key: tuple[str, str]) -> list[tuple[str, str]]:
