@@ -130,7 +130,7 @@ def _why(adjustment: m.RankAdjustment, line: m.RankSyncLine | None) -> str:
         return (
             f"A rank sync with the national list {listed} ({sync.get_format_display()}"
             f"{', ' + sync.filename if sync.filename else ''}): it gives {adjustment.player.display_name}"
-            f" {national} where this list had {line.club_rank_label}."
+            f" {national} where this list had {line.list_rank_label}."
         )
     if adjustment.reason:
         return f"The committee's reason: {adjustment.reason}."

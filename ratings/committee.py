@@ -110,7 +110,7 @@ def proposes_change(line: RankSyncLine) -> bool:
     return (
         line.match in APPLICABLE
         and line.national_rank is not None
-        and (grade(line.club_rank) != grade(line.national_rank))
+        and (grade(line.list_rank) != grade(line.national_rank))
     )
 
 
@@ -227,8 +227,8 @@ def preview_rank_sync(
                     national_name=entry.name[:200] if entry else "",
                     national_id=(entry.national_id or "") if entry else "",
                     national_rank=entry.rank if entry else None,
-                    club_rank=player.rank,
-                    club_rating=player.rating,
+                    list_rank=player.rank,
+                    list_rating=player.rating,
                     candidates=[_entry_json(e) for e in found] if how == "ambiguous" else [],
                 )
             )

@@ -730,8 +730,9 @@ class RankSyncLine(models.Model):
     national_name = models.CharField(max_length=200, blank=True)
     national_id = models.CharField(max_length=20, blank=True)
     national_rank = models.FloatField(null=True, blank=True)
-    club_rank = models.FloatField()
-    club_rating = models.FloatField()
+    #: The player's rank and rating on this list when the sync was read.
+    list_rank = models.FloatField()
+    list_rating = models.FloatField()
     #: For an ambiguous match: the entries that carry the player's name.
     candidates = models.JSONField(default=list, blank=True)
     applied = models.BooleanField(default=False)
@@ -750,8 +751,8 @@ class RankSyncLine(models.Model):
         return f"sync #{self.sync_id}: {self.player_id} ({self.match})"
 
     @property
-    def club_rank_label(self) -> str:
-        return format_rank(self.club_rank)
+    def list_rank_label(self) -> str:
+        return format_rank(self.list_rank)
 
     @property
     def national_rank_label(self) -> str:

@@ -25,6 +25,7 @@ AFTER_SQUASH = [
     ("ratings", "0002_history_without_state"),
     ("ratings", "0003_result_changes"),
     ("ratings", "0004_player_account_per_list"),
+    ("ratings", "0005_sync_line_list_rank"),
 ]
 
 

@@ -100,7 +100,7 @@ def test_a_merge_keeps_the_duplicates_account_rank_sync_lines_link_requests_and_
     account = User.objects.create_user("francois")
     Player.objects.filter(pk=typo.pk).update(user=account)
     sync = RankSync.objects.create(rating_list=club.rating_list, format="csv")
-    line = RankSyncLine.objects.create(sync=sync, player=typo, match="name", club_rank=-12, club_rating=0)
+    line = RankSyncLine.objects.create(sync=sync, player=typo, match="name", list_rank=-12, list_rating=0)
     asked = LinkRequest.objects.create(user=User.objects.create_user("claimant"), player=typo)
     # A game of typo's entered late changes the rating after typo's later game.
     services.save_sheet(

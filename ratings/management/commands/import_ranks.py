@@ -94,7 +94,7 @@ class Command(BaseCommand):
             write(f"  rejected  line {item.line}: {item.reason}" + (f": {item.text}" if item.text else ""))
         for line in lines:
             if committee.proposes_change(line):
-                write(f"  change    {line.player}: {line.club_rank_label} -> {line.national_rank_label}")
+                write(f"  change    {line.player}: {line.list_rank_label} -> {line.national_rank_label}")
         for line in lines:
             if line.match == "ambiguous":
                 found = "; ".join(
