@@ -284,11 +284,15 @@ def apply_rank_sync(
             )
         lines = {line.id: line for line in current.lines.select_related("player")}
         claimed: dict[str, str] = {}
+        players: set[int] = set()
         for choice in wanted.values():
             line = lines.get(choice.line_id)
             if line is None:
                 raise CommitteeError(f"line {choice.line_id} is not part of this synchronisation")
             player = Player.objects.get(pk=line.player_id)
+            if player.pk in players:  # two records of one person, merged since the sync was read
+                raise CommitteeError(f"{player.name} has two lines chosen in this synchronisation; choose one")
+            players.add(player.pk)
             if line.match == "ambiguous":
                 picked = [c for c in line.candidates if c["line"] == choice.candidate_line]
                 if not picked:

@@ -239,6 +239,30 @@ def test_one_entry_cannot_be_chosen_for_two_players(club: Club, make_player: Mak
     assert not RankAdjustment.objects.exists()
 
 
+def test_two_records_merged_after_the_sync_was_read_apply_one_line_not_two(
+    club: Club, make_player: MakePlayer
+) -> None:
+    """The merge moves the duplicate's line to the kept player: the sync then
+    has two lines of one player, and choosing both is refused."""
+    from ratings.player_changes import merge_players
+
+    ann = make_player("Ann Bee", rank=-10)
+    typo = make_player("Ann Be", rank=-12)
+    sync = committee.preview_rank_sync(
+        club.rating_list, ranks_csv(("Ann Bee", "S-1", "8k"), ("Ann Be", "S-2", "9k"))
+    )
+    merge_players(typo, ann)
+    assert sync.lines.filter(player=ann).count() == 2
+    with pytest.raises(
+        CommitteeError, match="Ann Bee has two lines chosen in this synchronisation; choose one"
+    ):
+        committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
+    assert not RankAdjustment.objects.exists()
+    own = sync.lines.get(player=ann, national_id="S-1")
+    committee.apply_rank_sync(sync, [Choice(own.pk)], effective=date(2024, 6, 1))
+    assert RankAdjustment.objects.get().rank == -8
+
+
 @pytest.mark.django_db(transaction=True)  # the recompute tunes SQLite outside a transaction
 def test_applied_adjustments_show_on_the_record_sheet_with_the_players_own_name(
     club: Club, make_player: MakePlayer, client: Client
