@@ -252,9 +252,15 @@ class Choice:
 
 
 def default_choices(sync: RankSync) -> list[Choice]:
-    """What the preview ticks by default: id and name matches that change the rank."""
+    """What the preview ticks by default: id and name matches that change the
+    rank, except a player's two lines (two records merged since the sync was
+    read): the committee picks one of those itself."""
+    lines = list(sync.lines.all())
+    per_player = Counter(line.player_id for line in lines)
     return [
-        Choice(line.pk) for line in sync.lines.all() if line.match in ("id", "name") and proposes_change(line)
+        Choice(line.pk)
+        for line in lines
+        if line.match in ("id", "name") and proposes_change(line) and per_player[line.player_id] == 1
     ]
 
 
@@ -291,7 +297,9 @@ def apply_rank_sync(
                 raise CommitteeError(f"line {choice.line_id} is not part of this synchronisation")
             player = Player.objects.get(pk=line.player_id)
             if player.pk in players:  # two records of one person, merged since the sync was read
-                raise CommitteeError(f"{player.name} has two lines chosen in this synchronisation; choose one")
+                raise CommitteeError(
+                    f"{player.name} has two lines chosen in this synchronisation; choose one"
+                )
             players.add(player.pk)
             if line.match == "ambiguous":
                 picked = [c for c in line.candidates if c["line"] == choice.candidate_line]

@@ -243,7 +243,7 @@ def test_two_records_merged_after_the_sync_was_read_apply_one_line_not_two(
     club: Club, make_player: MakePlayer
 ) -> None:
     """The merge moves the duplicate's line to the kept player: the sync then
-    has two lines of one player, and choosing both is refused."""
+    has two lines of one player; neither is ticked, and choosing both is refused."""
     from ratings.player_changes import merge_players
 
     ann = make_player("Ann Bee", rank=-10)
@@ -253,10 +253,12 @@ def test_two_records_merged_after_the_sync_was_read_apply_one_line_not_two(
     )
     merge_players(typo, ann)
     assert sync.lines.filter(player=ann).count() == 2
+    assert committee.default_choices(sync) == [], "neither is ticked: the committee picks one"
+    both = [Choice(line.pk) for line in sync.lines.all()]
     with pytest.raises(
         CommitteeError, match="Ann Bee has two lines chosen in this synchronisation; choose one"
     ):
-        committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
+        committee.apply_rank_sync(sync, both, effective=date(2024, 6, 1))
     assert not RankAdjustment.objects.exists()
     own = sync.lines.get(player=ann, national_id="S-1")
     committee.apply_rank_sync(sync, [Choice(own.pk)], effective=date(2024, 6, 1))
