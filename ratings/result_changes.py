@@ -93,12 +93,25 @@ class Note:
         return f"changed on {self.changed_on}: {self.why}"
 
 
+def before_after(old: float, new: float, *, sign: bool = False) -> str:
+    """ "old → new" as the sheet writes numbers (one decimal at most); when
+    that writes both alike (a GoR that moved by 0.003), with as many more
+    decimals (up to four) as it takes to tell them apart."""
+    write = signed if sign else number
+    first, second = write(old), write(new)
+    for digits in (2, 3, 4):
+        if old == new or float(first) != float(second):  # "-0.0 → +0.0" tells nothing apart either
+            break
+        first, second = (f"{'+' if sign and v > 0 else ''}{v:.{digits}f}" for v in (old, new))
+    return f"{first} → {second}"
+
+
 def note_of(change: ResultChange) -> Note:
     return Note(
         changed_on=day(change.changed_at.date()),
         why=describe_causes(list(change.run.causes.all())),
-        change=f"{signed(change.old_change)} → {signed(change.new_change)}",
-        rating=f"{number(change.old_rating)} → {number(change.new_rating)}",
+        change=before_after(change.old_change, change.new_change, sign=True),
+        rating=before_after(change.old_rating, change.new_rating),
         rank=f"{format_rank(change.old_rank)} → {format_rank(change.new_rank)}",
     )
 
@@ -154,8 +167,8 @@ def ripple_lines(changes: Iterable[ResultChange]) -> list[RippleLine]:
                 game=what,
                 game_url=url,
                 date=change.date.isoformat(),
-                change=f"{signed(change.old_change)} → {signed(change.new_change)}",
-                rating=f"{number(change.old_rating)} → {number(change.new_rating)}",
+                change=before_after(change.old_change, change.new_change, sign=True),
+                rating=before_after(change.old_rating, change.new_rating),
                 rank=f"{format_rank(change.old_rank)} → {format_rank(change.new_rank)}",
             )
         )

@@ -183,3 +183,23 @@ def test_the_include_lists_the_ripple_of_a_game(
 
     empty = render_to_string("ratings/includes/ripple_caused.html", {"ripple": [], "ripple_count": 0})
     assert "No later result changed" in empty
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "sign", "written"),
+    [
+        (-80.0, -75.0, True, "-80 → -75"),  # as the sheet writes them
+        (447.0, 452.5, False, "447 → 452.5"),
+        (30.71, 30.74, True, "+30.71 → +30.74"),  # one decimal writes both +30.7
+        (2411.5843, 2411.5871, False, "2411.58 → 2411.59"),
+        (1520.00012, 1520.00031, False, "1520.0001 → 1520.0003"),
+        (-0.04, 0.04, True, "-0.04 → +0.04"),  # not "-0.0 → +0.0"
+        (5.0, 5.0, False, "5 → 5"),  # the rating did not move (the change did)
+    ],
+)
+def test_a_note_writes_old_and_new_apart_when_the_sheets_precision_writes_them_alike(
+    old: float, new: float, sign: bool, written: str
+) -> None:
+    from ratings.result_changes import before_after
+
+    assert before_after(old, new, sign=sign) == written
