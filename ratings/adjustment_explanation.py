@@ -1,7 +1,7 @@
 """What a committee adjustment did, and why, in plain words.
 
 An adjustment sets a player's rank (and optionally the index or rating)
-from a date on: a national rank sync (ratings/committee.py) or a rank set
+from a date on: a national rank sync (ratings/committee/rank_sync.py) or a rank set
 by hand with the committee's reason.  Every system of the list takes it as
 its own rule says (docs/rating-systems.md); the stored history holds each
 system's rank and rating before and after it, which is all there is to

@@ -33,15 +33,8 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from ratings import exchange
-from ratings.committee import (
-    CommitteeError,
-    _exchange_player,
-    _export_name,
-    _ranks_at_first_game,
-    list_games,
-    list_games_tournament,
-    tournament_game,
-)
+from ratings.committee import CommitteeError, list_games, list_games_tournament, tournament_game
+from ratings.committee.game_exports import exchange_player, export_name, period_games, ranks_at_first_game
 from ratings.models import TIMELINE_ORDER, Club, Game, Player, RatingList
 
 #: Games read per query while streaming.
@@ -135,9 +128,9 @@ class _Players:
         new = {pid: gid for pid, gid in first_game.items() if pid not in self.known}
         if not new:
             return
-        ranks = _ranks_at_first_game(self.rating_list, new)
+        ranks = ranks_at_first_game(self.rating_list, new)
         for player in Player.objects.filter(pk__in=new):
-            self.known[player.pk] = _exchange_player(player, ranks.get(player.pk, player.rank))
+            self.known[player.pk] = exchange_player(player, ranks.get(player.pk, player.rank))
 
     def __getitem__(self, pid: int) -> exchange.Player:
         return self.known[pid]
@@ -148,7 +141,7 @@ def list_game_records(
 ) -> Iterator[dict[str, Any]]:
     """The period's game records in timeline order, read a chunk at a time
     (only the games played at ``club`` when one is given)."""
-    name = _export_name(rating_list, start, end, club)
+    name = export_name(rating_list, start, end, club)
     games = list_games(rating_list, start, end, club).values_list(*GAME_COLUMNS, named=True)
     last_round: dict[int, int] = {}
     players = _Players(rating_list)
@@ -251,13 +244,7 @@ def _first_games(
     club, the period is only that club's games."""
     if not pids:
         return {}
-    period = Game.objects.filter(forfeit=False)
-    if club is not None:
-        period = period.filter(club=club)
-    if start:
-        period = period.filter(date__gte=start)
-    if end:
-        period = period.filter(date__lte=end)
+    period = period_games(start, end, club)
 
     def first_as(colour: str) -> Subquery:
         return Subquery(period.filter(**{colour: OuterRef("pk")}).timeline().values("pk")[:1])
@@ -296,7 +283,7 @@ def api_page(
     players = _Players(rating_list)
     pids = {pid for r in rows for pid in (r.white_id, r.black_id)}
     players.load(_first_games(rating_list, start, end, pids, club))
-    name = _export_name(rating_list, start, end, club)
+    name = export_name(rating_list, start, end, club)
     records = []
     for row in rows:
         record = exchange.record_of(

@@ -3,7 +3,7 @@
 Each is for the committee of the list concerned (accounts/roles.py): the
 forms offer only the user's lists and clubs, and a sync is fetched through
 ratings/access.py.  The work is done by
-ratings/committee.py; these views only turn requests into its calls and its
+ratings/committee/; these views only turn requests into its calls and its
 errors (ExchangeError, CommitteeError, both naming the line or the player)
 into form errors.
 """

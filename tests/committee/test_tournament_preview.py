@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import committee
+from ratings.committee import tournament_import
 from ratings.models import Club, Game, ImportPreview, LogEntry, Player, RecordSheet
 from tests.support import ClientFor, MakePlayer
 
@@ -188,7 +189,7 @@ def test_each_upload_deletes_the_previews_older_than_a_day(
 def test_the_preview_shows_the_first_games_and_counts_the_others(
     client_for: ClientFor, club: Club, known: dict[str, Player], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(committee, "GAMES_PREVIEWED", 2)
+    monkeypatch.setattr(tournament_import, "GAMES_PREVIEWED", 2)
     client = client_for("committee")
     upload(client, club)
     preview = ImportPreview.objects.get()

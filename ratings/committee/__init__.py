@@ -1,0 +1,66 @@
+"""The committee's exchanges with national bodies (docs/committee.md).
+
+Plain functions the views and management commands share, one job a module:
+
+- ``rank_sync``: :func:`preview_rank_sync` matches every player of the list
+  to a national rank list and stores the proposal; :func:`apply_rank_sync`
+  turns the lines the committee chose into dated rank adjustments.
+- ``game_exports``: :func:`list_games_tournament`, a list's games of a period
+  (or those played at one of its clubs) as an exchange Tournament, which
+  ratings.exchange writes as an EGD h9 file (class C "club ladder"), an FFG
+  .tou or an AGA file; the CSV and JSON records and the JSON API stream the
+  same games (ratings/exports.py).
+- ``api_tokens``: the token of a list's read-only games API.
+- ``tournament_import``: :func:`import_tournament` saves the games of an EGD
+  h9 or FFG .tou file (or the site's own CSV/JSON/AGA exports) as one record
+  sheet, matching players or creating them.
+- ``common``: :class:`CommitteeError`, the national-id fields, and the club
+  or list a management command works on.
+
+Every refusal is a :class:`CommitteeError` or an
+:class:`ratings.exchange.ExchangeError` (both ValueError), with a message
+naming the player or the file's line(s); nothing is written then.  The
+names below are the package's interface: callers import them from here.
+"""
+
+from ratings.committee.api_tokens import list_for_token, new_api_token
+from ratings.committee.common import (
+    CommitteeError,
+    find_club,
+    find_list,
+    find_list_or_club,
+    rank_label,
+)
+from ratings.committee.game_exports import list_games, list_games_tournament, tournament_game
+from ratings.committee.rank_sync import (
+    APPLICABLE,
+    Choice,
+    apply_rank_sync,
+    default_choices,
+    list_label,
+    preview_rank_sync,
+    proposes_change,
+)
+from ratings.committee.tournament_import import ImportReport, import_tournament
+
+__all__ = [
+    "APPLICABLE",
+    "Choice",
+    "CommitteeError",
+    "ImportReport",
+    "apply_rank_sync",
+    "default_choices",
+    "find_club",
+    "find_list",
+    "find_list_or_club",
+    "import_tournament",
+    "list_for_token",
+    "list_games",
+    "list_games_tournament",
+    "list_label",
+    "new_api_token",
+    "preview_rank_sync",
+    "proposes_change",
+    "rank_label",
+    "tournament_game",
+]

@@ -1,0 +1,126 @@
+"""A list's games of a period as an exchange Tournament (an EGD h9 class C
+"club ladder", an FFG .tou or an AGA file); the streamed CSV, JSON and API
+records are ratings/exports.py."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet
+
+from ratings import exchange
+from ratings.models import Club, Game, GameQuerySet, HistoryEntry, Player, RatingList
+
+
+def period_games(start: date | None, end: date | None, club: Club | None = None) -> GameQuerySet:
+    """The games of a period that an export sends (only those played at
+    ``club`` when one is given), in no order and of any list.  Forfeits are
+    left out: they are recorded but never rated (the FFG algorithm page,
+    ratings/engine/base.py), so a national body has nothing to rate in them."""
+    games = Game.objects.filter(forfeit=False)
+    if club is not None:
+        games = games.filter(club=club)
+    if start:
+        games = games.filter(date__gte=start)
+    if end:
+        games = games.filter(date__lte=end)
+    return games
+
+
+def list_games(
+    rating_list: RatingList, start: date | None, end: date | None, club: Club | None = None
+) -> QuerySet[Game]:
+    """The list's games of a period (:func:`period_games`) in timeline order."""
+    return period_games(start, end, club).filter(rating_list=rating_list).timeline()
+
+
+def ranks_at_first_game(rating_list: RatingList, first_game: dict[int, int]) -> dict[int, float]:
+    """Each player's rank at their first game of the period (primary system),
+    the grade a national body rates them at.  ``first_game``: player -> game id."""
+    if not first_game:
+        return {}
+    # By game id alone (they are the club's games): with the club as well,
+    # SQLite read the club's whole history through its (club, system, date)
+    # index, for every chunk of a streamed export (ratings/exports.py).
+    rows = HistoryEntry.objects.filter(
+        system=rating_list.primary_system, game_id__in=set(first_game.values())
+    ).values_list("player_id", "game_id", "rank_before")
+    return {pid: rank for pid, gid, rank in rows if first_game.get(pid) == gid}
+
+
+def exchange_player(player: Player, rank: float) -> exchange.Player:
+    return exchange.Player(
+        key=str(player.pk),
+        name=player.display_name,
+        rank=rank,
+        egd_pin=player.egd_pin or None,
+        ffg_licence=player.ffg_licence or None,
+        aga_id=player.aga_id or None,
+    )
+
+
+def tournament_game(game: Any, event: str, round_: int = 0) -> exchange.TournamentGame:
+    """An exchange game of a Game, or of a row with a Game's columns (the
+    streamed exports read rows, ratings/exports.py); ``event`` its sheet's."""
+    return exchange.TournamentGame(
+        round=round_,
+        white=str(game.white_id),
+        black=str(game.black_id),
+        winner=exchange.Winner(game.winner),
+        handicap=game.handicap,
+        komi=float(game.komi),
+        date=game.date,
+        kind=game.kind,
+        board=game.board,
+        event=event or None,
+    )
+
+
+def export_name(
+    rating_list: RatingList, start: date | None, end: date | None, club: Club | None = None
+) -> str:
+    return f"{(club or rating_list).name} club ladder {start or 'start'} to {end or 'today'}"
+
+
+def _even_komi(games: Sequence[Game]) -> float | None:
+    """The komi of most even games: h9 and .tou carry one komi for the whole
+    tournament (KM[], komi=), so this is the one that survives the trip."""
+    komis = Counter(float(g.komi) for g in games if g.handicap == 0)
+    return komis.most_common(1)[0][0] if komis else None
+
+
+def list_games_tournament(
+    rating_list: RatingList,
+    start: date | None = None,
+    end: date | None = None,
+    *,
+    club: Club | None = None,
+    event_class: str = "C",
+) -> exchange.Tournament:
+    """The list's games of a period (or those played at ``club``) as one class
+    C "club ladder": British clubs report their club games to the EGD that way,
+    one such tournament per period (docs/formats.md)."""
+    games = list(list_games(rating_list, start, end, club).select_related("white", "black", "sheet"))
+    first_game: dict[int, int] = {}
+    for game in games:
+        for pid in (game.white_id, game.black_id):
+            first_game.setdefault(pid, game.pk)
+    ranks = ranks_at_first_game(rating_list, first_game)
+    players: dict[int, exchange.Player] = {}
+    for game in games:
+        for player in (game.white, game.black):
+            if player.pk not in players:
+                players[player.pk] = exchange_player(player, ranks.get(player.pk, player.rank))
+    return exchange.club_tournament(
+        export_name(rating_list, start, end, club),
+        list(players.values()),
+        [tournament_game(game, game.sheet.event) for game in games],
+        start=start,
+        end=end,
+        event_class=event_class,
+        place=(club or rating_list).name,
+        komi=_even_komi(games),
+    )
