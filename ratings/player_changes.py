@@ -90,7 +90,7 @@ def rename_player(player: Player, *, name: str, suffix: str = "", actor: Actor =
             FormerSlug.objects.create(player=current, slug=old_slug)
             current.slug = new_slug
         current.save(update_fields=["name", "suffix", "slug"])
-        services._log(
+        services.log_change(
             rating_list=current.rating_list_id,
             club=None,
             actor=actor,
@@ -129,7 +129,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
             *Game.objects.filter(pk__in=as_white + as_black).values_list("date", flat=True),
             *RankAdjustment.objects.filter(pk__in=adjustments).values_list("date", flat=True),
         ]
-        record = {name: services._loggable(getattr(dup, name)) for name in PLAYER_FIELDS}
+        record = {name: services.loggable(getattr(dup, name)) for name in PLAYER_FIELDS}
         log_entries = list(
             LogEntry.players.through.objects.filter(player=dup).values_list("logentry_id", flat=True)
         )
@@ -163,7 +163,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
         summary = (
             f"Merged {dup.display_name} into {keep.display_name} ({len(dates)} games and adjustments moved)"
         )
-        entry = services._log(
+        entry = services.log_change(
             rating_list=keep.rating_list_id,
             club=None,
             actor=actor,
@@ -180,7 +180,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
         FormerSlug.objects.bulk_create(FormerSlug(player=keep, slug=s) for s in [record["slug"], *former])
         services.refresh_last_updated([keep])
         if dates:
-            services._mark_dirty(keep.rating_list_id, min(dates))
+            services.mark_dirty(keep.rating_list_id, min(dates))
     return entry
 
 
@@ -229,7 +229,7 @@ def unmerge(entry: LogEntry, *, actor: Actor = None) -> Player:
         keep.save(update_fields=["since"])
         current.changes = {**current.changes, UNMERGED: True}
         current.save(update_fields=["changes"])
-        services._log(
+        services.log_change(
             rating_list=keep.rating_list_id,
             club=None,
             actor=actor,
@@ -239,5 +239,5 @@ def unmerge(entry: LogEntry, *, actor: Actor = None) -> Player:
             players=[keep, dup],
         )
         services.refresh_last_updated([keep, dup])
-        services._mark_dirty(keep.rating_list_id, current.event_date)
+        services.mark_dirty(keep.rating_list_id, current.event_date)
     return dup

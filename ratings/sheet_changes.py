@@ -71,7 +71,7 @@ def _snapshot(sheet: RecordSheet, games: Sequence[Game]) -> dict[str, Any]:
                 "black": g.black_id,
                 "white_name": g.white.display_name,
                 "black_name": g.black.display_name,
-                **{name: services._loggable(getattr(g, name)) for name in GAME_FIELDS},
+                **{name: services.loggable(getattr(g, name)) for name in GAME_FIELDS},
             }
             for g in games
         ],
@@ -91,7 +91,7 @@ def delete_sheet(sheet: RecordSheet, *, actor: Actor = None, reason: str = "") -
             f"{', ' + current.event if current.event else ''} ({count} game{'s' if count != 1 else ''})"
             f"{f' ({reason})' if reason else ''}"
         )
-        entry = services._log(
+        entry = services.log_change(
             rating_list=current.club.rating_list_id,
             club=current.club,
             actor=actor,
@@ -103,7 +103,7 @@ def delete_sheet(sheet: RecordSheet, *, actor: Actor = None, reason: str = "") -
         )
         current.delete()  # its games go with it (Game.sheet cascades)
         services.refresh_last_updated(players)
-        services._mark_dirty(current.club.rating_list_id, earliest)
+        services.mark_dirty(current.club.rating_list_id, earliest)
     return entry
 
 

@@ -2,7 +2,7 @@
    - nextRow(): the number of the next game row, sent by the "Add a game" button;
      "Remove" takes a row off.  Here, not in hx-vals/hx-on attributes: the
      Content-Security-Policy forbids eval and inline scripts.
-   - Komi follows the handicap (6.5 even, 0.5 with handicap; ratings/services.py
+   - Komi follows the handicap (6.5 even, 0.5 with handicap; ratings/services/rows.py
      default_komi) until the volunteer types a komi of their own. */
 "use strict";
 

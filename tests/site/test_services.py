@@ -1,4 +1,4 @@
-"""ratings/services.py: the one place that writes games, sheets and adjustments."""
+"""ratings/services/: the one place that writes games, sheets and adjustments."""
 
 from __future__ import annotations
 
