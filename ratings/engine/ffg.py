@@ -229,12 +229,10 @@ class FFG(LadderBase):
             counted_kinds=counted_kinds,
             adjust=adjust,
             round_levels=round_levels,
+            tolerance=tolerance,
             max_iterations=max_iterations,
         )
-        if not tolerance > 0.0:
-            raise ValueError(f"tolerance must be above 0, got {tolerance!r}")
         self.coefficients = coefficients
-        self.tolerance = float(tolerance)
 
     def _rate_period(
         self,

@@ -233,12 +233,15 @@ class LadderBase:
         counted_kinds: Collection[Kind] = COUNTED_KINDS,
         adjust: bool = True,
         round_levels: bool = True,
+        tolerance: float,
         max_iterations: int = 100,
     ) -> None:
         kinds = frozenset(counted_kinds)
         for kind in kinds:
             if not isinstance(kind, Kind):
                 raise ValueError(f"counted_kinds holds {kind!r}, not a game kind")
+        if not tolerance > 0.0:
+            raise ValueError(f"tolerance must be above 0, got {tolerance!r}")
         if max_iterations < 1:
             raise ValueError(f"max_iterations must be at least 1, got {max_iterations!r}")
         self.counted_kinds = kinds
@@ -246,6 +249,8 @@ class LadderBase:
         self.counted_tuple: tuple[Kind, ...] = tuple(kinds)
         self.adjust = adjust
         self.round_levels = round_levels
+        #: The adjustment stops when no level moves by this much (each ladder its own).
+        self.tolerance = float(tolerance)
         self.max_iterations = max_iterations
 
     def state_from_json(self, data: Mapping[str, Any]) -> LadderPlayer:
