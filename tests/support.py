@@ -174,6 +174,25 @@ VALID_TOURNAMENTS = [
 ]
 
 
+#: Every column of a stored history row (HistoryEntry), in the order tests compare them.
+HISTORY_COLUMNS = (
+    "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",
+    "rank_before", "rating_before", "change", "rank_after", "rating_after",
+)  # fmt: skip
+
+
+def stored_history(club: Any, columns: tuple[str, ...] = HISTORY_COLUMNS) -> list[tuple[object, ...]]:
+    """The stored history of ``club``'s list, ``columns`` of each row, in
+    (system, seq, colour) order: what the recompute tests compare."""
+    from ratings.models import HistoryEntry
+
+    return list(
+        HistoryEntry.objects.filter(rating_list=club.rating_list)
+        .order_by("system", "seq", "colour")
+        .values_list(*columns)
+    )
+
+
 def sheet_data(club: Any, rows: list[dict[str, Any]], **header: Any) -> dict[str, str]:
     """The POST of a record sheet at ``club``: yesterday's club night unless
     ``header`` says otherwise, one ``row-N-`` group of fields per game."""

@@ -22,7 +22,7 @@ from ratings.models import (
     RecomputeRun,
     RecordSheet,
 )
-from tests.support import MakePlayer
+from tests.support import MakePlayer, stored_history
 
 pytestmark = pytest.mark.django_db
 
@@ -85,28 +85,6 @@ def test_it_names_the_dirty_clubs_in_a_notice(club: Club) -> None:
     ]
 
 
-def history(club: Club) -> list[tuple[object, ...]]:
-    return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list)
-        .order_by("system", "seq", "colour")
-        .values_list(
-            "system",
-            "seq",
-            "date",
-            "player_id",
-            "game_id",
-            "adjustment_id",
-            "colour",
-            "opponent_id",
-            "rank_before",
-            "rating_before",
-            "change",
-            "rank_after",
-            "rating_after",
-        )
-    )
-
-
 def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club: Club, make_player: MakePlayer) -> None:
     options = recompute.Options(checkpoint_every=5)
     players = [make_player(f"P{i}", rank=-15 + i) for i in range(6)]
@@ -125,7 +103,7 @@ def test_it_resumes_from_a_checkpoint_and_gives_the_full_replay(club: Club, make
     add_game(club, date(2025, 1, 15), players[0], players[3], "black")
     recompute.mark_dirty(club.rating_list, date(2025, 1, 15))
     run = recompute.recompute_list(club.rating_list_id, options=options)
-    incremental = history(club)
+    incremental = stored_history(club)
     assert run is not None and run.from_date == date(2025, 1, 15) and not run.full
     recompute.recompute_list(club.rating_list_id, full=True)
-    assert history(club) == incremental
+    assert stored_history(club) == incremental

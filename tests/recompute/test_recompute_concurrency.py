@@ -17,8 +17,8 @@ from django.db import close_old_connections, connection
 from pytest_django import Settings
 
 from ratings import recompute, services
-from ratings.models import Club, Game, HistoryEntry, Player
-from tests.support import MakePlayer
+from ratings.models import Club, Game, Player
+from tests.support import MakePlayer, stored_history
 
 # Concurrent writers need PostgreSQL (SQLite serialises them): deselected on
 # SQLite at collection, before pytest-django sets up a transactional test
@@ -30,12 +30,8 @@ SHEETS_EACH = 3
 GAMES_PER_SHEET = 5
 
 
-def history(club: Club) -> list[tuple[object, ...]]:
-    return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list)
-        .order_by("system", "seq", "colour")
-        .values_list("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
-    )
+#: The columns this file compares.
+COLUMNS = ("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -81,9 +77,9 @@ def test_it_saves_every_game_of_simultaneous_sheets_and_ends_in_the_full_replay(
         recompute.recompute_list(club.rating_list_id)
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None
-    concurrent = history(club)
+    concurrent = stored_history(club, COLUMNS)
     cached = list(Player.objects.order_by("id").values_list("rank", "rating", "games_count"))
     assert len(concurrent) == 2 * Game.objects.filter(club=club).count()
     recompute.recompute_list(club.rating_list_id, full=True)
-    assert history(club) == concurrent
+    assert stored_history(club, COLUMNS) == concurrent
     assert list(Player.objects.order_by("id").values_list("rank", "rating", "games_count")) == cached

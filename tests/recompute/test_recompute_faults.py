@@ -18,18 +18,14 @@ import pytest
 
 from ratings import recompute
 from ratings.engine.base import InvalidEvent, RatingSystem
-from ratings.models import Club, Game, HistoryEntry, RecomputeRun, RecordSheet
-from tests.support import MakePlayer, wait_until
+from ratings.models import Club, Game, RecomputeRun, RecordSheet
+from tests.support import MakePlayer, stored_history, wait_until
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
-def history(club: Club) -> list[tuple[object, ...]]:
-    return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list)
-        .order_by("system", "seq", "colour")
-        .values_list("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
-    )
+#: The columns this file compares.
+COLUMNS = ("system", "seq", "player_id", "game_id", "rank_after", "rating_after")
 
 
 @pytest.mark.django_db
@@ -44,7 +40,7 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(
             black=players[(n + 1) % 4], winner="white" if n % 3 else "black",
         )  # fmt: skip
     recompute.recompute_list(club.rating_list_id, full=True)
-    before = history(club)
+    before = stored_history(club, COLUMNS)
     assert before, "the first run wrote a history"
     Game.objects.create(
         club=club, sheet=sheet, date=date(2025, 5, 3), white=players[3], black=players[0], winner="black"
@@ -59,7 +55,7 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(
         recompute.recompute_list(
             club.rating_list_id, options=recompute.Options(write_history=write_half_then_fail)
         )
-    assert history(club) == before
+    assert stored_history(club, COLUMNS) == before
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from == date(2025, 5, 3), "the club stays dirty"
     failed = RecomputeRun.objects.get(status="failed")
@@ -68,10 +64,10 @@ def test_an_error_in_the_middle_of_the_write_leaves_the_previous_history(
     assert recompute.recompute_list(club.rating_list_id) is not None  # the sweeper's or a retry's run
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None
-    after = history(club)
+    after = stored_history(club, COLUMNS)
     assert after != before
     recompute.recompute_list(club.rating_list_id, full=True)
-    assert history(club) == after, "the next run gives the full replay"
+    assert stored_history(club, COLUMNS) == after, "the next run gives the full replay"
 
 
 @pytest.mark.django_db

@@ -20,7 +20,7 @@ from ratings import recompute
 from ratings.engine import get_system
 from ratings.engine.base import RatingSystem, Result
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
-from tests.support import MakePlayer, make_pool
+from tests.support import MakePlayer, make_pool, stored_history
 
 COLUMNS = (
     "system",
@@ -33,14 +33,6 @@ COLUMNS = (
     "rank_after",
     "rating_after",
 )
-
-
-def history(club: Club) -> list[tuple[object, ...]]:
-    return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list)
-        .order_by("system", "seq", "colour")
-        .values_list(*COLUMNS)
-    )
 
 
 @pytest.fixture
@@ -81,7 +73,7 @@ def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs: 
     large = recompute.Options(rebuild_min_rows=0)  # the indexes are dropped too
     for each in three_clubs:
         recompute.recompute_list(each.rating_list_id, full=True, options=large)
-    before = [history(each) for each in three_clubs]
+    before = [stored_history(each, COLUMNS) for each in three_clubs]
     assert all(before)
     RatingList.objects.filter(pk=three_clubs[1].rating_list_id).update(
         dirty_from=date(2025, 2, 1), dirty_generation=7
@@ -108,7 +100,7 @@ def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs: 
         assert replayers and here not in replayers, "the replays ran in the replay thread"
     else:
         assert writers == [] and replayers == {here}, "every club is replayed before anything is written"
-    assert [history(each) for each in three_clubs] == before, "every club as it was"
+    assert [stored_history(each, COLUMNS) for each in three_clubs] == before, "every club as it was"
     assert set(RecomputeRun.objects.filter(trigger="command").values_list("status", flat=True)) == {"failed"}
     assert RatingList.objects.get(pk=three_clubs[1].rating_list_id).dirty_from == date(2025, 2, 1), (
         "the dirty club stays dirty"
@@ -118,7 +110,7 @@ def test_a_replay_failing_on_the_second_club_rolls_every_club_back(three_clubs: 
         trigger="retry", options=large
     )  # the connection is usable; the retry succeeds
     assert [run.status for run in runs] == ["done"] * 3
-    assert [history(each) for each in three_clubs] == before
+    assert [stored_history(each, COLUMNS) for each in three_clubs] == before
 
 
 @pytest.mark.postgresql
@@ -135,7 +127,7 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
         recompute.recompute_list(
             each.rating_list_id, full=True
         )  # the table until the test's transaction ends)
-    before = [history(each) for each in three_clubs]
+    before = [stored_history(each, COLUMNS) for each in three_clubs]
     table = HistoryEntry._meta.db_table
 
     def shape() -> tuple[object, ...]:
@@ -170,7 +162,7 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
         other.close()
     assert len(reads) == 3, "each club's write let the other session read the history"
     assert [run.status for run in runs] == ["done"] * 3
-    assert [history(each) for each in three_clubs] == before
+    assert [stored_history(each, COLUMNS) for each in three_clubs] == before
     assert shape() == shape_before, "the same indexes, constraints and sequence, by name"
     with connection.cursor() as cursor:
         cursor.execute("SELECT to_regclass(%s)", [f"{table}_new"])
@@ -180,4 +172,4 @@ def test_on_postgresql_readers_of_the_history_wait_only_for_the_swap(three_clubs
         dirty_from=date(2025, 2, 3), dirty_generation=9
     )
     assert recompute.recompute_list(three_clubs[0].rating_list_id) is not None
-    assert history(three_clubs[0]) == before[0]
+    assert stored_history(three_clubs[0], COLUMNS) == before[0]

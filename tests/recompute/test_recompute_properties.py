@@ -13,34 +13,12 @@ from hypothesis import strategies as st
 
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
-from tests.support import MakePlayer
+from tests.support import MakePlayer, stored_history
 
 pytestmark = pytest.mark.django_db
 
 DAY0 = date(2025, 3, 1)
 ENTERED = datetime(2025, 4, 1, 12, 0, tzinfo=UTC)
-
-
-def history(club: Club) -> list[tuple[object, ...]]:
-    return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list)
-        .order_by("system", "seq", "colour")
-        .values_list(
-            "system",
-            "seq",
-            "date",
-            "player_id",
-            "game_id",
-            "adjustment_id",
-            "colour",
-            "opponent_id",
-            "rank_before",
-            "rating_before",
-            "change",
-            "rank_after",
-            "rating_after",
-        )
-    )
 
 
 def cached(club: Club) -> list[tuple[object, ...]]:
@@ -123,7 +101,7 @@ def _scenario(
     recompute.recompute_list(club.rating_list_id, options=options)
     club.rating_list.refresh_from_db()
     assert club.rating_list.dirty_from is None
-    incremental, incremental_players = history(club), cached(club)
+    incremental, incremental_players = stored_history(club), cached(club)
     recompute.recompute_list(club.rating_list_id, full=True)
-    assert history(club) == incremental
+    assert stored_history(club) == incremental
     assert cached(club) == incremental_players

@@ -18,20 +18,12 @@ from django.db import connection, connections
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, RatingList, RecomputeRun, RecordSheet
 from ratings.recompute.indexes import create_indexes
-from tests.support import MakePlayer, make_pool
+from tests.support import MakePlayer, make_pool, stored_history
 
 COLUMNS = (
     "system", "seq", "date", "player_id", "opponent_id", "game_id", "colour",
     "rank_before", "rating_before", "change", "rank_after", "rating_after",
 )  # fmt: skip
-
-
-def history(club: Club) -> list[tuple[object, ...]]:
-    return list(
-        HistoryEntry.objects.filter(rating_list=club.rating_list)
-        .order_by("system", "seq", "colour")
-        .values_list(*COLUMNS)
-    )
 
 
 def indexes() -> dict[str, tuple[Any, ...]]:
@@ -79,7 +71,7 @@ def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
 ) -> None:
     fill(club, make_player)
     recompute.recompute_list(club.rating_list_id, full=True)
-    plain, before = history(club), indexes()
+    plain, before = stored_history(club, COLUMNS), indexes()
     assert plain, "the first run wrote a history"
     assert not rebuilds
 
@@ -88,7 +80,7 @@ def test_it_rebuilds_the_indexes_of_a_full_rewrite_and_writes_the_same_history(
     assert len(rebuilds) == 1 and len(rebuilds[0]) >= 2, (
         "the secondary indexes were dropped and created again"
     )
-    assert history(club) == plain
+    assert stored_history(club, COLUMNS) == plain
     assert indexes() == before, "every index and constraint is back, with the same columns"
 
 
@@ -118,7 +110,7 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
 ) -> None:
     players = fill(club, make_player)
     recompute.recompute_list(club.rating_list_id, full=True, options=rebuilds.options())
-    before_rows, before_indexes = history(club), indexes()
+    before_rows, before_indexes = stored_history(club, COLUMNS), indexes()
     first = Game.objects.filter(club=club).order_by("date").first()
     assert first is not None
     Game.objects.create(
@@ -134,12 +126,12 @@ def test_a_failure_after_the_indexes_were_dropped_leaves_them_and_the_history(
         recompute.recompute_list(
             club.rating_list_id, options=rebuilds.options(write_history=write_some_then_fail)
         )
-    assert history(club) == before_rows
+    assert stored_history(club, COLUMNS) == before_rows
     assert indexes() == before_indexes, "the dropped indexes came back with the rollback"
 
     recompute.recompute_list(club.rating_list_id, options=rebuilds.options())
     assert len(rebuilds) == 2, "the run from the first date rebuilt the indexes"
-    assert history(club) != before_rows
+    assert stored_history(club, COLUMNS) != before_rows
     assert indexes() == before_indexes
 
 
@@ -160,14 +152,14 @@ def test_recompute_all_gives_every_club_its_own_full_replay_and_builds_the_index
 ) -> None:
     for each in two_clubs:
         recompute.recompute_list(each.rating_list_id, full=True, options=rebuilds.options())
-    each_alone = [history(each) for each in two_clubs]
+    each_alone = [stored_history(each, COLUMNS) for each in two_clubs]
     assert all(each_alone), "both clubs have a history"
     rebuilds.clear()
     before = indexes()
 
     runs = recompute.recompute_all(trigger="command", options=rebuilds.options())
 
-    assert [history(each) for each in two_clubs] == each_alone
+    assert [stored_history(each, COLUMNS) for each in two_clubs] == each_alone
     assert len(rebuilds) == 1, "one drop and one rebuild for the whole federation"
     assert indexes() == before
     assert [(run.rating_list_id, run.status, run.full) for run in runs] == [
@@ -186,7 +178,7 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
     RatingList.objects.filter(pk=two_clubs[0].rating_list_id).update(
         dirty_from=date(2025, 1, 1), dirty_generation=5
     )
-    before_rows, before_indexes = [history(each) for each in two_clubs], indexes()
+    before_rows, before_indexes = [stored_history(each, COLUMNS) for each in two_clubs], indexes()
     calls: list[int] = []
 
     def fail_on_the_second_club(rows: Iterable[Any], table: str | None) -> int:
@@ -200,7 +192,7 @@ def test_a_failure_in_the_second_club_of_recompute_all_leaves_every_club_as_it_w
         recompute.recompute_all(
             trigger="command", options=rebuilds.options(write_history=fail_on_the_second_club)
         )
-    assert [history(each) for each in two_clubs] == before_rows, (
+    assert [stored_history(each, COLUMNS) for each in two_clubs] == before_rows, (
         "the first club's rewrite was rolled back too"
     )
     assert indexes() == before_indexes
@@ -218,8 +210,8 @@ def test_recompute_all_falls_back_to_one_club_at_a_time_when_a_club_is_busy(two_
     assert [run.rating_list_id for run in runs] == [two_clubs[0].rating_list_id], (
         "the busy club is left to the run holding its lock"
     )
-    assert history(two_clubs[0])
-    assert not history(two_clubs[1])
+    assert stored_history(two_clubs[0], COLUMNS)
+    assert not stored_history(two_clubs[1], COLUMNS)
 
 
 @contextlib.contextmanager
