@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, add_row, log_in, settled, shoot
+from tests.browser.pages import DESKTOP, add_row, fill_player, log_in, settled, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -99,8 +99,7 @@ def test_a_new_player_is_typed_once_and_enter_and_tab_follow_the_sheet(
 
 def enter_game(page: Any, n: int, white: str, black: str, winner: int) -> None:
     for colour, name in (("white", white), ("black", black)):
-        page.fill(f'input[name="row-{n}-{colour}"]', name)
-        page.press(f'input[name="row-{n}-{colour}"]', "Tab")
+        fill_player(page, f"row-{n}-{colour}", name)
         page.wait_for_selector(f"#id_row-{n}-{colour}-status .known")
     page.check(f"#id_row-{n}-winner_{winner}")
 
@@ -204,8 +203,7 @@ def test_a_typo_is_caught_by_did_you_mean_and_the_existing_player_picked(
     page.keyboard.press("Enter")  # picks François
     page.wait_for_selector("#id_row-0-white-status .known")
     assert page.input_value('input[name="row-0-white"]') == "François Dupont"
-    page.fill('input[name="row-0-black"]', "Bob Smit")
-    page.press('input[name="row-0-black"]', "Tab")
+    fill_player(page, "row-0-black", "Bob Smit")
     page.wait_for_selector("#id_row-0-black-status .known")
     page.check("#id_row-0-winner_0")
     page.click("button.save")
@@ -245,8 +243,7 @@ def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
         if n:
             add_row(page, n, tap=True)
         for colour, name in (("white", white), ("black", black)):
-            page.fill(f'input[name="row-{n}-{colour}"]', name)
-            page.press(f'input[name="row-{n}-{colour}"]', "Tab")
+            fill_player(page, f"row-{n}-{colour}", name)
             page.wait_for_selector(f"#id_row-{n}-{colour}-status > *")
         if n == 0:
             page.fill('input[name="row-0-black_rank"]', "20k")
@@ -292,8 +289,7 @@ def type_game(page: Any, n: int, white: str, black: str, winner: int, add: bool 
     if add and n:
         add_row(page, n)
     for colour, name in (("white", white), ("black", black)):
-        page.fill(f'input[name="row-{n}-{colour}"]', name)
-        page.press(f'input[name="row-{n}-{colour}"]', "Tab")
+        fill_player(page, f"row-{n}-{colour}", name)
         page.wait_for_selector(f"#id_row-{n}-{colour}-status > *")
     page.click(f"label:has(#id_row-{n}-winner_{winner})")
 
