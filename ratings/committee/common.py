@@ -25,10 +25,6 @@ class CommitteeError(ValueError):
     """A sync or import that cannot go ahead; the message says why."""
 
 
-def acting_user(user: Any) -> Any:
-    return user if user is not None and getattr(user, "is_authenticated", False) else None
-
-
 def national_id_field(name: str) -> models.Field[Any, Any]:
     """The Player field of a national id (egd_pin, ffg_licence, aga_id)."""
     field = Player._meta.get_field(name)

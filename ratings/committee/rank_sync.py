@@ -22,13 +22,12 @@ from ratings import exchange
 from ratings.committee.common import (
     ID_FIELD,
     CommitteeError,
-    acting_user,
     grade,
     national_id_field,
     national_id_max_length,
 )
 from ratings.models import Player, RankSync, RankSyncLine, RatingList
-from ratings.services import SheetError, add_adjustment
+from ratings.services import SheetError, acting_user, add_adjustment
 
 #: Matches the committee may apply as they stand; an ambiguous line needs a
 #: candidate chosen first (it then becomes "confirmed").
@@ -284,7 +283,7 @@ def apply_rank_sync(
                         date=effective,
                         rank=line.national_rank,
                         reason=f"National rank ({list_label(current)}, sync #{current.pk})",
-                        actor=acting_user(user),
+                        actor=user,
                     )
                 except SheetError as error:
                     problems = "; ".join(m for fields in error.problems.values() for m in fields.values())

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from ratings import exchange
-from ratings.committee.common import CommitteeError, acting_user, grade, national_id_max_length
+from ratings.committee.common import CommitteeError, grade, national_id_max_length
 from ratings.engine.ranks import format_rank
 from ratings.models import Club, Kind, Player, RatingList, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError, save_sheet
@@ -292,7 +292,7 @@ def import_tournament(
                 club=club,
                 date=day,
                 rows=rows,
-                actor=acting_user(user),
+                actor=user,
                 event=event,
                 kind=Kind.TOURNAMENT,
                 comments=_sheet_comments(filename, tournament),
