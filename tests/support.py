@@ -174,6 +174,19 @@ VALID_TOURNAMENTS = [
 ]
 
 
+def refused_as(response: Any, expected: str | int) -> bool:
+    """Whether the persona was refused as ``expected`` says ("login": sent to
+    the login page; 403), asserting the refusal is exactly that; False when
+    ``expected`` is a success (the caller checks it)."""
+    if expected == "login":
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+        return True
+    if expected == 403:
+        assert response.status_code == 403
+        return True
+    return False
+
+
 #: Every column of a stored history row (HistoryEntry), in the order tests compare them.
 HISTORY_COLUMNS = (
     "system", "seq", "date", "player_id", "game_id", "adjustment_id", "colour", "opponent_id",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,10 +13,7 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import Club, LogEntry, Player, RankAdjustment, RatingList
 from ratings.services import GameRow
-from tests.support import ClientFor, MakePlayer, Personas, committee_of, make_pool
-
-if TYPE_CHECKING:
-    from tests.support import TestResponse
+from tests.support import ClientFor, MakePlayer, Personas, committee_of, make_pool, refused_as
 
 
 @pytest.fixture
@@ -152,17 +149,7 @@ def test_the_list_settings_page_offers_every_system(client_for: ClientFor, club:
 
 # --- every role against every committee view -------------------------------------
 
-EXPECTED = {"anonymous": "login", "player": 403, "volunteer": 403, "committee": "ok"}
-
-
-def _refused_as(response: TestResponse, role: str) -> bool:
-    if EXPECTED[role] == "login":
-        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
-        return True
-    if EXPECTED[role] == 403:
-        assert response.status_code == 403
-        return True
-    return False
+EXPECTED: dict[str, str | int] = {"anonymous": "login", "player": 403, "volunteer": 403, "committee": "ok"}
 
 
 @pytest.mark.parametrize("role", EXPECTED)
@@ -170,7 +157,7 @@ def test_only_the_committee_may_add_an_adjustment(
     client_for: ClientFor, club: Club, alice: Player, role: str
 ) -> None:
     response = client_for(role).post("/adjustments/new/", adjustment_data(alice))
-    refused = _refused_as(response, role)
+    refused = refused_as(response, EXPECTED[role])
     assert RankAdjustment.objects.exists() == (not refused)
     club.rating_list.refresh_from_db()
     assert (club.rating_list.dirty_from is None) == refused
@@ -180,7 +167,7 @@ def test_only_the_committee_may_add_an_adjustment(
 @pytest.mark.parametrize("role", EXPECTED)
 def test_only_the_committee_may_change_the_list_systems(client_for: ClientFor, club: Club, role: str) -> None:
     response = client_for(role).post(f"/lists/{club.rating_list.slug}/settings/", {"primary_system": "ffg"})
-    refused = _refused_as(response, role)
+    refused = refused_as(response, EXPECTED[role])
     club.rating_list.refresh_from_db()
     assert (club.rating_list.primary_system == "sagc") == refused
 
@@ -189,7 +176,7 @@ def test_only_the_committee_may_change_the_list_systems(client_for: ClientFor, c
 def test_only_the_committee_sees_the_committee_pages(client_for: ClientFor, club: Club, role: str) -> None:
     for url in ("/adjustments/", "/adjustments/new/", f"/lists/{club.rating_list.slug}/settings/"):
         response = client_for(role).get(url)
-        if not _refused_as(response, role):
+        if not refused_as(response, EXPECTED[role]):
             assert response.status_code == 200
 
 

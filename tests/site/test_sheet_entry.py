@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 import pytest
 from django.urls import reverse
@@ -13,10 +12,7 @@ from django.utils import timezone
 
 from ratings.models import Club, Game, LogEntry, Player, RecordSheet
 from tests.support import SHEET_URL as URL
-from tests.support import ClientFor, MakePlayer, Personas, make_pool, sheet_data, volunteer_of
-
-if TYPE_CHECKING:
-    from tests.support import TestResponse
+from tests.support import ClientFor, MakePlayer, Personas, make_pool, refused_as, sheet_data, volunteer_of
 
 
 @pytest.fixture
@@ -376,17 +372,7 @@ def test_a_saved_sheet_links_everyone_to_its_games_in_the_log(
 
 # --- every role against every entry view ---------------------------------------
 
-EXPECTED = {"anonymous": "login", "player": 403, "volunteer": "ok", "committee": "ok"}
-
-
-def _refused_as(response: TestResponse, role: str) -> bool:
-    if EXPECTED[role] == "login":
-        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
-        return True
-    if EXPECTED[role] == 403:
-        assert response.status_code == 403
-        return True
-    return False
+EXPECTED: dict[str, str | int] = {"anonymous": "login", "player": 403, "volunteer": "ok", "committee": "ok"}
 
 
 @pytest.mark.parametrize("role", EXPECTED)
@@ -397,7 +383,7 @@ def test_only_volunteers_and_committee_may_save_a_sheet(
         club, [{"white": "Alice Mokoena", "black": "New Person", "black_rank": "9k", "winner": "white"}]
     )
     response = client_for(role).post(URL, data)
-    refused = _refused_as(response, role)
+    refused = refused_as(response, EXPECTED[role])
     if not refused:
         assert response.status_code == 302
     assert RecordSheet.objects.exists() == (not refused)
@@ -418,5 +404,5 @@ def test_only_volunteers_and_committee_reach_the_entry_page_and_its_helpers(
         reverse("sheet_player_check") + "?field=row-0-white&row-0-white=x",
     ):
         response = client_for(role).get(url)
-        if not _refused_as(response, role):
+        if not refused_as(response, EXPECTED[role]):
             assert response.status_code == 200, url
