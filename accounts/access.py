@@ -17,9 +17,9 @@ from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from accounts import invitations
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from accounts.roles import is_committee_of, is_site_admin
+from accounts.services import invitations
 from ratings.models import Player
 
 T = TypeVar("T", bound=Model)

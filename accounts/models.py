@@ -75,7 +75,7 @@ class InvitationQuerySet(models.QuerySet["Invitation"]):
 class Invitation(models.Model):
     """A role offered by e-mail: a volunteer seat at a club of the list, or a
     committee seat on the list.  The link carries a one-time token; only its
-    SHA-256 is stored (accounts/invitations.py)."""
+    SHA-256 is stored (accounts/services/invitations.py)."""
 
     email = models.EmailField()
     role = models.CharField(max_length=10, choices=Role.choices)

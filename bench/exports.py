@@ -14,7 +14,7 @@ bench/engine.py measures it):
 
 - export json / csv: the whole period's file downloaded from
   /committee/export/, the response consumed piece by piece as a web
-  server would send it (ratings/exports.py);
+  server would send it (ratings/committee/exports.py);
 - whole-file json (before): the same file built in memory by the writer
   the export used before streaming (committee.list_games_tournament +
   exchange.write_tournament), for comparison;
@@ -113,7 +113,8 @@ def main() -> None:
     from django.test import Client
 
     from accounts.models import CommitteeMember
-    from ratings import committee, exchange, exports
+    from ratings import committee, exchange
+    from ratings.committee import exports
     from ratings.models import Club, Game, HistoryEntry
     from ratings.recompute import recompute_all
 

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from ratings.engine.ranks import format_rank
-from ratings.forms import SYSTEM_CHOICES
+from ratings.forms.sheets import SYSTEM_CHOICES
 from ratings.models import (
     Club,
     Game,

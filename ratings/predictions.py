@@ -12,7 +12,7 @@ edge:
   long for a request (docs/evaluation.md, "The committee's page");
 * :func:`curve` gives the curve a system's probabilities use (the stored
   one, else the prior's mean) and :func:`standing` a player's standing in
-  a system before a date: what entry (ratings/improbable.py) and the
+  a system before a date: what entry (ratings/entry/improbable.py) and the
   handicap advice (ratings/evaluation/advice.py) need.
 """
 

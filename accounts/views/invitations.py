@@ -13,11 +13,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import access, invitations
+from accounts import access
 from accounts.forms import InviteForm, NewcomerForm
-from accounts.memberships import MembershipError
 from accounts.models import Invitation
 from accounts.requests import AuthenticatedHttpRequest, signed_in_user
+from accounts.services import invitations
+from accounts.services.memberships import MembershipError
 from ratings import access as ratings_access
 
 

@@ -11,13 +11,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import access, memberships
+from accounts import access
 from accounts.forms import GiveRoleForm, LinkForm
-from accounts.memberships import MembershipError
 from accounts.models import CommitteeMember, LinkRequest, Volunteer
 from accounts.requests import AuthenticatedHttpRequest
+from accounts.services import memberships
+from accounts.services.memberships import MembershipError
 from ratings import access as ratings_access
-from ratings.form_fields import choices_of
+from ratings.forms.fields import choices_of
 from ratings.models import RatingList
 
 

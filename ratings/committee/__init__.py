@@ -9,7 +9,7 @@ Plain functions the views and management commands share, one job a module:
   (or those played at one of its clubs) as an exchange Tournament, which
   ratings.exchange writes as an EGD h9 file (class C "club ladder"), an FFG
   .tou or an AGA file; the CSV and JSON records and the JSON API stream the
-  same games (ratings/exports.py).
+  same games (ratings/committee/exports.py).
 - ``api_tokens``: the token of a list's read-only games API.
 - ``tournament_import``: :func:`import_tournament` saves the games of an EGD
   h9 or FFG .tou file (or the site's own CSV/JSON/AGA exports) as one record

@@ -1,6 +1,6 @@
 """A list's games of a period as an exchange Tournament (an EGD h9 class C
 "club ladder", an FFG .tou or an AGA file); the streamed CSV, JSON and API
-records are ratings/exports.py."""
+records are ratings/committee/exports.py."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def ranks_at_first_game(rating_list: RatingList, first_game: dict[int, int]) -> 
         return {}
     # By game id alone (they are the club's games): with the club as well,
     # SQLite read the club's whole history through its (club, system, date)
-    # index, for every chunk of a streamed export (ratings/exports.py).
+    # index, for every chunk of a streamed export (ratings/committee/exports.py).
     rows = HistoryEntry.objects.filter(
         system=rating_list.primary_system, game_id__in=set(first_game.values())
     ).values_list("player_id", "game_id", "rank_before")
@@ -64,7 +64,7 @@ def exchange_player(player: Player, rank: float) -> exchange.Player:
 
 def tournament_game(game: Any, event: str, round_: int = 0) -> exchange.TournamentGame:
     """An exchange game of a Game, or of a row with a Game's columns (the
-    streamed exports read rows, ratings/exports.py); ``event`` its sheet's."""
+    streamed exports read rows, ratings/committee/exports.py); ``event`` its sheet's."""
     return exchange.TournamentGame(
         round=round_,
         white=str(game.white_id),

@@ -32,7 +32,7 @@ class ImportReport:
     ``matched``, ``created`` and ``skipped`` are one line of text each (the
     command prints them); ``players``, ``new_players`` and ``first_games``
     are the same facts as fields, for the browser's preview
-    (ratings/import_preview.py), JSON-ready.
+    (ratings/committee/import_preview.py), JSON-ready.
     """
 
     sheet: RecordSheet | None

@@ -145,7 +145,7 @@ class ImportPreviewQuerySet(models.QuerySet["ImportPreview"]):
 
 class ImportPreview(models.Model):
     """A tournament file uploaded in the browser, read and previewed, waiting
-    for the committee's "Save" (ratings/import_preview.py).
+    for the committee's "Save" (ratings/committee/import_preview.py).
 
     The bytes are kept so that saving re-reads the very file that was
     previewed; ``report`` is what the preview showed (ImportReport.summary),

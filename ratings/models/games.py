@@ -99,7 +99,7 @@ class Game(models.Model):
     forfeit = models.BooleanField(default=False)
     comments = models.CharField(max_length=200, blank=True)
     #: Why the game was improbable when entered and saved after the
-    #: volunteer confirmed it (ratings/improbable.py); blank: not flagged.
+    #: volunteer confirmed it (ratings/entry/improbable.py); blank: not flagged.
     #: A database default too: bulk loads that write the table's columns
     #: by name (manage.py generate) need not know this one.
     flagged = models.CharField(max_length=300, blank=True, default="", db_default="")

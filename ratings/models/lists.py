@@ -51,7 +51,7 @@ class RatingList(models.Model):
     #: tell whether more work arrived while it ran.
     dirty_from = models.DateField(null=True, blank=True)
     #: Entry asks the volunteer to confirm a result the primary system gave
-    #: less than this probability (ratings/improbable.py).
+    #: less than this probability (ratings/entry/improbable.py).
     improbable_below = models.FloatField(
         default=0.05, validators=[MinValueValidator(0.0), MaxValueValidator(0.5)]
     )

@@ -5,7 +5,7 @@ timeline, so every later result of the players it touched, and of the
 players they met afterwards, may change.  The recompute that replays it
 records each later result that changed, old and new, so that a record sheet
 can say why a row moved (ratings/recompute/ripple.py writes them,
-ratings/result_changes.py reads them).
+ratings/presentation/result_changes.py reads them).
 """
 
 from __future__ import annotations

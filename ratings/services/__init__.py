@@ -18,8 +18,8 @@ One job a module: ``rows`` (what a sheet is made of, SheetError),
 ``checks`` (the rules, shared with the forms), ``sheets`` (saving a sheet),
 ``games`` (correcting and deleting a game), ``adjustments``, ``systems``
 (a list's rating systems) and ``common`` (the log entry, the dirty mark and
-what else every writer shares, ratings/sheet_changes.py and
-ratings/player_changes.py included).  Callers import from here.
+what else every writer shares, ratings/services/sheet_changes.py and
+ratings/services/player_changes.py included).  Callers import from here.
 """
 
 from ratings.services.adjustments import add_adjustment

@@ -19,14 +19,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.requests import AuthenticatedHttpRequest
-from ratings import access, improbable, services
+from ratings import access, services
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
-from ratings.form_fields import choices_of
-from ratings.forms import AdjustmentForm, ListSettingsForm
+from ratings.entry import improbable
+from ratings.forms.fields import choices_of
+from ratings.forms.sheets import AdjustmentForm, ListSettingsForm
 from ratings.models import RankAdjustment
+from ratings.presentation.tables import rating_label
 from ratings.services import SheetError
-from ratings.tables import rating_label
 
 
 def _managed_lists(request: HttpRequest) -> Any:

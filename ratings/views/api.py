@@ -4,7 +4,7 @@
 returns ``{"next", "results"}``; each result has the fields of
 ratings.exchange.GAME_FIELDS plus the game's ``id``, in timeline order: the
 rating list's games (only those played at ``club``, a club of the list, when
-given).  Pages by keyset (ratings/exports.py): ``next`` carries the cursor of
+given).  Pages by keyset (ratings/committee/exports.py): ``next`` carries the cursor of
 the page's last game.  ``list`` may be left out when the site has one list,
 or with a token.  Access: a logged-in member of the list's committee, or the
 header ``Authorization: Token <the list's API token>`` for that list's games.
@@ -20,7 +20,8 @@ from django.views.decorators.http import require_GET
 
 from accounts.requests import signed_in_user
 from accounts.roles import is_committee_of
-from ratings import committee, exports
+from ratings import committee
+from ratings.committee import exports
 from ratings.models import Club, RatingList
 
 DEFAULT_PAGE_SIZE = 100

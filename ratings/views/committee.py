@@ -23,11 +23,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
-from ratings import access, committee, exports, import_preview
+from ratings import access, committee
+from ratings.committee import exports, import_preview
 from ratings.exchange import ExchangeError
-from ratings.forms_committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
+from ratings.forms.committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
 from ratings.models import Club, RankSync, RatingList
-from ratings.tables import rating_label
+from ratings.presentation.tables import rating_label
 
 SYNCS_PER_PAGE = 30
 #: Rejected lines of a rank list shown on its preview page (all are stored).
@@ -157,7 +158,7 @@ def export(request: AuthenticatedHttpRequest) -> HttpResponseBase:
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error(None, str(error))
         else:
-            # Written as it is sent, in constant memory (ratings/exports.py).
+            # Written as it is sent, in constant memory (ratings/committee/exports.py).
             response = StreamingHttpResponse(
                 (piece.encode("utf-8") for piece in pieces), content_type=f"{media_type}; charset=utf-8"
             )

@@ -13,13 +13,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from ratings.adjustment_explanation import explain_adjustment
 from ratings.engine.ranks import format_rank
-from ratings.game_explanation import Side, Status, SystemExplanation, explain_game
-from ratings.game_steps import signed_text, steps, value_text
+from ratings.explain.adjustments import explain_adjustment
+from ratings.explain.games import Side, Status, SystemExplanation, explain_game
+from ratings.explain.steps import signed_text, steps, value_text
+from ratings.explain.terms import words_for
 from ratings.models import Game, RankAdjustment
-from ratings.result_changes import ripple_context
-from ratings.term_words import words_for
+from ratings.presentation.result_changes import ripple_context
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The "How ratings work" pages: an index of every system with the players'
 questions, and one page per system with its rules, the meaning of every
-term its explanations use (ratings/term_words.py, the words the game page
+term its explanations use (ratings/explain/terms.py, the words the game page
 shows; anchors ``term-<key>`` that the game page links to), and a worked example the engine computes from the demo's games."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
-from ratings.how_content import pages
-from ratings.how_content.faq import FAQ
-from ratings.how_examples import worked_example
-from ratings.term_words import WORDS, words_for
+from ratings.explain.how import pages
+from ratings.explain.how.examples import worked_example
+from ratings.explain.how.faq import FAQ
+from ratings.explain.terms import WORDS, words_for
 
 
 def how(request: HttpRequest) -> HttpResponse:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from ratings import player_match
 from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club
+from ratings.names import matching
 
 #: The handicap a club gives under each system, in our words (sources:
 #: docs/rating-systems.md, per system).
@@ -33,7 +33,7 @@ BLANK_ROWS = 20
 def club_kit(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club.objects.select_related("rating_list"), slug=slug)
     system = club.rating_list.primary_system
-    players = sorted(player_match.active_for_entry(club), key=lambda p: (-p.rank, p.name))
+    players = sorted(matching.active_for_entry(club), key=lambda p: (-p.rank, p.name))
     context = {
         "club": club,
         "players": players,

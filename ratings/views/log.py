@@ -8,8 +8,8 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ratings.filters import LogFilterForm
 from ratings.models import LogEntry
+from ratings.presentation.filters import LogFilterForm
 
 ENTRIES_PER_PAGE = 50
 

@@ -1,5 +1,5 @@
 """Committee pages: rename a player, merge two records of one person, undo a
-merge.  The operations are in :mod:`ratings.player_changes`; who
+merge.  The operations are in :mod:`ratings.services.player_changes`; who
 may: the committee of the player's list (ratings/access.py)."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
 from ratings import access
-from ratings.form_fields import LabelledChoiceField, field_of
+from ratings.forms.fields import LabelledChoiceField, field_of
 from ratings.models import Player
-from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
+from ratings.services.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
 
 
 class RenameForm(forms.Form):

@@ -13,14 +13,14 @@ from django_tables2 import RequestConfig
 
 from accounts.requests import AuthenticatedHttpRequest
 from accounts.roles import is_committee_of
-from ratings.charts import Chart, history_chart
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
-from ratings.filters import PlayerFilterForm
 from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
-from ratings.result_changes import notes_for
-from ratings.tables import (
+from ratings.presentation.charts import Chart, history_chart
+from ratings.presentation.filters import PlayerFilterForm
+from ratings.presentation.result_changes import notes_for
+from ratings.presentation.tables import (
     PlayerTable,
     number,
     rating_label,

@@ -20,12 +20,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, predictions
-from ratings.calibration_chart import calibration_chart
 from ratings.engine import SYSTEM_LABELS
+from ratings.entry.pairing import advise
 from ratings.evaluation.predict import BASELINES
 from ratings.evaluation.report import HANDICAP_BANDS, RANK_BANDS
 from ratings.models import Game, ListEvaluation, Player, RatingList
-from ratings.pairing import advise
+from ratings.presentation.calibration_chart import calibration_chart
 
 BASELINE_LABELS = {"even": "Always 50 % (baseline)", "ranks": "Declared ranks only (baseline)"}
 FLAGGED_SHOWN = 200

@@ -3,7 +3,7 @@ whole sheet deleted, a deleted sheet restored from the log.
 
 Who may: whoever may enter sheets at the sheet's club (ratings/access.py:
 ``sheet_for_editing``, ``deleted_sheet_for_restoring``).  The operations
-themselves are in :mod:`ratings.sheet_changes` and ratings.services.
+themselves are in :mod:`ratings.services.sheet_changes` and ratings.services.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
-from ratings import access, services, sheet_changes
-from ratings.forms import GameRowForm
-from ratings.services import SheetError
+from ratings import access, services
+from ratings.forms.sheets import GameRowForm
+from ratings.services import SheetError, sheet_changes
 from ratings.views.sheets import player_options
 
 

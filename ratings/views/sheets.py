@@ -27,18 +27,20 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.requests import AuthenticatedHttpRequest
 from accounts.roles import may_enter_at
-from ratings import access, improbable, player_match, services
+from ratings import access, services
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
+from ratings.entry import improbable
 from ratings.exchange import clean_name
 from ratings.exchange.names import identity_key
-from ratings.form_fields import choices_of
-from ratings.forms import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
+from ratings.forms.fields import choices_of
+from ratings.forms.sheets import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
-from ratings.result_changes import ripple_context
+from ratings.names import matching
+from ratings.presentation.result_changes import ripple_context
+from ratings.presentation.tables import unit_of
 from ratings.services import SheetError
-from ratings.sheet_changes import repeated_games
-from ratings.tables import unit_of
+from ratings.services.sheet_changes import repeated_games
 
 ROW_KEY = re.compile(r"^row-(\d{1,6})-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
@@ -195,7 +197,7 @@ def player_options(club: Club | None) -> list[tuple[str, str]]:
     """(name as typed, rank) of the active players of the club's list."""
     if club is None:
         return []
-    return [(p.display_name, p.rank_label) for p in player_match.active_for_entry(club)]
+    return [(p.display_name, p.rank_label) for p in matching.active_for_entry(club)]
 
 
 @login_required
@@ -232,7 +234,7 @@ def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
     if match is None:
         return HttpResponse(status=400)
     name = request.GET.get(field, "").strip()
-    # The name the sheet would save (ratings/forms.py); a name clean_name
+    # The name the sheet would save (ratings/forms/sheets.py); a name clean_name
     # refuses is looked up as typed, and the form says what is wrong on saving.
     with contextlib.suppress(ValueError):
         name = clean_name(name)
@@ -252,7 +254,7 @@ def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
             f"{colour}_new": bool(request.GET.get(f"{field}_new")),
         },
     )
-    similar = player_match.alike(club.rating_list_id, name) if club and name and not player else []
+    similar = matching.alike(club.rating_list_id, name) if club and name and not player else []
     context = {
         "name": name,
         "player": player,

@@ -18,8 +18,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from ratings import committee, exchange, exports, services
-from ratings.committee import CommitteeError
+from ratings import committee, exchange, services
+from ratings.committee import CommitteeError, exports
 from ratings.exchange import name_key
 from ratings.models import Club, Game, Player
 from ratings.services import GameRow

@@ -9,7 +9,8 @@ from datetime import date, timedelta
 import pytest
 from django.urls import reverse
 
-from ratings import committee, exchange, exports, services
+from ratings import committee, exchange, services
+from ratings.committee import exports
 from ratings.exchange import GameFormat
 from ratings.models import Club, Player
 from ratings.recompute import recompute_list

@@ -13,8 +13,8 @@ from django.urls import reverse
 from pytest_django import Settings
 
 from ratings import predictions
-from ratings.calibration_chart import MAX_RADIUS, PAD, SIZE, calibration_chart
 from ratings.models import Club, ListEvaluation, RatingList
+from ratings.presentation.calibration_chart import MAX_RADIUS, PAD, SIZE, calibration_chart
 from ratings.recompute import recompute_list
 from ratings.services import GameRow, save_sheet
 from tests.support import ClientFor, MakePlayer

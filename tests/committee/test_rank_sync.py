@@ -244,7 +244,7 @@ def test_two_records_merged_after_the_sync_was_read_apply_one_line_not_two(
 ) -> None:
     """The merge moves the duplicate's line to the kept player: the sync then
     has two lines of one player; neither is ticked, and choosing both is refused."""
-    from ratings.player_changes import merge_players
+    from ratings.services.player_changes import merge_players
 
     ann = make_player("Ann Bee", rank=-10)
     typo = make_player("Ann Be", rank=-12)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from ratings import recompute, services
 from ratings.engine import SYSTEM_NAMES
 from ratings.models import Club, Game, LogEntry, Player, RatingList, RecomputeRun, ResultChange
-from ratings.result_changes import changes_of, ripple_caused_by, ripple_context
+from ratings.presentation.result_changes import changes_of, ripple_caused_by, ripple_context
 from tests.recompute.ripple_helpers import difference, recorded, results
 from tests.support import MakePlayer
 
@@ -200,6 +200,6 @@ def test_the_include_lists_the_ripple_of_a_game(
 def test_a_note_writes_old_and_new_apart_when_the_sheets_precision_writes_them_alike(
     old: float, new: float, sign: bool, written: str
 ) -> None:
-    from ratings.result_changes import before_after
+    from ratings.presentation.result_changes import before_after
 
     assert before_after(old, new, sign=sign) == written

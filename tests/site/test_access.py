@@ -21,9 +21,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from accounts import invitations
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volunteer
-from ratings import import_preview, player_changes, services, sheet_changes
+from accounts.services import invitations
+from ratings import services
+from ratings.committee import import_preview
 from ratings.models import (
     Club,
     Game,
@@ -36,6 +37,7 @@ from ratings.models import (
     RatingList,
     RecordSheet,
 )
+from ratings.services import player_changes, sheet_changes
 from tests.support import PASSWORD, MakePlayer, Personas
 
 PERSONAS = ("anonymous", "player", "volunteer_a", "volunteer_b", "committee_1", "committee_2", "site_admin")

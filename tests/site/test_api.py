@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from ratings import committee, exchange, exports, services
+from ratings import committee, exchange, services
+from ratings.committee import exports
 from ratings.models import Club, Game, RatingList
 from ratings.services import GameRow
 from tests.support import ROLES, ClientFor, MakePlayer, make_pool

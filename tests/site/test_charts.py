@@ -1,9 +1,9 @@
-"""The record sheet's history chart (ratings/charts.py)."""
+"""The record sheet's history chart (ratings/presentation/charts.py)."""
 
 from datetime import date
 
-from ratings.charts import history_chart
 from ratings.engine.ranks import format_rank
+from ratings.presentation.charts import history_chart
 
 
 def test_a_player_who_stayed_within_one_rank_gets_the_two_band_lines_labelled() -> None:

@@ -7,8 +7,9 @@ from datetime import date, timedelta
 import pytest
 from django.test import Client
 
-from ratings import player_match, services
+from ratings import services
 from ratings.models import Club
+from ratings.names import matching
 from ratings.services import GameRow
 from tests.support import MakePlayer
 
@@ -17,7 +18,7 @@ from tests.support import MakePlayer
 def test_the_kit_lists_the_active_players_by_rank_and_the_lists_handicap_rule(
     client: Client, club: Club, make_player: MakePlayer
 ) -> None:
-    long_ago = date.today() - timedelta(days=player_match.INACTIVE_AFTER_DAYS + 40)
+    long_ago = date.today() - timedelta(days=matching.INACTIVE_AFTER_DAYS + 40)
     alice, bob = make_player("Alice Mokoena", rank=-5), make_player("Bob Smit", rank=-8)
     gone = make_player("Olga Old", rank=-3, since=long_ago - timedelta(days=1))
     services.save_sheet(club=club, date=long_ago, rows=[GameRow(white=gone, black=bob, winner="white")])

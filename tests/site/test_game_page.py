@@ -1,6 +1,6 @@
 """The game page: every system of the list explains both players' changes,
 the terms recombine to the change shown, and what the page shows as
-"after" is the stored history (ratings/game_explanation.py)."""
+"after" is the stored history (ratings/explain/games.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from ratings import services
 from ratings.engine.ranks import parse_rank
-from ratings.game_steps import signed_text
+from ratings.explain.steps import signed_text
 from ratings.models import Game, HistoryEntry
 from ratings.services import GameRow
 from tests.site.conftest import TOURNAMENT_DAY, History

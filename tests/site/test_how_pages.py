@@ -19,7 +19,7 @@ from django.utils import timezone
 from ratings.demo.history import DEMO_SEED, LADDER_SLUG, engine_history, plan_demo
 from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES, get_system
 from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
-from ratings.how_examples import worked_example
+from ratings.explain.how.examples import worked_example
 from ratings.synthetic import synthetic_history
 
 pytestmark = pytest.mark.django_db

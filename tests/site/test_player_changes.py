@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from ratings import services
 from ratings.models import Club, Game, HistoryEntry, LogEntry, Player, RankAdjustment, RatingList
-from ratings.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
+from ratings.services.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
 from tests.support import ClientFor, MakePlayer
 
 

@@ -19,7 +19,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from ratings.engine.ranks import format_rank
 from ratings.models import Club, Game, HistoryEntry, Kind, Player, RankAdjustment, RecordSheet
-from ratings.tables import STATUS_FACTOR
+from ratings.presentation.tables import STATUS_FACTOR
 from tests.support import ClientFor, MakePlayer
 
 SAGC_FAQ_COLUMNS = [
@@ -365,7 +365,7 @@ def test_the_status_factors_agree_with_the_engine() -> None:
 
 
 def test_the_chart_spaces_points_by_real_dates() -> None:
-    from ratings.charts import history_chart
+    from ratings.presentation.charts import history_chart
 
     chart = history_chart([(date(2024, 1, 1), 0.0), (date(2024, 1, 2), 10.0), (date(2024, 1, 31), 5.0)])
     assert chart is not None
@@ -377,7 +377,7 @@ def test_the_chart_spaces_points_by_real_dates() -> None:
 
 
 def test_the_chart_keeps_the_last_value_of_a_day_and_thins_long_histories() -> None:
-    from ratings.charts import MAX_POINTS, history_chart, thin
+    from ratings.presentation.charts import MAX_POINTS, history_chart, thin
 
     assert thin([(date(2024, 1, 1), 1.0), (date(2024, 1, 1), 2.0)]) == [(date(2024, 1, 1), 2.0)]
     many = [(date(2020, 1, 1) + timedelta(days=i), float(i)) for i in range(2000)]

@@ -112,7 +112,7 @@ def test_a_body_over_the_limit_is_refused_with_a_page_before_it_is_read(
 def test_an_upload_over_the_file_limit_gets_a_form_error(
     client_for: ClientFor, club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ratings import forms_committee
+    from ratings.forms import committee as forms_committee
 
     monkeypatch.setattr(forms_committee, "MAX_UPLOAD", 1024 * 1024)
     upload = SimpleUploadedFile("big.h9", b"x" * (3 * 1024 * 1024))

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from ratings import services, sheet_changes
+from ratings import services
 from ratings.models import Club, Game, HistoryEntry, LogEntry, Player, RatingList, RecordSheet
 from ratings.recompute import recompute_list
-from ratings.services import GameRow
+from ratings.services import GameRow, sheet_changes
 from tests.support import SHEET_URL as URL
 from tests.support import ClientFor, MakePlayer, Personas, sheet_data
 

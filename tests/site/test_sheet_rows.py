@@ -171,17 +171,18 @@ def test_inactive_players_leave_the_autocomplete_but_not_history(
 ) -> None:
     from datetime import date, timedelta
 
-    from ratings import player_match, services
+    from ratings import services
+    from ratings.names import matching
 
     today = date.today()
-    long_ago = today - timedelta(days=player_match.INACTIVE_AFTER_DAYS + 30)
+    long_ago = today - timedelta(days=matching.INACTIVE_AFTER_DAYS + 30)
     old = make_player("Olga Old", rank=-3, since=long_ago - timedelta(days=10))
     kept = make_player("Kim Kept", rank=-4, since=long_ago - timedelta(days=10))
     newcomer = make_player("Nina New", rank=-20, since=today - timedelta(days=5))
     services.save_sheet(
         club=club, date=long_ago, rows=[services.GameRow(white=old, black=kept, winner="white")]
     )
-    recent = today - timedelta(days=player_match.INACTIVE_AFTER_DAYS - 30)
+    recent = today - timedelta(days=matching.INACTIVE_AFTER_DAYS - 30)
     ray = make_player("Ray Recent", rank=-6, since=long_ago - timedelta(days=10))
     services.save_sheet(
         club=club, date=recent, rows=[services.GameRow(white=kept, black=ray, winner="black")]

@@ -1,6 +1,6 @@
 """Every term a game page can link to has its anchor on the system's "How
 ratings work" page: the game page links ``how/<system>/#term-<key>`` for each
-term the engine names, with the words of ratings/term_words.py."""
+term the engine names, with the words of ratings/explain/terms.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.term_words import WORDS
+from ratings.explain.terms import WORDS
 
 
 @pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Every term any system's explanation can emit has plain words
-(ratings/term_words.py): a system that adds a term fails here until its
+(ratings/explain/terms.py): a system that adds a term fails here until its
 words are written."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ratings.engine import SYSTEM_NAMES, get_system
 from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
-from ratings.term_words import WORDS, words_for
+from ratings.explain.terms import WORDS, words_for
 
 NAMES = ("a", "b", "c", "d", "e", "f")
 DAY = date(2024, 5, 4)

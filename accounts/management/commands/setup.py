@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.site_setup import SetupError, admin_exists, set_up
+from accounts.services.site_setup import SetupError, admin_exists, set_up
 from ratings.engine import SYSTEM_LABELS
 
 

@@ -4,7 +4,7 @@ A rating list's games of a period (or those played at one of its clubs) for a na
 records (docs/formats.md), an EGD results file (class C "club
 ladder"), an FFG .tou or an AGA results file.  Writes to standard output, or
 to ``--out`` all at once (a temporary file, then a rename); CSV and JSON are
-written as they are read, in constant memory (ratings/exports.py).
+written as they are read, in constant memory (ratings/committee/exports.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings import committee, exports
+from ratings import committee
+from ratings.committee import exports
 from ratings.exchange import GAME_FORMATS, ExchangeError
 from ratings.management.commands.import_ranks import iso_date
 from ratings.management.output import write_atomically

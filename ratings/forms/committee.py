@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from ratings import exchange
 from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
-from ratings.form_fields import field_of
-from ratings.forms import DATE_INPUT
+from ratings.forms.fields import field_of
+from ratings.forms.sheets import DATE_INPUT
 from ratings.models import Club, RankSync, RankSyncLine, RatingList
 
 #: Bigger than any real list (the AGA TD list is 1.4 MB, the FFG ladder 0.8 MB,

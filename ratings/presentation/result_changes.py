@@ -20,8 +20,8 @@ from django.utils.formats import date_format
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.models import Game, HistoryEntry, LogEntry, Player, RecomputeRun, RecordSheet, ResultChange
-from ratings.sheet_changes import DELETED_SHEET
-from ratings.tables import number, signed
+from ratings.presentation.tables import number, signed
+from ratings.services.sheet_changes import DELETED_SHEET
 
 Cause = Game | LogEntry | RecordSheet
 

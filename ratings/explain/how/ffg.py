@@ -3,7 +3,7 @@ one family, shared terms (the settling of a period above all)."""
 
 from __future__ import annotations
 
-from ratings.how_content import PERIOD_NOTE, Rule, SystemPage
+from ratings.explain.how import PERIOD_NOTE, Rule, SystemPage
 
 SCALE = Rule(
     "scale",

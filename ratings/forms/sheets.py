@@ -19,14 +19,14 @@ from django.http import QueryDict
 from django.urls import reverse_lazy
 from django.utils import timezone
 
-from ratings import player_match
 from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, format_rank, parse_rank
 from ratings.exchange.names import clean_name, identity_key
-from ratings.form_fields import LabelledChoiceField, field_of
+from ratings.forms.fields import LabelledChoiceField, field_of
 from ratings.models import BOARD_CHOICES, Club, Game, Kind, Player, RatingList, Winner
+from ratings.names import matching
+from ratings.presentation.tables import unit_of
 from ratings.services import GameRow, NewPlayer, PlayerRef, date_problem, default_komi, game_problems
-from ratings.tables import unit_of
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
@@ -209,10 +209,10 @@ class GameRowForm(forms.Form):
             self.earlier[colour] = (format_rank(earlier[0]), earlier[1])
             return NewPlayer(name, earlier[0])  # new on an earlier row of this sheet
         self.new_player[colour] = True
-        if self.club is not None and (similar := player_match.alike(self.club.rating_list_id, name)):
+        if self.club is not None and (similar := matching.alike(self.club.rating_list_id, name)):
             self.similar[colour] = similar
             if not self.cleaned_data.get(f"{colour}_new"):
-                offers = " or ".join(player_match.describe(p) for p in similar)
+                offers = " or ".join(matching.describe(p) for p in similar)
                 self.add_error(
                     colour,
                     f"did you mean {offers}? Pick them from the list, "
@@ -388,7 +388,7 @@ class ListSettingsForm(forms.Form):
         help_text="Also computed on the same games; a record sheet can switch to them. "
         "The primary system is always computed: ticking it here changes nothing.",
     )
-    # Improbable results at entry (ratings/improbable.py).
+    # Improbable results at entry (ratings/entry/improbable.py).
     improbable_below = forms.DecimalField(
         min_value=0,
         max_value=50,

@@ -19,8 +19,8 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.memberships import MembershipError, grant
 from accounts.models import Invitation, Role
+from accounts.services.memberships import MembershipError, grant
 from ratings.models import Club, RatingList
 
 

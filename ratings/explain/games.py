@@ -29,6 +29,7 @@ from typing import Any
 from ratings import models as m
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.base import Event, Ledger, RatingSystem, Start
+from ratings.presentation.tables import unit_of
 from ratings.recompute import (
     checkpoint_state,
     checkpoints_at,
@@ -38,7 +39,6 @@ from ratings.recompute import (
     period_start,
     resume_date,
 )
-from ratings.tables import unit_of
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from ratings import models as m
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
-from ratings.game_steps import signed_text, value_text
-from ratings.tables import rank_step, unit_of
+from ratings.explain.steps import signed_text, value_text
+from ratings.presentation.tables import rank_step, unit_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ratings.how_content import Rule, SystemPage
+from ratings.explain.how import Rule, SystemPage
 
 PAGE = SystemPage(
     name="west-surrey",

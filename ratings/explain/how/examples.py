@@ -7,7 +7,7 @@ The demo's history is planned without a database
 which both players had already played), the pure engine replays the list's
 events up to the end of that game's rating period with explanations, and
 the game's two explanations are shown term by term with the arithmetic
-(written as the game page writes it: ratings/game_steps.py).
+(written as the game page writes it: ratings/explain/steps.py).
 Computed once a day per system and process (:func:`worked_example`).
 """
 
@@ -26,7 +26,7 @@ from ratings.demo.history import DEMO_SEED, LADDER_SLUG, DemoHistory, ListPlan, 
 from ratings.engine import get_system
 from ratings.engine.base import Event, Explanation, Game, Row, period_key
 from ratings.engine.ranks import format_rank
-from ratings.game_steps import signed_text, steps, value_text
+from ratings.explain.steps import signed_text, steps, value_text
 
 #: The demo list whose games each system's example comes from: the list
 #: that computes it (the town ladder for West Surrey), else the SAGC list.

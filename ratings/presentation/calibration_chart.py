@@ -1,6 +1,6 @@
 """The calibration chart of the committee's page, drawn server-side as SVG.
 
-Like the rating-history chart (ratings/charts.py): no JavaScript library,
+Like the rating-history chart (ratings/presentation/charts.py): no JavaScript library,
 the points are computed here and the template draws them.  x is the mean
 predicted P(White wins) of a band of predictions, y the share of those games
 White won (:func:`ratings.evaluation.metrics.calibration`); a

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ratings.how_content import PERIOD_NOTE, Rule, SystemPage
+from ratings.explain.how import PERIOD_NOTE, Rule, SystemPage
 
 SCALE = Rule(
     "scale",

@@ -1,6 +1,6 @@
 """What the "How ratings work" pages say: every rating system's rules in
 plain words and the players' questions.  The meaning of every term an
-explanation uses is in ratings/term_words.py, which the game page shows too.
+explanation uses is in ratings/explain/terms.py, which the game page shows too.
 
 One module a system (families that share rules share a module); this one
 holds the shapes and the registry.  The rules restate docs/rating-systems.md
@@ -42,7 +42,7 @@ PERIOD_NOTE = (
 
 def pages() -> dict[str, SystemPage]:
     """Every system's page, by the engine's name of the system."""
-    from ratings.how_content import egf, ffg, sagc, west_surrey
+    from ratings.explain.how import egf, ffg, sagc, west_surrey
 
     found = [sagc.PAGE, egf.PAGE, egf.OLD_PAGE, ffg.PAGE, ffg.OLD_PAGE, west_surrey.PAGE]
     return {page.name: page for page in found}

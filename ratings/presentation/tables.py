@@ -18,7 +18,7 @@ from ratings.engine.ranks import format_rank
 from ratings.models import HistoryEntry, Player, Winner
 
 if TYPE_CHECKING:
-    from ratings.result_changes import Note
+    from ratings.presentation.result_changes import Note
 
 
 class PlayerTable(tables.Table):

@@ -15,8 +15,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from accounts.memberships import grant
 from accounts.models import Role
+from accounts.services.memberships import grant
 from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club, RatingList
 from ratings.places import create_club, create_list

@@ -1,0 +1,15 @@
+"""What the read pages show, shaped for their templates: tables
+(django-tables2), charts drawn as SVG on the server, the filter forms of
+the read pages, and the notes of results a late game changed.
+
+- ``tables``: the record sheet's 12 columns, the players list, the log;
+- ``charts``: a player's rating history; ``calibration_chart``: the
+  committee's calibration figure;
+- ``filters``: the GET forms of the players list and the log;
+- ``result_changes``: the ripple of a late entry, as notes on later rows;
+- ``numbers``: how a rating or a change is written.
+
+Reads only.
+
+May import: ratings.engine, ratings.models, ratings.services.
+"""
