@@ -20,7 +20,7 @@ from django.utils.formats import date_format
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.models import Game, HistoryEntry, LogEntry, Player, RecomputeRun, RecordSheet, ResultChange
-from ratings.presentation.tables import number, signed
+from ratings.presentation.tables import Note, number, signed
 from ratings.services.sheet_changes import DELETED_SHEET
 
 Cause = Game | LogEntry | RecordSheet
@@ -77,20 +77,6 @@ def describe_causes(entries: Sequence[LogEntry]) -> str:
         what = f"a change of {day(first.event_date)} was made ({first.summary})"
     others = len(entries) - 1
     return what if not others else f"{what} (with {others} other change{'s' if others > 1 else ''})"
-
-
-@dataclass(frozen=True)
-class Note:
-    """The latest change of one record-sheet row, as the page writes it."""
-
-    changed_on: str
-    why: str
-    change: str
-    rating: str
-    rank: str
-
-    def __str__(self) -> str:
-        return f"changed on {self.changed_on}: {self.why}"
 
 
 def before_after(old: float, new: float, *, sign: bool = False) -> str:

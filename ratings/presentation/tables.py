@@ -8,17 +8,14 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
 
-from ratings.engine import get_system, sagc
+from ratings.engine import get_system, sagc_rules
 from ratings.engine.ranks import format_rank
 from ratings.models import HistoryEntry, Player, Winner
-
-if TYPE_CHECKING:
-    from ratings.presentation.result_changes import Note
 
 
 class PlayerTable(tables.Table):
@@ -89,9 +86,24 @@ def signed(value: float | None) -> str:
     return f"+{text}" if value is not None and value > 0 else text
 
 
+@dataclass(frozen=True)
+class Note:
+    """The latest change of one record-sheet row by a late game, as the page
+    writes it (ratings.presentation.result_changes makes them)."""
+
+    changed_on: str
+    why: str
+    change: str
+    rating: str
+    rank: str
+
+    def __str__(self) -> str:
+        return f"changed on {self.changed_on}: {self.why}"
+
+
 # the SAGC FAQ, "The Game Status Factor", keyed by the stored kind ("club"):
 # the engine's table, not a copy of it.
-STATUS_FACTOR: dict[str, float] = {kind.value: factor for kind, factor in sagc.STATUS_FACTOR.items()}
+STATUS_FACTOR: dict[str, float] = {kind.value: factor for kind, factor in sagc_rules.STATUS_FACTOR.items()}
 
 COLOURS = {"w": "White", "b": "Black"}
 WINNER_COLOURS: dict[str, str] = {Winner.WHITE: "White", Winner.BLACK: "Black", Winner.JIGO: "Jigo"}
