@@ -11,7 +11,10 @@ class RatingsConfig(AppConfig):
         # (ratings/recompute/scheduling.py) and never imports the module.
         # Register check ratings.E001 (a database part-way through a
         # squashed migration chain) by importing its module.
+        # Connect the prediction figures to the recompute's list_recomputed
+        # signal (the recompute never imports them).
         from ratings import (
             migration_checks,  # noqa: F401
+            predictions,  # noqa: F401
             tasks,  # noqa: F401
         )

@@ -6,8 +6,9 @@ edge:
 * :func:`compute` evaluates a list's whole timeline with the list's systems
   and stores the tables, the calibration bins and the fitted curves in its
   :class:`~ratings.models.ListEvaluation`;
-* :func:`schedule` runs it after a recompute that left the list clean (a
-  Celery task with a broker, in process without one), so the committee's
+* :func:`schedule` runs it after a recompute that left the list clean (on the
+  recompute's ``list_recomputed`` signal; a Celery task with a broker, in
+  process without one), so the committee's
   page reads stored figures: at 100,000 games the evaluation takes far too
   long for a request (docs/evaluation.md, "The committee's page");
 * :func:`curve` gives the curve a system's probabilities use (the stored
@@ -26,6 +27,7 @@ from datetime import date
 
 from celery import current_app
 from django.conf import settings
+from django.dispatch import receiver
 from django.utils import timezone
 
 from ratings import models as m
@@ -35,6 +37,8 @@ from ratings.evaluation.fit import PRIOR, LogisticCurve
 from ratings.evaluation.metrics import calibration
 from ratings.evaluation.predict import PERIOD_SYSTEMS, evaluate
 from ratings.evaluation.report import summary
+from ratings.recompute import load_timeline
+from ratings.recompute.signals import list_recomputed
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +69,6 @@ def is_due(rating_list_id: int) -> bool:
 
 def compute(rating_list_id: int) -> m.ListEvaluation:
     """Evaluate the list's games with its systems and store the figures."""
-    from ratings.recompute import load_timeline
-
     rating_list = m.RatingList.objects.get(pk=rating_list_id)
     generation = rating_list.clean_generation
     began = time.perf_counter()
@@ -99,6 +101,11 @@ def compute(rating_list_id: int) -> m.ListEvaluation:
         },
     )
     return stored
+
+
+@receiver(list_recomputed)
+def _after_recompute(sender: object, rating_list_id: int, **kwargs: object) -> None:
+    schedule(rating_list_id)
 
 
 def schedule(rating_list_id: int, force: bool = False) -> None:

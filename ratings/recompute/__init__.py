@@ -2,7 +2,10 @@
 pages.  The process, step by step, and the module of each step:
 README.md in this package.
 
-This package is the public API; callers import from here."""
+This package is the public API; callers import from here.
+
+May import: ratings.engine, ratings.models.
+"""
 
 from ratings.recompute.errors import RecomputeBusy, RecomputeError
 from ratings.recompute.locking import list_lock

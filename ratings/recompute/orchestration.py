@@ -15,7 +15,6 @@ from datetime import date
 from django.db import transaction
 
 from ratings import models as m
-from ratings import predictions
 from ratings.recompute.errors import RecomputeBusy
 from ratings.recompute.indexes import (
     REBUILD_MIN_ROWS,
@@ -38,6 +37,7 @@ from ratings.recompute.replay import (
 )
 from ratings.recompute.ripple import Causes, find, record
 from ratings.recompute.runs import abandon_running, claim_causes, mark_clean, recorded, unrated
+from ratings.recompute.signals import list_recomputed
 from ratings.recompute.sqlite import tune_connection
 from ratings.recompute.timeline import load_timeline, period_start
 from ratings.recompute.writing import WriteHistory, empty_history, rewrite_list, write_history
@@ -118,9 +118,19 @@ def recompute_list(
         # gave up, so its work is ours (no lost wake-up).
         if m.RatingList.objects.filter(pk=rating_list_id, dirty_from__isnull=False).exists() is False:
             if last is not None:
-                predictions.schedule(rating_list_id)  # the committee's figures
+                announce(rating_list_id, last)
             return last
     return last
+
+
+def announce(rating_list_id: int, run: m.RecomputeRun) -> None:
+    """Send :data:`list_recomputed`; a receiver's failure is logged, never
+    raised: the ratings are saved already."""
+    for receiver, outcome in list_recomputed.send_robust(
+        sender=m.RatingList, rating_list_id=rating_list_id, run=run
+    ):
+        if isinstance(outcome, Exception):
+            log.error("list %s: %r failed after the recompute", rating_list_id, receiver, exc_info=outcome)
 
 
 def _recompute_locked(
