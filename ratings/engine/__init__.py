@@ -7,6 +7,8 @@ The modules are plain Python.  Installing the project may also compile some
 of them with mypyc (setup.py); Python then imports those extensions instead
 of the sources, as it would any extension module.  ``ENGINE`` says which
 runs ("compiled" or "pure"), ``COMPILED`` which modules are extensions.
+
+May import: nothing.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ratings.engine.egf_common import FLOOR, EGFBase, EGFState
+from ratings.engine.egf_common import EGFBase, EGFState
+from ratings.engine.egf_rules import FLOOR
 
 __all__ = ["EGF", "EGFState"]
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
-from ratings.engine.egf_common import OLD_FLOOR, EGFBase, EGFState
+from ratings.engine.egf_common import EGFBase, EGFState
+from ratings.engine.egf_rules import OLD_FLOOR
 
 __all__ = ["EGFState", "OldEGF"]
 

@@ -5,7 +5,9 @@ terms it computed every change from, as it computes them; the functions
 here only give those recorded numbers their names (and the formula that
 combines them), so an explanation cannot drift from the computation.
 Pure Python, like the rest of the engine; never imported by a replay that
-does not explain.
+does not explain.  It reads the systems' rules (``sagc_rules``,
+``egf_rules``), never the systems themselves, which import it when asked
+to explain: no import runs both ways.
 """
 
 from __future__ import annotations
@@ -15,7 +17,22 @@ from fractions import Fraction
 from typing import Any, Final
 
 from ratings.engine.base import Event, Explanation, Game, Kind, Winner
+from ratings.engine.egf_rules import beta, old_a
 from ratings.engine.ranks import format_rank
+from ratings.engine.sagc_rules import (
+    HANDICAP_UNIT,
+    LEVEL_UNIT,
+    NO_LIMIT,
+    OPPONENT_UNIT,
+    PRODUCT_UNIT,
+    RESULT_UNIT,
+    STATUS_HALVES,
+    STATUS_UNIT,
+    level_units,
+    opponent_tenths,
+    settle_within,
+    stones_weaker_than_7d,
+)
 
 FFG_FORMULA: Final = (
     "change = coefficient × K × (R − P + ε/2); P = 1 / (e^(D/a) + 1), D = opponent's level − own level"
@@ -153,8 +170,6 @@ def explain_egf(
     the change and the sum of the period's changes so far (the rating after
     is the period's start rating plus that sum, at least the floor); an
     adjustment's row from the ledger."""
-    from ratings.engine.egf_common import beta, old_a
-
     out: list[Explanation | None] = [None] * (2 * len(events))
     for k, event in enumerate(events):
         if not isinstance(event, Game):
@@ -221,21 +236,6 @@ def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> li
     A rated player's change is re-applied with :func:`settle_within` from the
     recorded rounded change and limit, the same call the replay made.
     """
-    from ratings.engine.sagc import (
-        HANDICAP_UNIT,
-        LEVEL_UNIT,
-        NO_LIMIT,
-        OPPONENT_UNIT,
-        PRODUCT_UNIT,
-        RESULT_UNIT,
-        STATUS_HALVES,
-        STATUS_UNIT,
-        level_units,
-        opponent_tenths,
-        settle_within,
-        stones_weaker_than_7d,
-    )
-
     out: list[Explanation | None] = [None] * (2 * events)
     for item in sink:
         i = item[0]

@@ -12,4 +12,6 @@ reads: ``rate()`` and the ledger).  docs/evaluation.md explains the method.
 * :mod:`readings` -- each system's strength and handicap readings;
 * :mod:`advice` -- for a new pairing: the probability of a result, the
   handicap and komi each system prescribes, a check of a given handicap.
+
+May import: ratings.engine, ratings.exchange.
 """

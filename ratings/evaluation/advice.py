@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
 from ratings.engine.base import Winner
-from ratings.engine.egf_common import grade_rank
+from ratings.engine.egf_rules import grade_rank
 from ratings.engine.ffg_common import handicap_stones
 from ratings.engine.ranks import ffg_to_rank
-from ratings.engine.sagc import effective_handicap
+from ratings.engine.sagc_rules import effective_handicap
 from ratings.engine.west_surrey import handicap_options, ladder_handicap
 from ratings.evaluation.fit import LogisticCurve
 from ratings.evaluation.readings import FITTED_SYSTEMS, SE_SYSTEMS, advantage, se_probability, strength

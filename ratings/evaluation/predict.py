@@ -40,7 +40,7 @@ from typing import Final
 
 from ratings.engine import SYSTEM_NAMES, get_system
 from ratings.engine.base import Adjustment, Event, Game, Ledger, PlayerId, Start, Winner, period_key
-from ratings.engine.egf_common import FLOOR as EGF_FLOOR
+from ratings.engine.egf_rules import FLOOR as EGF_FLOOR
 from ratings.engine.ffg_common import CEILING as FFG_CEILING
 from ratings.engine.ffg_common import clamp_start
 from ratings.engine.ranks import rank_to_ffg, rank_to_gor

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from ratings.engine.egf_common import handicap_points, old_expected, revised_expected
+from ratings.engine.egf_rules import handicap_points, old_expected, revised_expected
 from ratings.engine.ffg_common import handicap_bonus, handicap_stones
-from ratings.engine.sagc import effective_handicap
+from ratings.engine.sagc_rules import effective_handicap
 from ratings.engine.west_surrey import EVEN_KOMI, KOMI_PER_STONE
 
 __all__ = [

@@ -33,7 +33,7 @@ from ratings.engine.base import (
     period_key,
 )
 from ratings.engine.egf import EGF, EGFState
-from ratings.engine.egf_common import (
+from ratings.engine.egf_rules import (
     beta,
     elo_to_gor,
     gor_to_elo,

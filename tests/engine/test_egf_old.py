@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from ratings.engine import get_system
 from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, Kind, PlayerId, Start, Winner
-from ratings.engine.egf_common import old_a, old_con, old_expected
 from ratings.engine.egf_old import OldEGF
+from ratings.engine.egf_rules import old_a, old_con, old_expected
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from tests.engine.egf_helpers import histories, rating_starts, read_h9
 from tests.support import DATA

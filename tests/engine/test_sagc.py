@@ -20,10 +20,9 @@ from hypothesis import strategies as st
 from ratings.engine import get_system
 from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, PlayerId, Start, UnknownPlayer, Winner
 from ratings.engine.ranks import parse_rank
-from ratings.engine.sagc import (
+from ratings.engine.sagc import SAGC, SAGCState
+from ratings.engine.sagc_rules import (
     PRODUCT_UNIT,
-    SAGC,
-    SAGCState,
     differential,
     effective_handicap,
     handicap_factor,

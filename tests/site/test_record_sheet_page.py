@@ -130,7 +130,7 @@ def history(club: Club, other_club: Club, make_player: MakePlayer) -> dict[str, 
 def expected_rows(history: dict[str, Any], player: Player) -> list[list[str]]:
     """The 12 columns computed by running the SAGC engine on the same events,
     in timeline order (date, then entry order), newest first."""
-    from ratings.engine import base, sagc
+    from ratings.engine import base, sagc, sagc_rules
 
     ann, bob, cat = history["players"]
     # (timeline key, engine event, the stored Game or RankAdjustment)
@@ -191,7 +191,7 @@ def expected_rows(history: dict[str, Any], player: Player) -> list[list[str]]:
                 str(event.handicap),
                 f"{event.komi:g}",
                 {"white": "White", "black": "Black"}[event.winner.value],
-                f"{sagc.STATUS_FACTOR[event.kind]:g}",
+                f"{sagc_rules.STATUS_FACTOR[event.kind]:g}",
                 _signed(row.change),
                 f"{row.rating_after:.0f}",
                 format_rank(row.rank_after),
@@ -357,10 +357,10 @@ def test_the_sheet_takes_a_fixed_number_of_queries(
 
 
 def test_the_status_factors_agree_with_the_engine() -> None:
-    from ratings.engine import base, sagc
+    from ratings.engine import base, sagc_rules
 
     assert {kind: STATUS_FACTOR[kind] for kind in Kind.values} == {
-        k.value: v for k, v in sagc.STATUS_FACTOR.items() if isinstance(k, base.Kind)
+        k.value: v for k, v in sagc_rules.STATUS_FACTOR.items() if isinstance(k, base.Kind)
     }
 
 
