@@ -21,6 +21,9 @@ Every refusal is a :class:`CommitteeError` or an
 :class:`ratings.exchange.ExchangeError` (both ValueError), with a message
 naming the player or the file's line(s); nothing is written then.  The
 names below are the package's interface: callers import them from here.
+
+May import: ratings.engine, ratings.exchange, ratings.models, ratings.names,
+ratings.services.
 """
 
 from ratings.committee.api_tokens import list_for_token, new_api_token

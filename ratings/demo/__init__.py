@@ -18,4 +18,7 @@ players, ``sheets`` plans the record sheets and their games, ``history``
 plans the whole demo without a database (the "How ratings work" pages
 replay it through the engine), ``store`` writes the plan with its log-file,
 and ``site`` ties it together with the demo users, one per role and place.
+
+May import: accounts.models, ratings.engine, ratings.models,
+ratings.services.
 """

@@ -25,6 +25,8 @@ Tournaments and game records::
 Names::
 
     clean_name(text) -> str (ValueError) ; name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
+
+May import: ratings.engine.
 """
 
 from .club import assign_rounds, club_tournament

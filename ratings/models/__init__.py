@@ -14,6 +14,8 @@ One module a part of the data: ``lists`` (lists, clubs), ``players``,
 (rank syncs, evaluations, import previews) and ``ripple`` (the later
 results a late game changed).  Django finds every model through this package;
 callers import them from here.
+
+May import: ratings.engine, ratings.exchange.
 """
 
 from ratings.models.committee import (

@@ -20,6 +20,9 @@ One job a module: ``rows`` (what a sheet is made of, SheetError),
 (a list's rating systems) and ``common`` (the log entry, the dirty mark and
 what else every writer shares, ratings/services/sheet_changes.py and
 ratings/services/player_changes.py included).  Callers import from here.
+
+May import: ratings.engine, ratings.exchange, ratings.models, ratings.names,
+ratings.recompute.
 """
 
 from ratings.services.adjustments import add_adjustment

@@ -1,3 +1,15 @@
-"""Views, one module per area: players (list, record sheet), log, sheets
-(record-sheet entry, edit, delete), committee (adjustments, sync, exports),
-recompute (runs and status)."""
+"""The pages and the API, one module an area: ``home`` and ``places``
+(a list's and a club's pages), ``players`` (the list, the record sheet),
+``log``, ``sheets`` and ``sheet_changes`` (entry, edit, delete), ``games``
+and ``adjustments`` (why a rating moved), ``how``, ``kit`` (a club's
+printable kit), ``player_changes`` (renames and merges), ``committee``
+(adjustments, rank sync, imports, exports), ``recompute`` (runs and status),
+``predictions`` (which system predicts best), ``api``.  Every object a view
+changes is reached through ratings.access.
+
+May import: accounts.requests, accounts.roles, ratings.access,
+ratings.committee, ratings.engine, ratings.entry, ratings.evaluation,
+ratings.exchange, ratings.explain, ratings.forms, ratings.models,
+ratings.names, ratings.places, ratings.predictions, ratings.presentation,
+ratings.recompute, ratings.services.
+"""

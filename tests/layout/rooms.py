@@ -20,7 +20,7 @@ from pathlib import Path
 # Django's conventional modules, which every app may have besides its rooms.
 CONVENTIONAL = frozenset({"__init__", "admin", "apps", "urls", "tasks", "context_processors"})
 SKIPPED = frozenset({"migrations", "__pycache__"})
-MAY_IMPORT = re.compile(r"^May import:\s*(?P<rooms>.*?)\.?\s*$", re.MULTILINE)
+MAY_IMPORT = re.compile(r"^May import:(?P<rooms>.*?)(?:\n\s*\n|\Z)", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -149,14 +149,15 @@ def loose_modules(tree: Tree, app: str) -> list[str]:
 
 
 def declared(tree: Tree, package: str) -> set[str] | None:
-    """The rooms a package's docstring says it may import (its "May import:"
-    line: names separated by commas, or "nothing"), None without such a line."""
+    """The rooms a package's docstring says it may import (its paragraph
+    "May import: a, b." of names separated by commas, or "nothing"), None
+    without one."""
     init = tree.root.joinpath(*package.split("."), "__init__.py")
     doc = ast.get_docstring(ast.parse(init.read_text())) or ""
     match = MAY_IMPORT.search(doc)
     if match is None:
         return None
-    words = {w.strip() for w in match["rooms"].split(",") if w.strip()}
+    words = {w.strip() for w in match["rooms"].strip().rstrip(".").split(",") if w.strip()}
     return set() if words == {"nothing"} else words
 
 

@@ -5,6 +5,8 @@ explanation uses is in ratings/explain/terms.py, which the game page shows too.
 One module a system (families that share rules share a module); this one
 holds the shapes and the registry.  The rules restate docs/rating-systems.md
 for players; the engine (ratings/engine/) is what computes.
+
+May import: ratings.demo, ratings.engine, ratings.explain.
 """
 
 from __future__ import annotations
