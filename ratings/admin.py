@@ -37,7 +37,7 @@ class RatingListAdminForm(forms.ModelForm[RatingList]):
 
     class Meta:
         model = RatingList
-        fields = ["name", "slug", "primary_system", "compared_systems"]
+        fields = ["name", "slug", "country", "primary_system", "compared_systems"]
         help_texts = {
             "primary_system": "To change the systems, prefer the site's list settings page: "
             "it recomputes the list's history, saving here does not.",
@@ -47,7 +47,7 @@ class RatingListAdminForm(forms.ModelForm[RatingList]):
 class ClubInline(admin.TabularInline[Club, RatingList]):
     model = Club
     extra = 0
-    fields = ["name", "slug"]
+    fields = ["name", "slug", "egd_code"]
     prepopulated_fields = {"slug": ["name"]}
 
 
@@ -64,7 +64,7 @@ class RatingListAdmin(admin.ModelAdmin[RatingList]):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin[Club]):
-    list_display = ["name", "slug", "rating_list"]
+    list_display = ["name", "slug", "egd_code", "rating_list"]
     list_filter = ["rating_list"]
     list_select_related = ["rating_list"]
     search_fields = ["name", "slug"]
@@ -117,7 +117,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             None,
             {"fields": ["rating_list", "name", "suffix", "slug", "home_club", "user", "start_rank", "since"]},
         ),
-        ("National ids", {"fields": ["saga_id", "egd_pin", "ffg_licence", "aga_id"]}),
+        ("National ids", {"fields": ["country", "saga_id", "egd_pin", "ffg_licence", "aga_id"]}),
         ("Computed (by the recompute)", {"fields": tuple(readonly_fields)}),
     ]
 

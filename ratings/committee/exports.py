@@ -34,7 +34,13 @@ from django.utils import timezone
 
 from ratings import exchange
 from ratings.committee import CommitteeError, list_games, list_games_tournament, tournament_game
-from ratings.committee.game_exports import exchange_player, export_name, period_games, ranks_at_first_game
+from ratings.committee.game_exports import (
+    PLAYER_RELATED,
+    exchange_player,
+    export_name,
+    period_games,
+    ranks_at_first_game,
+)
 from ratings.models import TIMELINE_ORDER, Club, Game, Player, RatingList
 
 #: Games read per query while streaming.
@@ -129,8 +135,10 @@ class _Players:
         if not new:
             return
         ranks = ranks_at_first_game(self.rating_list, new)
-        for player in Player.objects.filter(pk__in=new):
-            self.known[player.pk] = exchange_player(player, ranks.get(player.pk, player.rank))
+        for player in Player.objects.filter(pk__in=new).select_related(*PLAYER_RELATED):
+            self.known[player.pk] = exchange_player(
+                player, ranks.get(player.pk, player.rank), self.rating_list
+            )
 
     def __getitem__(self, pid: int) -> exchange.Player:
         return self.known[pid]

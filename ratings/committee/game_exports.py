@@ -51,11 +51,20 @@ def ranks_at_first_game(rating_list: RatingList, first_game: dict[int, int]) -> 
     return {pid: rank for pid, gid, rank in rows if first_game.get(pid) == gid}
 
 
-def exchange_player(player: Player, rank: float) -> exchange.Player:
+#: What a player of an export is read with: the home club's code is written.
+PLAYER_RELATED = ("home_club",)
+
+
+def exchange_player(player: Player, rank: float, rating_list: RatingList) -> exchange.Player:
+    """The player as the files write them: their country (else the list's),
+    their home club's EGD code and every national id known (docs/formats.md)."""
+    club = player.home_club
     return exchange.Player(
         key=str(player.pk),
         name=player.display_name,
         rank=rank,
+        country=player.country or rating_list.country or None,
+        club=(club.egd_code if club is not None else "") or None,
         egd_pin=player.egd_pin or None,
         ffg_licence=player.ffg_licence or None,
         aga_id=player.aga_id or None,
@@ -103,7 +112,11 @@ def list_games_tournament(
     """The list's games of a period (or those played at ``club``) as one class
     C "club ladder": British clubs report their club games to the EGD that way,
     one such tournament per period (docs/formats.md)."""
-    games = list(list_games(rating_list, start, end, club).select_related("white", "black", "sheet"))
+    games = list(
+        list_games(rating_list, start, end, club).select_related(
+            "sheet", *(f"{side}__{related}" for side in ("white", "black") for related in PLAYER_RELATED)
+        )
+    )
     first_game: dict[int, int] = {}
     for game in games:
         for pid in (game.white_id, game.black_id):
@@ -113,7 +126,7 @@ def list_games_tournament(
     for game in games:
         for player in (game.white, game.black):
             if player.pk not in players:
-                players[player.pk] = exchange_player(player, ranks.get(player.pk, player.rank))
+                players[player.pk] = exchange_player(player, ranks.get(player.pk, player.rank), rating_list)
     return exchange.club_tournament(
         export_name(rating_list, start, end, club),
         list(players.values()),

@@ -51,15 +51,16 @@ class ClubSpec:
     slug: str
     weekday: int  # of its club night (Monday = 0)
     region: str  # players visit the clubs of their own region most
+    egd_code: str  # its code in the EGD's club list (written in h9 and .tou exports)
 
 
 SAGC_CLUBS = (
-    ClubSpec("Stellenbosch Go Club", "stellenbosch", 1, "Western Cape"),
-    ClubSpec("Cape Town Go Club", "cape-town", 2, "Western Cape"),
-    ClubSpec("Johannesburg Go Club", "johannesburg", 3, "Gauteng"),
-    ClubSpec("Pretoria Go Club", "pretoria", 0, "Gauteng"),
+    ClubSpec("Stellenbosch Go Club", "stellenbosch", 1, "Western Cape", "Stel"),
+    ClubSpec("Cape Town Go Club", "cape-town", 2, "Western Cape", "Cape"),
+    ClubSpec("Johannesburg Go Club", "johannesburg", 3, "Gauteng", "Joha"),
+    ClubSpec("Pretoria Go Club", "pretoria", 0, "Gauteng", "Pret"),
 )
-LADDER_CLUB = ClubSpec("Guildford Go Club", "guildford-club", 3, "Surrey")
+LADDER_CLUB = ClubSpec("Guildford Go Club", "guildford-club", 3, "Surrey", "Guil")
 PLAYERS_PER_CLUB = 20
 LADDER_PLAYERS = 12
 #: The chance that a player comes to another club's night: a town nearby, or far away.
@@ -128,9 +129,13 @@ def plan_demo(rng: random.Random, today: date | None = None, now: datetime | Non
 
 def _south_africa(rng: random.Random, start: date, today: date, now: datetime) -> ListPlan:
     rating_list = RatingList(
-        name="South African Go Clubs", slug=SAGC_SLUG, primary_system="sagc", compared_systems=["egf"]
+        name="South African Go Clubs",
+        slug=SAGC_SLUG,
+        primary_system="sagc",
+        compared_systems=["egf"],
+        country="ZA",
     )
-    clubs = [Club(rating_list=rating_list, name=s.name, slug=s.slug) for s in SAGC_CLUBS]
+    clubs = [Club(rating_list=rating_list, name=s.name, slug=s.slug, egd_code=s.egd_code) for s in SAGC_CLUBS]
     everyone = names(rng, FIRST_SA, LAST_SA, PLAYERS_PER_CLUB * len(clubs))
     # Two real people of one name, told apart by a suffix.
     twin = everyone[0]
@@ -173,8 +178,12 @@ def _south_africa(rng: random.Random, start: date, today: date, now: datetime) -
 
 def _ladder(rng: random.Random, start: date, today: date, now: datetime) -> ListPlan:
     """A town ladder on the West Surrey system: one club, fortnightly nights."""
-    rating_list = RatingList(name="Guildford Ladder", slug=LADDER_SLUG, primary_system="west-surrey")
-    club = Club(rating_list=rating_list, name=LADDER_CLUB.name, slug=LADDER_CLUB.slug)
+    rating_list = RatingList(
+        name="Guildford Ladder", slug=LADDER_SLUG, primary_system="west-surrey", country="GB"
+    )
+    club = Club(
+        rating_list=rating_list, name=LADDER_CLUB.name, slug=LADDER_CLUB.slug, egd_code=LADDER_CLUB.egd_code
+    )
     people = names(rng, FIRST_UK, LAST_UK, LADDER_PLAYERS)
     players = make_players(
         rng, club, people, club_ranks(rng, LADDER_PLAYERS, -20, 1), start, founders=10, id_base=None

@@ -3,7 +3,7 @@ winner)."""
 
 from __future__ import annotations
 
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -11,6 +11,13 @@ from django.utils import timezone
 from ratings.engine import SYSTEM_LABELS, SYSTEM_NAMES
 
 SYSTEM_CHOICES = [(name, SYSTEM_LABELS[name]) for name in SYSTEM_NAMES]
+
+#: A country as the EGD, the FFG and OpenGotha write it: ISO 3166-1 alpha-2 in capitals.
+COUNTRY_CODE = RegexValidator(r"^[A-Z]{2}\Z", "two capital letters, the ISO 3166 code (ZA, GB, FR)")
+#: An EGD club code: up to four letters or digits (Camb, Lond, 38GJ); the EGD's own list.
+EGD_CLUB_CODE = RegexValidator(
+    r"^[A-Za-z0-9]{1,4}\Z", "up to four letters or digits, as the EGD's club list writes it (Camb, Joha)"
+)
 
 
 class Kind(models.TextChoices):
@@ -46,6 +53,11 @@ class RatingList(models.Model):
     #: the JSON API ("Authorization: Token <token>"); empty = no token.  The
     #: token itself is shown once, when it is made, and never stored.
     api_token_hash = models.CharField(max_length=64, blank=True)
+    #: The country its players are from unless a player says otherwise
+    #: (Player.country): written in the EGD and FFG files; empty = unknown.
+    country = models.CharField(
+        max_length=2, blank=True, validators=[COUNTRY_CODE], help_text="ISO 3166 code, e.g. ZA"
+    )
     #: Recompute bookkeeping (ratings/recompute/): the earliest date whose
     #: ratings are stale, and a counter bumped by every change so a run can
     #: tell whether more work arrived while it ran.
@@ -83,6 +95,11 @@ class Club(models.Model):
     rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="clubs")
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=60, unique=True)
+    #: The club's code in the EGD's club list (written in h9 and .tou files
+    #: for the games played there); empty = unknown, written as none.
+    egd_code = models.CharField(
+        "EGD club code", max_length=4, blank=True, validators=[EGD_CLUB_CODE], help_text="e.g. Joha"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 from ratings.exchange.names import identity_key
-from ratings.models.lists import Club, RatingList
+from ratings.models.lists import COUNTRY_CODE, Club, RatingList
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
@@ -75,6 +75,11 @@ class Player(models.Model):
     egd_pin = models.CharField("EGD PIN", max_length=8, blank=True)
     ffg_licence = models.CharField("FFG licence", max_length=7, blank=True)
     aga_id = models.CharField("AGA id", max_length=10, blank=True)
+    #: ISO 3166 code of the country the player represents; empty = the
+    #: list's country (:attr:`country_code`).
+    country = models.CharField(
+        max_length=2, blank=True, validators=[COUNTRY_CODE], help_text="Empty: the list's country"
+    )
     #: The rank the player starts at: their national rank (the SAGC FAQ, "How do
     #: I get a SAGC rank?": "Your current SAGA rank will be your point of
     #: departure").
@@ -128,6 +133,11 @@ class Player(models.Model):
     @property
     def rank_label(self) -> str:
         return format_rank(self.rank)
+
+    @property
+    def country_code(self) -> str:
+        """The player's country, else the list's; empty when neither is known."""
+        return self.country or self.rating_list.country
 
 
 def player_display_name(name: str, suffix: str) -> str:

@@ -42,7 +42,7 @@ UNMERGED = "unmerged"
 
 #: The duplicate's fields kept by the merge's log entry to put it back.
 PLAYER_FIELDS = (
-    "name", "suffix", "slug", "home_club_id", "user_id", "saga_id", "egd_pin", "ffg_licence", "aga_id",
+    "name", "suffix", "slug", "home_club_id", "user_id", "saga_id", "egd_pin", "ffg_licence", "aga_id", "country",
     "start_rank", "since", "rank", "rating", "games_count", "last_updated", "created_at",
 )  # fmt: skip
 
