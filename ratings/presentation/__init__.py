@@ -6,6 +6,8 @@ the read pages, and the notes of results a late game changed.
 - ``charts``: a player's rating history; ``calibration_chart``: the
   committee's calibration figure;
 - ``filters``: the GET forms of the players list and the log;
+- ``standings``: a list's home (standings, movers, latest sheets) and the
+  chooser of lists;
 - ``result_changes``: the ripple of a late entry, as notes on later rows;
 - ``numbers``: how a rating or a change is written.
 

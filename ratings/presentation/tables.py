@@ -3,7 +3,7 @@ rows of a player's record sheet (the SAGC FAQ's 12 columns)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -11,11 +11,52 @@ from functools import cache
 from typing import Any
 
 import django_tables2 as tables
+from django.db.models import Case, F, When
 from django.urls import reverse
 
-from ratings.engine import get_system, sagc_rules
+from ratings.engine import SYSTEM_LABELS, get_system, sagc_rules
 from ratings.engine.ranks import format_rank
 from ratings.models import HistoryEntry, Player, Winner
+
+
+def system_column(system: str) -> str:
+    """The players list's column of one system's ratings ("rating_west_surrey")."""
+    return "rating_" + system.replace("-", "_")
+
+
+def per_system_ratings(players: Any, systems: Sequence[str]) -> Any:
+    """Annotate each of ``systems``' columns: the player's rating when it is
+    their list's primary system, else nothing."""
+    return players.annotate(
+        **{
+            system_column(name): Case(When(rating_list__primary_system=name, then=F("rating")), default=None)
+            for name in systems
+        }
+    )
+
+
+class SystemRatingColumn(tables.Column):
+    """One system's ratings on the players list of several lists."""
+
+    def __init__(self, system: str) -> None:
+        unit, label = unit_of(system), SYSTEM_LABELS.get(system, system)
+        if unit.lower() not in label.lower():
+            label = f"{label} {unit}"  # "South African Go Clubs index"; "EGF GoR (since 2021)" says it
+        super().__init__(verbose_name=label, default="", attrs={"td": {"class": "num"}})
+        self.system = system
+
+    def order(self, queryset: Any, is_descending: bool) -> tuple[Any, bool]:
+        """This system's players first, either way (a database puts the
+        empty cells first or last as it likes), then rank and name."""
+        value = F(system_column(self.system))
+        key = value.desc(nulls_last=True) if is_descending else value.asc(nulls_last=True)
+        return queryset.order_by(key, "-rank", "name"), True
+
+    def render(self, value: float) -> str:
+        return number(value)
+
+    def value(self, value: float | None) -> str:
+        return number(value)
 
 
 class PlayerTable(tables.Table):
@@ -45,11 +86,21 @@ class PlayerTable(tables.Table):
     def value_name(self, record: Player) -> str:
         return record.display_name
 
-    def __init__(self, *args: Any, rating_label: str = "Index", **kwargs: Any) -> None:
-        """``rating_label`` names the rating column after the unit of the
-        clubs' primary system ("Index", "GoR", "Level", "Strength")."""
+    def __init__(self, *args: Any, systems: Sequence[str] = ("sagc",), **kwargs: Any) -> None:
+        """``systems``: the primary systems of the lists shown.  One system:
+        the rating column is named after its unit ("Index", "GoR", "Level",
+        "Strength").  Several: one column a system, each player's rating in
+        the column of their list's system and the others empty, so no
+        column mixes two systems' numbers (the queryset is annotated by
+        :func:`per_system_ratings`)."""
+        if len(systems) > 1:
+            kwargs["exclude"] = ("rating",)
+            kwargs["extra_columns"] = [(system_column(name), SystemRatingColumn(name)) for name in systems]
+            kwargs["sequence"] = ("name", "club", "rank", *(system_column(n) for n in systems), "...")
         super().__init__(*args, **kwargs)
-        self.columns["rating"].column.verbose_name = rating_label
+        if len(systems) == 1:
+            self.columns["rating"].column.verbose_name = rating_label(systems)
+        self.rating_columns = [system_column(n) for n in systems] if len(systems) > 1 else ["rating"]
 
     def render_rank(self, value: float) -> str:
         return format_rank(value)

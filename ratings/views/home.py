@@ -1,6 +1,16 @@
+"""``/``: the home of the site's one list, or the choice of its lists."""
+
+from __future__ import annotations
+
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
+
+from ratings.models import RatingList
+from ratings.presentation.standings import list_choices
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return redirect("players")
+    lists = list(RatingList.objects.order_by("name")[:2])
+    if len(lists) == 1:
+        return redirect(lists[0])
+    return render(request, "ratings/home.html", {"choices": list_choices()})

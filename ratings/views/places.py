@@ -1,24 +1,46 @@
-"""Public pages of a rating list (its clubs, players and systems) and of a
-club (its members, recent sheets and volunteers)."""
+"""Public pages of a rating list (its home: standings, latest sheets,
+movers, clubs, systems) and of a club (its members, recent sheets and
+volunteers)."""
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from accounts.roles import is_committee_of, may_enter_at
 from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club, RatingList, RecordSheet
+from ratings.presentation import standings
+from ratings.presentation.tables import unit_of
 
 RECENT_SHEETS = 20
+STANDINGS_PER_PAGE = 50
 
 
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """A list's home: the standings in its primary system (active players,
+    or everyone with ``?all=1``), the latest sheets, the movers, a pending
+    recompute, its clubs and committee."""
     found = get_object_or_404(RatingList, slug=slug)
+    today = timezone.localdate()
+    everyone = request.GET.get("all") == "1"
+    table = standings.standings(found, today, everyone=everyone)
+    page = Paginator(table, STANDINGS_PER_PAGE).get_page(request.GET.get("page"))
     clubs = found.clubs.annotate(member_count=Count("members")).order_by("name")
+    unit = unit_of(found.primary_system)
     context = {
         "rating_list": found,
+        "everyone": everyone,
+        "active_days": standings.ACTIVE_DAYS,
+        "page": page,
+        "unit": unit[:1].upper() + unit[1:],
+        "primary_label": SYSTEM_LABELS.get(found.primary_system, found.primary_system),
+        "latest_sheets": standings.latest_sheets(found),
+        "movers": standings.movers(found, today),
+        "mover_days": standings.MOVER_DAYS,
         "clubs": clubs,
         "players": found.players.count(),
         "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in found.systems],

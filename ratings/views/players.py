@@ -23,7 +23,7 @@ from ratings.presentation.result_changes import notes_for
 from ratings.presentation.tables import (
     PlayerTable,
     number,
-    rating_label,
+    per_system_ratings,
     sheet_headers,
     sheet_lines,
     sheet_rows,
@@ -70,13 +70,16 @@ def player_list(request: HttpRequest) -> HttpResponseBase:
         if data["club"] is not None:
             players = players.filter(home_club=data["club"])
             lists = lists.filter(pk=data["club"].rating_list_id)
-    systems = lists.order_by().values_list("primary_system", flat=True).distinct()
+    systems = sorted(
+        set(lists.order_by().values_list("primary_system", flat=True)),
+        key=lambda name: SYSTEM_LABELS.get(name, name),
+    )
+    if len(systems) > 1:
+        players = per_system_ratings(players, systems)
     clubs = players.order_by().values_list("home_club", flat=True).distinct()
     # One club shown: a phone can drop the club column (static/css/site.css).
     one_club = "one-club" if clubs.count() == 1 else "several-clubs"
-    table = PlayerTable(
-        players, rating_label=rating_label(systems), attrs={"class": f"data players {one_club}"}
-    )
+    table = PlayerTable(players, systems=systems or ["sagc"], attrs={"class": f"data players {one_club}"})
     RequestConfig(request, paginate=False).configure(table)  # sorting from ?sort=
     paginate(table, request)
     if request.GET.get("export") == "csv":
@@ -112,7 +115,8 @@ class PlayerRow:
     name: str
     club: str
     rank: str
-    rating: str
+    #: The rating in each of the table's rating columns (one a system shown).
+    ratings: tuple[str, ...]
     games_count: int
     last_updated: str
 
@@ -134,7 +138,7 @@ def player_rows(table: PlayerTable) -> list[PlayerRow]:
                 name=player.display_name,
                 club=player.home_club.name if player.home_club else "",
                 rank=format_rank(player.rank),
-                rating=number(player.rating),
+                ratings=tuple(number(getattr(player, name)) for name in table.rating_columns),
                 games_count=player.games_count,
                 last_updated=player.last_updated.strftime("%Y-%m-%d") if player.last_updated else "—",
             )

@@ -21,6 +21,10 @@ def names_on(html: str) -> list[str]:
     return re.findall(r'<td class="name">\s*<a href="/players/[^"]+/">([^<]+)</a>', html)
 
 
+def cells_of(row: str) -> list[str]:
+    return [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
+
 def headers_on(html: str) -> list[str]:
     return re.findall(r'<th[^>]*>\s*<a href="\?[^"]*sort=[^"]*">([^<]+)</a>', html)
 
@@ -68,16 +72,42 @@ def test_it_names_the_rating_column_after_the_lists_primary_system(
     assert rows[0][3] == header
 
 
-def test_it_says_rating_when_the_lists_shown_rate_in_different_units(
+def test_lists_of_different_systems_get_a_column_each_never_one_mixed_column(
     client: Client, players: dict[str, Player], make_player: MakePlayer
 ) -> None:
-    ladder = make_pool(name="Guildford Ladder", slug="guildford", primary_system="egf")
-    make_player("Eve Ladder", club=ladder)
-    assert headers_on(client.get(reverse("players")).content.decode())[3] == "Rating"
+    ladder = make_pool(name="Guildford Ladder", slug="guildford", primary_system="west-surrey")
+    make_player("Eve Ladder", club=ladder, rank=1.6, rating=2.6)
+    html = client.get(reverse("players")).content.decode()
+    headers = headers_on(html)
+    assert headers == [
+        "Name",
+        "Club",
+        "Rank",
+        "South African Go Clubs index",
+        "West Surrey club ladder strength",
+        "Games",
+        "Last updated",
+    ]
+    eve = html[html.index(">Eve Ladder<") :].split("</tr>")[0]
+    ann = html[html.index(">Ann Botha<") :].split("</tr>")[0]
+    assert cells_of(eve)[2:4] == ["", "2.6"] and cells_of(ann)[2:4] == ["450", ""]
+    rows = list(
+        csv.reader(io.StringIO(client.get(reverse("players"), {"export": "csv"}).getvalue().decode()))
+    )
+    assert rows[0][3:5] == headers[3:5]
+    by_name = {row[0]: row for row in rows[1:]}
+    assert by_name["Eve Ladder"][3:5] == ["", "2.6"] and by_name["Ann Botha"][3:5] == ["450", ""]
+    # Each column sorts its own system's players only, the others after them.
+    html = client.get(reverse("players"), {"sort": "-rating_west_surrey"}).content.decode()
+    assert names_on(html)[0] == "Eve Ladder"
+    html = client.get(reverse("players"), {"sort": "rating_west_surrey"}).content.decode()
+    assert names_on(html)[0] == "Eve Ladder"
+    html = client.get(reverse("players"), {"sort": "-rating_sagc"}).content.decode()
+    assert names_on(html) == ["Dan Venter", "Ann Botha", "Cat Smit", "Bob Nel", "Eve Ladder"]
     html = client.get(reverse("players"), {"list": "guildford"}).content.decode()
-    assert headers_on(html)[3] == "GoR" and names_on(html) == ["Eve Ladder"]
+    assert headers_on(html)[3] == "Strength" and names_on(html) == ["Eve Ladder"]
     html = client.get(reverse("players"), {"club": "guildford"}).content.decode()
-    assert headers_on(html)[3] == "GoR"
+    assert headers_on(html)[3] == "Strength"
     html = client.get(reverse("players"), {"club": "stellenbosch"}).content.decode()
     assert headers_on(html)[3] == "Index"
 

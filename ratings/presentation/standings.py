@@ -1,0 +1,166 @@
+"""What a list's home shows: the standings in the list's primary system,
+the latest sheets, the biggest movers of the last days, and the choice of
+lists on a site with several."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Greatest
+
+from ratings.engine.ranks import format_rank
+from ratings.models import Game, HistoryEntry, Player, RatingList, RecordSheet
+from ratings.presentation.tables import signed
+
+#: A player is active who played a game in the last ACTIVE_DAYS days.
+ACTIVE_DAYS = 365
+#: The window of the biggest movers.
+MOVER_DAYS = 30
+MOVERS_SHOWN = 5
+LATEST_SHEETS = 10
+
+
+def last_game_date(side: str) -> Subquery:
+    """The date of the player's latest game as ``side`` ("white" or "black"):
+    one probe of the (side, date) index."""
+    latest = Game.objects.filter(**{side: OuterRef("pk")}).order_by("-date").values("date")[:1]
+    return Subquery(latest)
+
+
+def standings(rating_list: RatingList, today: date, everyone: bool = False) -> QuerySet[Player]:
+    """The list's players, strongest first (rank, then rating in the primary
+    system, as the recompute caches them), with ``last_played``; only the
+    players with a game in the last ACTIVE_DAYS unless ``everyone``."""
+    players = (
+        Player.objects.filter(rating_list=rating_list)
+        .select_related("home_club")
+        .only("name", "suffix", "slug", "rank", "rating", "games_count", "home_club__name")
+        # Greatest is NULL with one NULL on SQLite: each side falls back on the other.
+        .annotate(
+            last_played=Greatest(
+                Coalesce(last_game_date("white"), last_game_date("black")),
+                Coalesce(last_game_date("black"), last_game_date("white")),
+            )
+        )
+        .order_by("-rank", "-rating", "name", "suffix")
+    )
+    if everyone:
+        return players
+    since = today - timedelta(days=ACTIVE_DAYS)
+    played = Q(Exists(Game.objects.filter(white=OuterRef("pk"), date__gte=since))) | Q(
+        Exists(Game.objects.filter(black=OuterRef("pk"), date__gte=since))
+    )
+    return players.filter(played)
+
+
+def latest_sheets(rating_list: RatingList, limit: int = LATEST_SHEETS) -> QuerySet[RecordSheet]:
+    """The sheets entered last at the list's clubs, newest first, with their games count."""
+    return (
+        RecordSheet.objects.filter(club__rating_list=rating_list)
+        .select_related("club")
+        .annotate(games_count=Count("games"))
+        .order_by("-entered_at", "-id")[:limit]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """A player's movement in the window: first rank before, last rank after,
+    the sum of the changes in the system's unit, over ``games`` results."""
+
+    player_id: int
+    rank_before: float
+    rank_after: float
+    change: float
+    games: int
+    position_change: float
+    player: Player | None = None
+
+    @property
+    def change_label(self) -> str:
+        return signed(round(self.change, 1))
+
+    @property
+    def rank_before_label(self) -> str:
+        return format_rank(self.rank_before)
+
+    @property
+    def rank_after_label(self) -> str:
+        return format_rank(self.rank_after)
+
+
+def position(system: str, rank: float, rating: float) -> float:
+    """Where a player stands, as the history chart plots it: SAGC's rank
+    plus its index (-999..+999) as a fraction of the rank; other systems
+    their own rating."""
+    return rank + rating / 2000 if system == "sagc" else rating
+
+
+@dataclass(frozen=True, slots=True)
+class Movers:
+    up: Sequence[Mover]
+    down: Sequence[Mover]
+
+
+def movers(rating_list: RatingList, today: date, days: int = MOVER_DAYS, shown: int = MOVERS_SHOWN) -> Movers:
+    """The players who rose and fell most in the primary system over the
+    last ``days`` days: each player's rank and rating before their first
+    result of the window against after their last one (rank adjustments
+    included: they move a player too)."""
+    system = rating_list.primary_system
+    rows = (
+        HistoryEntry.objects.filter(
+            rating_list=rating_list, system=system, date__gt=today - timedelta(days=days)
+        )
+        .order_by("seq")
+        .values_list("player_id", "rank_before", "rating_before", "rank_after", "rating_after", "change")
+    )
+    first: dict[int, tuple[float, float]] = {}
+    last: dict[int, tuple[float, float]] = {}
+    total: dict[int, float] = {}
+    count: dict[int, int] = {}
+    for player_id, rank_before, rating_before, rank_after, rating_after, change in rows:
+        first.setdefault(player_id, (rank_before, rating_before))
+        last[player_id] = (rank_after, rating_after)
+        total[player_id] = total.get(player_id, 0.0) + change
+        count[player_id] = count.get(player_id, 0) + 1
+    moved = [
+        Mover(
+            player_id=pk,
+            rank_before=first[pk][0],
+            rank_after=last[pk][0],
+            change=total[pk],
+            games=count[pk],
+            position_change=position(system, *last[pk]) - position(system, *first[pk]),
+        )
+        for pk in first
+    ]
+    up = sorted((m for m in moved if m.position_change > 0), key=lambda m: (-m.position_change, m.player_id))
+    down = sorted((m for m in moved if m.position_change < 0), key=lambda m: (m.position_change, m.player_id))
+    chosen = [*up[:shown], *down[:shown]]
+    players = Player.objects.only("name", "suffix", "slug").in_bulk([m.player_id for m in chosen])
+
+    def named(group: Sequence[Mover]) -> list[Mover]:
+        return [replace(m, player=players[m.player_id]) for m in group]
+
+    return Movers(up=named(up[:shown]), down=named(down[:shown]))
+
+
+@dataclass(frozen=True, slots=True)
+class ListChoice:
+    """A list on the chooser of a site with several."""
+
+    rating_list: RatingList
+    players: int
+    clubs: int
+
+
+def list_choices() -> list[ListChoice]:
+    players = dict(RatingList.objects.annotate(n=Count("players")).values_list("pk", "n"))
+    clubs = dict(RatingList.objects.annotate(n=Count("clubs")).values_list("pk", "n"))
+    return [
+        ListChoice(found, players[found.pk], clubs[found.pk]) for found in RatingList.objects.order_by("name")
+    ]
