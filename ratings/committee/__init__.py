@@ -8,8 +8,9 @@ Plain functions the views and management commands share, one job a module:
 - ``game_exports``: :func:`list_games_tournament`, a list's games of a period
   (or those played at one of its clubs) as an exchange Tournament, which
   ratings.exchange writes as an EGD h9 file (class C "club ladder"), an FFG
-  .tou or an AGA file; the CSV and JSON records and the JSON API stream the
-  same games (ratings/committee/exports.py).
+  .tou or an AGA file, and :func:`export_selection`, which of them a format
+  writes and what it leaves out and why; the CSV and JSON records and the
+  JSON API stream the same games (ratings/committee/exports.py).
 - ``api_tokens``: the token of a list's read-only games API.
 - ``tournament_import``: :func:`import_tournament` saves the games of an EGD
   h9 or FFG .tou file (or the site's own CSV/JSON/AGA exports) as one record
@@ -34,7 +35,13 @@ from ratings.committee.common import (
     find_list_or_club,
     rank_label,
 )
-from ratings.committee.game_exports import list_games, list_games_tournament, tournament_game
+from ratings.committee.game_exports import (
+    ExportSelection,
+    export_selection,
+    list_games,
+    list_games_tournament,
+    tournament_game,
+)
 from ratings.committee.rank_sync import (
     APPLICABLE,
     Choice,
@@ -50,9 +57,11 @@ __all__ = [
     "APPLICABLE",
     "Choice",
     "CommitteeError",
+    "ExportSelection",
     "ImportReport",
     "apply_rank_sync",
     "default_choices",
+    "export_selection",
     "find_club",
     "find_list",
     "find_list_or_club",

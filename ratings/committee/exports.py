@@ -38,6 +38,7 @@ from ratings.committee.game_exports import (
     PLAYER_RELATED,
     exchange_player,
     export_name,
+    export_selection,
     period_games,
     ranks_at_first_game,
 )
@@ -189,7 +190,12 @@ def _pieces(texts: Iterable[str]) -> Iterator[str]:
 
 
 def export_stream(
-    rating_list: RatingList, start: date | None, end: date | None, format: str, club: Club | None = None
+    rating_list: RatingList,
+    start: date | None,
+    end: date | None,
+    format: str,
+    club: Club | None = None,
+    event_class: str = "C",
 ) -> tuple[str, str, Iterator[str]]:
     """(file name, media type, the file's text in pieces) of the list's games
     (or of those played at ``club``, a club of the list).
@@ -211,22 +217,35 @@ def export_stream(
         return name, media_type, _pieces(exchange.iter_games_csv(records))
     if format == "json":
         return name, media_type, _pieces(exchange.iter_games_json(records))
-    count = games.count()
+    selection = export_selection(rating_list, start, end, format, club, event_class)
+    count = selection.written
+    if not count:
+        raise CommitteeError(
+            f"{where.name} has no game an {format} file rates between {start or 'the start'} and "
+            f"{end or 'today'}: {'; '.join(f'{n} × {reason}' for reason, n in selection.left_out)}"
+        )
     if count > MAX_TABLE_GAMES:
         raise CommitteeError(
             f"{count} games: an {format} file is a table of players by rounds and takes at most "
             f"{MAX_TABLE_GAMES} games; export a shorter period, or CSV or JSON game records"
         )
-    tournament = list_games_tournament(rating_list, start, end, club=club)
+    tournament = list_games_tournament(
+        rating_list, start, end, club=club, event_class=event_class, only=selection.only()
+    )
     text = exchange.write_tournament(tournament, format)
     return name, media_type, iter([text])
 
 
 def export_games(
-    rating_list: RatingList, start: date | None, end: date | None, format: str, club: Club | None = None
+    rating_list: RatingList,
+    start: date | None,
+    end: date | None,
+    format: str,
+    club: Club | None = None,
+    event_class: str = "C",
 ) -> tuple[str, str, str]:
     """:func:`export_stream` as one string (tests, small files)."""
-    name, media_type, pieces = export_stream(rating_list, start, end, format, club)
+    name, media_type, pieces = export_stream(rating_list, start, end, format, club, event_class)
     return name, media_type, "".join(pieces)
 
 

@@ -6,21 +6,25 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from ratings import exchange
 from ratings.models import Club, Game, GameQuerySet, HistoryEntry, Player, RatingList
 
 
-def period_games(start: date | None, end: date | None, club: Club | None = None) -> GameQuerySet:
+def period_games(
+    start: date | None, end: date | None, club: Club | None = None, *, forfeit: bool = False
+) -> GameQuerySet:
     """The games of a period that an export sends (only those played at
     ``club`` when one is given), in no order and of any list.  Forfeits are
     left out: they are recorded but never rated (the FFG algorithm page,
-    ratings/engine/base.py), so a national body has nothing to rate in them."""
-    games = Game.objects.filter(forfeit=False)
+    ratings/engine/base.py), so a national body has nothing to rate in them
+    (``forfeit=True``: the forfeits instead, to count them)."""
+    games = Game.objects.filter(forfeit=forfeit)
     if club is not None:
         games = games.filter(club=club)
     if start:
@@ -35,6 +39,73 @@ def list_games(
 ) -> QuerySet[Game]:
     """The list's games of a period (:func:`period_games`) in timeline order."""
     return period_games(start, end, club).filter(rating_list=rating_list).timeline()
+
+
+@dataclass(frozen=True)
+class ExportSelection:
+    """What a file of a period carries: the (kind, board, minutes) groups of games it
+    writes, how many games, and the games left out, each reason with its
+    count, most first (exchange.left_out_reason; forfeits for every format)."""
+
+    format: str
+    event_class: str
+    kept: frozenset[tuple[str, int, int | None]]
+    written: int
+    left_out: tuple[tuple[str, int], ...]
+
+    def only(self) -> Q:
+        """The games written, as a filter of the period's games."""
+        chosen = Q(pk__in=[])
+        for kind, board, minutes in self.kept:
+            time = Q(minutes__isnull=True) if minutes is None else Q(minutes=minutes)
+            chosen |= Q(kind=kind, board=board) & time
+        return chosen
+
+    def lines(self) -> list[str]:
+        """The summary in words: what is written, then each reason."""
+        left = sum(count for _, count in self.left_out)
+        first = f"{self.written} game{'s'[: self.written != 1]} written"
+        if self.format == "h9":
+            first += f" (EGD class {self.event_class}: {exchange.EGD_CLASSES[self.event_class]})"
+        if not left:
+            return [f"{first}; nothing left out."]
+        return [f"{first}; {left} left out:", *(f"{count} × {reason}" for reason, count in self.left_out)]
+
+
+def export_selection(
+    rating_list: RatingList,
+    start: date | None,
+    end: date | None,
+    format: str,
+    club: Club | None = None,
+    event_class: str = "C",
+) -> ExportSelection:
+    """Which of the period's games a file of ``format`` writes and which it
+    leaves out, and why (docs/formats.md, "What a rated export leaves out")."""
+    kept: set[tuple[str, int, int | None]] = set()
+    written = 0
+    reasons: Counter[str] = Counter()
+    groups = (
+        period_games(start, end, club)
+        .filter(rating_list=rating_list)
+        .values_list("kind", "board", "minutes")
+        .annotate(count=Count("pk"))
+        .order_by()
+    )
+    for kind, board, minutes, count in groups:
+        reason = exchange.left_out_reason(
+            format, kind=kind, board=board, minutes=minutes, event_class=event_class
+        )
+        if reason is None:
+            kept.add((kind, board, minutes))
+            written += count
+        else:
+            reasons[reason] += count
+    forfeits = period_games(start, end, club, forfeit=True).filter(rating_list=rating_list).count()
+    if forfeits:
+        reasons[exchange.FORFEIT] += forfeits
+    left_out = tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
+    return ExportSelection(format, event_class, frozenset(kept), written, left_out)
 
 
 def ranks_at_first_game(rating_list: RatingList, first_game: dict[int, int]) -> dict[int, float]:
@@ -108,12 +179,15 @@ def list_games_tournament(
     *,
     club: Club | None = None,
     event_class: str = "C",
+    only: Q | None = None,
 ) -> exchange.Tournament:
     """The list's games of a period (or those played at ``club``) as one class
     C "club ladder": British clubs report their club games to the EGD that way,
-    one such tournament per period (docs/formats.md)."""
+    one such tournament per period (docs/formats.md).  ``only``: the games
+    the file writes (:meth:`ExportSelection.only`), else every game but forfeits."""
+    chosen = list_games(rating_list, start, end, club)
     games = list(
-        list_games(rating_list, start, end, club).select_related(
+        (chosen if only is None else chosen.filter(only)).select_related(
             "sheet", *(f"{side}__{related}" for side in ("white", "black") for related in PLAYER_RELATED)
         )
     )

@@ -21,6 +21,7 @@ Tournaments and game records::
     game_record(game, tournament) -> dict   # one JSON API / CSV record, GAME_FIELDS keys
     record_of(game, white, black, name=, start=, event_class=) -> dict   # the same, streamed
     iter_games_csv(records) / iter_games_json(records) -> Iterator[str]   # a file, piece by piece
+    left_out_reason(format, kind=, board=, event_class="C") -> str | None   # why a rated file leaves a game out
 
 Names::
 
@@ -51,6 +52,7 @@ from .ranklists import (
     rank_format,
     read_rank_list,
 )
+from .rated import EGD_CLASSES, FORFEIT, RATED_FORMATS, left_out_reason
 from .records import GAME_FIELDS, game_record, game_records, iter_games_csv, iter_games_json, record_of
 from .text import DecodedText, decode_text, split_lines
 from .tournaments import (
@@ -65,10 +67,13 @@ from .tournaments import (
 )
 
 __all__ = [
+    "EGD_CLASSES",
     "FILE_TYPES",
+    "FORFEIT",
     "GAME_FIELDS",
     "GAME_FORMATS",
     "RANK_FORMATS",
+    "RATED_FORMATS",
     "DecodedText",
     "ExchangeError",
     "GameFormat",
@@ -93,6 +98,7 @@ __all__ = [
     "game_records",
     "iter_games_csv",
     "iter_games_json",
+    "left_out_reason",
     "name_key",
     "parse_rank_list",
     "parse_tournament",

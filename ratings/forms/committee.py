@@ -124,6 +124,13 @@ class ExportForm(forms.Form):
     )
     end = forms.DateField(label="To", required=False, widget=DATE_INPUT, help_text="Blank: today")
     format = forms.ChoiceField(choices=EXPORT_FORMAT_CHOICES, initial="csv")
+    event_class = forms.ChoiceField(
+        label="EGD class",
+        choices=[(name, f"{name}: {words}") for name, words in exchange.EGD_CLASSES.items()],
+        initial="C",
+        required=False,
+        help_text="For the EGD results file: the EGD rates games played online only as class D.",
+    )
 
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -140,6 +147,7 @@ class ExportForm(forms.Form):
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and start > end:
             self.add_error("end", f"the period ends ({end:%Y-%m-%d}) before it starts ({start:%Y-%m-%d})")
+        cleaned["event_class"] = cleaned.get("event_class") or "C"
         return cleaned
 
 

@@ -145,28 +145,39 @@ def rank_sync(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def export(request: AuthenticatedHttpRequest) -> HttpResponseBase:
-    """The form; submitted (it has a format), the file itself."""
+    """The form; submitted (it has a format), the file itself, or with
+    ``check`` what the file will hold and leave out, on the page."""
     lists = _managed_lists(request)
     access.refuse_choice_outside(lists, request.GET.get("rating_list"))
     form = ExportForm(request.GET if "format" in request.GET else None, rating_lists=lists)
+    selection = None
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            name, media_type, pieces = exports.export_stream(
-                data["rating_list"], data["start"], data["end"], data["format"], club=data["club"]
-            )
-        except (ExchangeError, committee.CommitteeError) as error:
-            form.add_error(None, str(error))
+        period = (data["rating_list"], data["start"], data["end"], data["format"])
+        if "check" in request.GET:
+            # What the file will hold and what it leaves out, shown on the page.
+            selection = committee.export_selection(*period, data["club"], data["event_class"])
         else:
-            # Written as it is sent, in constant memory (ratings/committee/exports.py).
-            response = StreamingHttpResponse(
-                (piece.encode("utf-8") for piece in pieces), content_type=f"{media_type}; charset=utf-8"
-            )
-            response["Content-Disposition"] = f'attachment; filename="{name}"'
-            return response
-    status = 400 if form.is_bound else 200
+            try:
+                name, media_type, pieces = exports.export_stream(
+                    *period, club=data["club"], event_class=data["event_class"]
+                )
+            except (ExchangeError, committee.CommitteeError) as error:
+                form.add_error(None, str(error))
+            else:
+                # Written as it is sent, in constant memory (ratings/committee/exports.py).
+                response = StreamingHttpResponse(
+                    (piece.encode("utf-8") for piece in pieces), content_type=f"{media_type}; charset=utf-8"
+                )
+                response["Content-Disposition"] = f'attachment; filename="{name}"'
+                return response
+    download = request.GET.copy()
+    download.pop("check", None)
+    status = 400 if form.is_bound and selection is None else 200
     context = {
         "form": form,
+        "selection": selection,
+        "download": download.urlencode(),
         "lists": lists.order_by("name"),
         "new_token": request.session.pop("new_api_token", None),
     }
