@@ -25,6 +25,7 @@ urlpatterns = [
     # --- players, record sheets, log (ratings/views/players.py, log.py) ---
     path("players/", players.player_list, name="players"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
+    path("players/<slug:slug>/vs/<slug:other>/", players.head_to_head, name="head_to_head"),
     path("players/<slug:slug>/rename/", player_change_views.player_rename, name="player_rename"),
     path("players/<slug:slug>/merge/", player_change_views.player_merge, name="player_merge"),
     path("log/<int:pk>/unmerge/", player_change_views.player_unmerge, name="player_unmerge"),

@@ -4,7 +4,7 @@ rows of a player's record sheet (the SAGC FAQ's 12 columns)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from functools import cache
@@ -280,6 +280,8 @@ class SheetLine:
     explained_url: str = ""
     #: The row's latest change by a late game (result_changes.notes_for).
     ripple: Note | None = None
+    #: The head-to-head of the sheet's player and this opponent.
+    versus_url: str = ""
 
     @classmethod
     def of(cls, row: SheetRow, opponent_url: str | None = None) -> SheetLine:
@@ -327,17 +329,22 @@ def rank_step(before: float, after: float) -> str:
     return f"{word} {steps:g} rank{'' if steps == 1 else 's'}"
 
 
-def sheet_lines(rows: Iterable[SheetRow]) -> list[SheetLine]:
-    """The page's lines; each opponent's link worked out once (a club's
-    players meet the same opponents again and again)."""
-    urls: dict[int, str] = {}
+def sheet_lines(rows: Iterable[SheetRow], player: Player | None = None) -> list[SheetLine]:
+    """The page's lines; each opponent's links (their record sheet and, given
+    the sheet's ``player``, the head-to-head of the two) worked out once (a
+    club's players meet the same opponents again and again)."""
+    urls: dict[int, tuple[str, str]] = {}
     lines = []
     for row in rows:
         if row.adjustment:
-            url = ""
-        elif (url := urls.get(row.opponent.pk, "")) == "":
-            url = urls[row.opponent.pk] = row.opponent.get_absolute_url()
-        lines.append(SheetLine.of(row, url))
+            url, versus = "", ""
+        elif (known := urls.get(row.opponent.pk)) is not None:
+            url, versus = known
+        else:
+            url = row.opponent.get_absolute_url()
+            versus = reverse("head_to_head", args=[player.slug, row.opponent.slug]) if player else ""
+            urls[row.opponent.pk] = (url, versus)
+        lines.append(replace(SheetLine.of(row, url), versus_url=versus))
     return lines
 
 

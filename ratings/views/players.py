@@ -1,4 +1,5 @@
-"""Public pages: the players list and a player's record sheet; "my sheet"."""
+"""Public pages: the players list, a player's record sheet with its
+won/lost totals, the head-to-head of two players; "my sheet"."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import EmptyPage, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django_tables2 import RequestConfig
 
 from accounts.requests import AuthenticatedHttpRequest
@@ -17,6 +19,7 @@ from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
 from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
+from ratings.presentation import results
 from ratings.presentation.charts import Chart, history_chart
 from ratings.presentation.filters import PlayerFilterForm
 from ratings.presentation.result_changes import notes_for
@@ -170,7 +173,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     notes = notes_for(player, system, shown)
     lines = [
         replace(line, ripple=note)
-        for line, note in zip(sheet_lines(sheet_rows(shown, player)), notes, strict=True)
+        for line, note in zip(sheet_lines(sheet_rows(shown, player), player), notes, strict=True)
     ]
     return render(
         request,
@@ -185,6 +188,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
             "page": page,
             "rows": lines,
             "chart": rating_chart(player, system),
+            "totals": results.totals(player, timezone.localdate()),
             "can_manage": is_committee_of(request.user, player.rating_list_id),
         },
     )
@@ -217,3 +221,11 @@ def my_sheet(request: AuthenticatedHttpRequest) -> HttpResponse:
     if len(players) == 1:
         return redirect(players[0])
     return render(request, "ratings/my_sheets.html", {"players": players})
+
+
+def head_to_head(request: HttpRequest, slug: str, other: str) -> HttpResponse:
+    """Two players of one list: every game between them, the score, by colour and handicap."""
+    one, two = get_player(slug), get_player(other)
+    if one.rating_list_id != two.rating_list_id or one.pk == two.pk:
+        raise Http404("Head-to-head is between two players of one list")
+    return render(request, "ratings/head_to_head.html", {"h2h": results.head_to_head(one, two)})
