@@ -5,6 +5,8 @@ Plain functions the views and management commands share, one job a module:
 - ``rank_sync``: :func:`preview_rank_sync` matches every player of the list
   to a national rank list and stores the proposal; :func:`apply_rank_sync`
   turns the lines the committee chose into dated rank adjustments.
+- ``rank_matching``: which entry of a national list each player is (national
+  id, then name among the entries of a :class:`EntrySelection`: a country, clubs).
 - ``game_exports``: :func:`list_games_tournament`, a list's games of a period
   (or those played at one of its clubs) as an exchange Tournament, which
   ratings.exchange writes as an EGD h9 file (class C "club ladder"), an FFG
@@ -42,6 +44,7 @@ from ratings.committee.game_exports import (
     list_games_tournament,
     tournament_game,
 )
+from ratings.committee.rank_matching import EntrySelection
 from ratings.committee.rank_sync import (
     APPLICABLE,
     Choice,
@@ -50,6 +53,7 @@ from ratings.committee.rank_sync import (
     list_label,
     preview_rank_sync,
     proposes_change,
+    selection_of,
 )
 from ratings.committee.tournament_import import ImportReport, import_tournament
 
@@ -57,6 +61,7 @@ __all__ = [
     "APPLICABLE",
     "Choice",
     "CommitteeError",
+    "EntrySelection",
     "ExportSelection",
     "ImportReport",
     "apply_rank_sync",
@@ -74,5 +79,6 @@ __all__ = [
     "preview_rank_sync",
     "proposes_change",
     "rank_label",
+    "selection_of",
     "tournament_game",
 ]

@@ -1,16 +1,16 @@
 """Rank synchronisation with a national rank list (docs/committee.md).
 
 :func:`preview_rank_sync` reads a national rank list (ratings.exchange), matches
-every player of the list to it (national id first, then name: accent-, case- and
-order-insensitive) and stores the proposal as a :class:`RankSync` with one
-:class:`RankSyncLine` per player; an ambiguous or missing match is shown, never
-guessed.  :func:`apply_rank_sync` turns the lines the committee chose into dated
+every player of the list to it (ratings.committee.rank_matching: national id
+first, then name among the entries of a country or clubs) and stores the
+proposal as a :class:`RankSync` with one :class:`RankSyncLine` per player; an
+ambiguous match (with its reason) or a missing one is shown, never guessed.  :func:`apply_rank_sync` turns the lines the committee chose into dated
 rank adjustments and remembers confirmed matches, all or nothing."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -26,6 +26,7 @@ from ratings.committee.common import (
     national_id_field,
     national_id_max_length,
 )
+from ratings.committee.rank_matching import EntrySelection, match_players
 from ratings.models import Player, RankSync, RankSyncLine, RatingList
 from ratings.services import SheetError, acting_user, add_adjustment
 
@@ -55,6 +56,11 @@ def list_label(sync: RankSync) -> str:
     return label if label.endswith(("list", "ladder")) else f"{label} rank list"
 
 
+def selection_of(sync: RankSync) -> EntrySelection:
+    """The country and clubs a sync matched names among."""
+    return EntrySelection(sync.country, sync.clubs)
+
+
 def _entry_json(entry: exchange.RankEntry) -> dict[str, Any]:
     return {
         "line": entry.line,
@@ -74,53 +80,19 @@ def _rejected_json(rejected: exchange.Rejected) -> dict[str, Any]:
     }
 
 
-def match_players(
-    players: Sequence[Player], entries: Sequence[exchange.RankEntry], id_field: str
-) -> list[tuple[Player, str, list[exchange.RankEntry]]]:
-    """For each player: (player, how, entries).
-
-    ``how`` is "id" (the player's stored national id is in the list),
-    "name" (exactly one entry carries the player's name, and nothing
-    contradicts it), "ambiguous" (the committee must choose: the candidate
-    entries are returned) or "missing" (none).
-
-    A name match is ambiguous, never guessed, when several entries
-    carry the name, when the player already has *another* national id
-    stored (same name, maybe another person), or when two club players
-    ("DUPONT Jean" and "Jean Dupont") both point at the one entry.  An entry
-    whose id is already stored on another club player is that player's.
-    """
-    by_id = {e.national_id: e for e in entries if e.national_id}
-    names = exchange.NameIndex((i, e.name) for i, e in enumerate(entries))
-    taken = {getattr(p, id_field) for p in players if getattr(p, id_field)}
-    found_for: dict[int, tuple[str, list[exchange.RankEntry]]] = {}
-    for player in players:
-        stored = getattr(player, id_field)
-        if stored and stored in by_id:
-            found_for[player.pk] = ("id", [by_id[stored]])
-            continue
-        found = [entries[i] for i in names.lookup(player.name) if isinstance(i, int)]
-        found = [e for e in found if not e.national_id or e.national_id not in taken]
-        if not found:
-            found_for[player.pk] = ("missing", [])
-        elif len(found) > 1 or (stored and found[0].national_id and found[0].national_id != stored):
-            found_for[player.pk] = ("ambiguous", found)
-        else:
-            found_for[player.pk] = ("name", found)
-    claims = Counter(found[0].line for how, found in found_for.values() if how == "name")
-    matches = []
-    for player in players:
-        how, found = found_for[player.pk]
-        if how == "name" and claims[found[0].line] > 1:
-            how = "ambiguous"
-        matches.append((player, how, found))
-    return matches
-
-
 def preview_rank_sync(
-    rating_list: RatingList, data: bytes, *, filename: str = "", format: str | None = None, user: Any = None
+    rating_list: RatingList,
+    data: bytes,
+    *,
+    filename: str = "",
+    format: str | None = None,
+    user: Any = None,
+    selection: EntrySelection | None = None,
 ) -> RankSync:
     """Read a national list and store the proposal; nothing is applied yet.
+
+    ``selection`` (a country, clubs) limits the entries names are matched
+    against; a stored national id is looked up in the whole list.
 
     Raises :class:`exchange.ExchangeError` (naming the line) on a list broken
     as a whole; nothing is written then.  The lines of the list that do not
@@ -140,7 +112,8 @@ def preview_rank_sync(
             f"{national_id_max_length(id_field)} characters of a {national_id_field(id_field).verbose_name}"
         )
     players = list(Player.objects.filter(rating_list=rating_list).order_by("name", "suffix"))
-    matches = match_players(players, ranks.entries, id_field)
+    selection = selection or EntrySelection()
+    matches = match_players(players, ranks.entries, id_field, selection)
     with transaction.atomic():
         sync = RankSync.objects.create(
             rating_list=rating_list,
@@ -151,15 +124,20 @@ def preview_rank_sync(
             as_of=ranks.as_of,
             read=len(ranks.entries),
             rejected=[_rejected_json(r) for r in ranks.rejected],
+            country=selection.country.strip().upper()[:8],
+            clubs=", ".join(selection.clubs_as_written)[:200],
+            selected=sum(1 for e in ranks.entries if selection.keeps(e)),
         )
         lines = []
-        for player, how, found in matches:
+        for match in matches:
+            player, how, found = match.player, match.how, match.entries
             entry = found[0] if how in ("id", "name") else None
             lines.append(
                 RankSyncLine(
                     sync=sync,
                     player=player,
                     match=how,
+                    reason=match.reason[:300],
                     line=entry.line if entry else None,
                     national_name=entry.name[:200] if entry else "",
                     national_id=(entry.national_id or "") if entry else "",
@@ -273,9 +251,15 @@ def apply_rank_sync(
                     raise CommitteeError(
                         f"{player.name}: national id {line.national_id} is already {holder.name}'s"
                     )
-                if getattr(player, id_field) != line.national_id:
+                line.previous_id = getattr(player, id_field)
+                if line.previous_id == line.national_id:
+                    line.id_outcome = "kept"
+                else:
+                    line.id_outcome = "replaced" if line.previous_id else "stored"
                     setattr(player, id_field, line.national_id)
                     player.save(update_fields=[id_field])
+            else:
+                line.id_outcome = "none"
             if line.national_rank is not None and grade(player.rank) != grade(line.national_rank):
                 try:
                     adjustment = add_adjustment(

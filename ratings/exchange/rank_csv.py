@@ -21,7 +21,18 @@ from .text import split_lines
 
 CSV_COLUMNS: dict[str, tuple[str, ...]] = {
     "name": ("name", "nom", "player", "joueur"),
-    "national_id": ("national id", "national_id", "id", "licence", "license", "pin", "aga id", "member id"),
+    "national_id": (
+        "national id",
+        "id",
+        "saga id",
+        "saga",
+        "licence",
+        "license",
+        "pin",
+        "egd pin",
+        "aga id",
+        "member id",
+    ),
     "rank": ("rank", "grade", "niveau", "level"),
 }
 

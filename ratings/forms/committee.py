@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings import exchange
-from ratings.committee import APPLICABLE, Choice, proposes_change, rank_label
+from ratings.committee import APPLICABLE, Choice, EntrySelection, proposes_change, rank_label
 from ratings.forms.fields import field_of
 from ratings.forms.sheets import DATE_INPUT
 from ratings.models import Club, RankSync, RankSyncLine, RatingList
@@ -72,6 +72,10 @@ class _UploadForm(forms.Form):
         self.filename = str(upload.name)
         return data
 
+    def preview_options(self) -> dict[str, Any]:
+        """What the preview takes besides the place, the file and its format."""
+        return {}
+
 
 class RankUploadForm(_UploadForm):
     """A national rank list for one rating list."""
@@ -87,8 +91,27 @@ class RankUploadForm(_UploadForm):
         choices=RANK_FORMAT_CHOICES,
         required=False,
         help_text="FFG ladder (ech_ffg_V3.txt), AGA TD list (tdlista.txt), EGD allworld list, "
-        "or a CSV with name, national id and rank columns.",
+        "or a CSV with name, national id (SAGA id) and rank columns.",
     )
+    country = forms.RegexField(
+        regex=r"^\s*[A-Za-z]{2}\s*$",
+        required=False,
+        max_length=8,
+        label="Country",
+        help_text="Match names only among the players of this country, as the list writes it "
+        "(ZA for South Africa in the EGD list). Blank: every player of the list.",
+        error_messages={"invalid": "a country is two letters, as the list writes it (ZA, FR)"},
+    )
+    clubs = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Clubs",
+        help_text="Only these clubs, codes as the list writes them, separated by commas (Cape, Joh). "
+        "A player's stored national id is found wherever they are.",
+    )
+
+    def preview_options(self) -> dict[str, Any]:
+        return {"selection": EntrySelection(self.cleaned_data["country"], self.cleaned_data["clubs"])}
 
 
 class TournamentImportForm(_UploadForm):

@@ -46,6 +46,12 @@ class RankSync(models.Model):
     #: The list's lines that did not read, not imported: each
     #: {"line", "reason", "text", "column"}, shown in the preview.
     rejected = models.JSONField(default=list, blank=True)
+    #: The entries names were matched against (docs/committee.md): a country
+    #: code and club codes as the list writes them; blank, every entry.
+    country = models.CharField(max_length=8, blank=True)
+    clubs = models.CharField(max_length=200, blank=True)
+    #: How many entries the country and clubs kept (``read`` when none is given).
+    selected = models.PositiveIntegerField(null=True, blank=True)
     applied = models.PositiveIntegerField(default=0)
     effective = models.DateField(null=True, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
@@ -77,6 +83,12 @@ class RankSyncLine(models.Model):
         ("ambiguous", "ambiguous"),
         ("missing", "not in the list"),
     ]
+    ID_OUTCOMES = [
+        ("kept", "id kept"),
+        ("stored", "id stored"),
+        ("replaced", "id replaced"),
+        ("none", "no id in the list"),
+    ]
 
     sync = models.ForeignKey(RankSync, on_delete=models.CASCADE, related_name="lines")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
@@ -88,9 +100,15 @@ class RankSyncLine(models.Model):
     #: The player's rank and rating on this list when the sync was read.
     list_rank = models.FloatField()
     list_rating = models.FloatField()
-    #: For an ambiguous match: the entries that carry the player's name.
+    #: For an ambiguous match: the entries that carry the player's name,
+    #: and why the committee must choose.
     candidates = models.JSONField(default=list, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
     applied = models.BooleanField(default=False)
+    #: Once applied: what became of the player's national id, and the id
+    #: they had before (blank when none).
+    id_outcome = models.CharField(max_length=8, choices=ID_OUTCOMES, blank=True)
+    previous_id = models.CharField(max_length=20, blank=True)
     adjustment = models.ForeignKey(
         RankAdjustment, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -31,6 +31,13 @@ from ratings.models import Club, RankSync, RatingList
 from ratings.presentation.tables import rating_label
 
 SYNCS_PER_PAGE = 30
+#: The rank sync page's groups of lines, in this order: (key, title, matches).
+SYNC_GROUPS = [
+    ("ambiguous", "Ambiguous: choose the entry", ("ambiguous",)),
+    ("new-id", "Matched by name: a new national id", ("name", "confirmed")),
+    ("id", "Matched by national id", ("id",)),
+    ("missing", "Not in the list", ("missing",)),
+]
 #: Rejected lines of a rank list shown on its preview page (all are stored).
 REJECTED_SHOWN = 500
 
@@ -56,7 +63,12 @@ def _upload_page(
         data = form.cleaned_data
         try:
             made = preview(
-                data[place], data["file"], filename=form.filename, format=data["format"], user=request.user
+                data[place],
+                data["file"],
+                filename=form.filename,
+                format=data["format"],
+                user=request.user,
+                **form.preview_options(),
             )
         except (ExchangeError, committee.CommitteeError) as error:
             form.add_error("file", f"{form.filename}: {error}")
@@ -92,16 +104,8 @@ def rank_sync(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     lines = list(sync.lines.select_related("player", "adjustment"))
     for line in lines:
         line.changes = committee.proposes_change(line)
-    # What needs a decision first: proposed changes, then ambiguous matches,
-    # then the other matches, then the players not in the list.
-    lines.sort(
-        key=lambda line: (
-            not line.changes,
-            line.match != "ambiguous",
-            line.match == "missing",
-            line.player.name.casefold(),
-        )
-    )
+    # In each group, what needs a decision first: proposed changes, then by name.
+    lines.sort(key=lambda line: (not line.changes, line.player.name.casefold(), line.player.suffix))
     form = None
     if sync.applied_at is None:
         form = ApplySyncForm(request.POST or None, sync=sync, lines=lines)
@@ -128,9 +132,15 @@ def rank_sync(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
         return redirect("rank_sync", pk=sync.pk)
     status = 400 if form is not None and form.is_bound else 200
+    rows = form.rows() if form is not None else [(line, None, None) for line in lines]
     context = {
         "sync": sync,
-        "lines": lines,
+        "title": f"{committee.list_label(sync)} for {sync.rating_list}",
+        "selection": committee.selection_of(sync).describe(),
+        "groups": [
+            (key, title, [row for row in rows if row[0].match in matches])
+            for key, title, matches in SYNC_GROUPS
+        ],
         "rejected": sync.rejected[:REJECTED_SHOWN],
         "rejected_more": max(0, len(sync.rejected) - REJECTED_SHOWN),
         "form": form,

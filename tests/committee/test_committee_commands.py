@@ -60,7 +60,10 @@ def test_import_ranks_prints_the_summary_and_applies_the_changes(
     out = run("import_ranks", write(tmp_path, "saga.csv", RANKS), "--date", "2024-06-01")
     assert "read 4, matched 2, ambiguous 1, unmatched 1, changes 1" in out
     assert "change    Ann Bee: 10k -> 8k" in out
-    assert "ambiguous Jean Dupont: Dupont, Jean (line 3, id S-2); Jean Dupont (line 4, id S-3)" in out
+    assert (
+        "ambiguous Jean Dupont: 2 entries of the list carry this name: "
+        "Dupont, Jean (line 3, id S-2); Jean Dupont (line 4, id S-3)"
+    ) in out
     assert "missing   Nobody Here" in out
     assert "Applied 1 rank adjustments dated 2024-06-01" in out
     [adjustment] = RankAdjustment.objects.all()

@@ -396,23 +396,40 @@ def test_the_preview_lists_every_player_with_the_changes_ticked(
     assert 'value="2024-06-15"' in page  # the CSV has no date: today
 
 
-def test_the_preview_puts_what_needs_a_decision_first(
+def test_the_preview_groups_ambiguous_new_id_id_and_missing_lines_changes_first(
     client_for: ClientFor, club: Club, make_player: MakePlayer
 ) -> None:
     for name in ("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"):
         make_player(name, rank=-10)
+    make_player("Kept Id", rank=-10, saga_id="S-9")
     data = ranks_csv(
         ("Ann Same", "S-1", "10k"),
         ("Zed Change", "S-2", "8k"),
         ("Dupont, Jean", "S-4", "8k"),
         ("Jean Dupont", "S-5", "3k"),
+        ("Someone Else", "S-9", "10k"),
     )
     sync = committee.preview_rank_sync(club.rating_list, data, filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
-    order = sorted(
-        ("Abe Absent", "Ann Same", "Zed Change", "Jean Dupont"), key=lambda n: page.index(f">{n}</a>")
-    )
-    assert order == ["Zed Change", "Jean Dupont", "Ann Same", "Abe Absent"]
+    headings = [
+        "Ambiguous: choose the entry (1)",
+        "Matched by name: a new national id (2)",
+        "Matched by national id (1)",
+        "Not in the list (2)",  # and the personas' Player One
+    ]
+    names = ["Jean Dupont", "Zed Change", "Ann Same", "Kept Id", "Abe Absent"]
+    at = {text: page.index(text) for text in headings} | {n: page.index(f">{n}</a>") for n in names}
+    assert sorted(at, key=at.__getitem__) == [
+        headings[0],
+        "Jean Dupont",
+        headings[1],
+        "Zed Change",  # a change first
+        "Ann Same",
+        headings[2],
+        "Kept Id",
+        headings[3],
+        "Abe Absent",
+    ]
 
 
 def test_the_preview_is_titled_by_format_and_list_and_names_the_lists_unit(
@@ -426,7 +443,7 @@ def test_the_preview_is_titled_by_format_and_list_and_names_the_lists_unit(
     )
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     title = page[page.index("<title>") : page.index("</title>")]
-    assert str(sync.pk) not in title and "CSV list for South African Go Clubs" in title
+    assert str(sync.pk) not in title and "CSV rank list for South African Go Clubs" in title
     assert '<th scope="col" class="num">GoR</th>' in page
 
 
@@ -542,7 +559,7 @@ def test_an_applied_sync_shows_what_was_applied_and_refuses_a_second_apply(
     committee.apply_rank_sync(sync, committee.default_choices(sync), effective=date(2024, 6, 1))
     client = client_for("committee")
     page = client.get(sync.get_absolute_url()).content.decode()
-    assert "✔ set" in page and "Apply the ticked changes" not in page
+    assert "✔ rank set" in page and "Apply the ticked changes" not in page
     line = sync.lines.get(player=ann)
     response = client.post(sync.get_absolute_url(), {f"apply_{line.pk}": "on", "effective": "2024-06-02"})
     assert response.status_code == 302

@@ -26,6 +26,8 @@ AFTER_SQUASH = [
     ("ratings", "0003_result_changes"),
     ("ratings", "0004_player_account_per_list"),
     ("ratings", "0005_sync_line_list_rank"),
+    ("ratings", "0006_national_codes"),
+    ("ratings", "0007_rank_sync_selection_and_outcomes"),
 ]
 
 

@@ -1,8 +1,8 @@
-"""``manage.py import_ranks FILE [--format ffg|aga|egd|csv] [--list SLUG] [--dry-run] [--date YYYY-MM-DD]``.
+"""``manage.py import_ranks FILE [--format ffg|aga|egd|csv] [--list SLUG] [--country CC] [--clubs CODES] [--dry-run] [--date YYYY-MM-DD]``.
 
 The rank sync of the committee's pages from the command line:
 read a national rank list, match the list's players (national id, then
-name), print a summary and the ambiguous and missing players, then apply
+name among the entries of ``--country`` and ``--clubs`` when given), print a summary and the ambiguous and missing players, then apply
 every id- or name-matched change as an adjustment dated ``--date`` (default
 the list's own date, else today).  Lines of the list that do not read are
 not imported: each is printed with its number and reason ("rejected").  A
@@ -52,6 +52,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--list", dest="list_slug", metavar="SLUG", help="the rating list (default: the only one)"
         )
+        parser.add_argument(
+            "--country", default="", metavar="CC", help="match names only among this country's entries (ZA)"
+        )
+        parser.add_argument(
+            "--clubs",
+            default="",
+            metavar="CODES",
+            help="match names only among these clubs' entries, codes as the list writes them (Cape,Joh)",
+        )
         parser.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
         parser.add_argument(
             "--date", help="the date the new ranks take effect (default: the list's date, else today)"
@@ -67,7 +76,11 @@ class Command(BaseCommand):
             rating_list = committee.find_list(options["list_slug"])
             with transaction.atomic():
                 sync = committee.preview_rank_sync(
-                    rating_list, data, filename=path.name, format=options["format"]
+                    rating_list,
+                    data,
+                    filename=path.name,
+                    format=options["format"],
+                    selection=committee.EntrySelection(options["country"], options["clubs"]),
                 )
                 lines = list(sync.lines.select_related("player"))
                 self._summary(sync, lines)
@@ -86,7 +99,9 @@ class Command(BaseCommand):
         rejected = sync.rejected_lines
         write(
             f"{committee.list_label(sync)}{f' of {sync.as_of:%Y-%m-%d}' if sync.as_of else ''} for {sync.rating_list}: "
-            f"read {sync.read}{f', rejected {len(rejected)}' if rejected else ''}, matched {sync.matched}, "
+            f"read {sync.read}{f', rejected {len(rejected)}' if rejected else ''}"
+            f"{f' (names among the {sync.selected} of {committee.selection_of(sync).describe()})' if sync.country or sync.clubs else ''}"
+            f", matched {sync.matched}, "
             f"ambiguous {sync.ambiguous}, "
             f"unmatched {sync.unmatched}, changes {sync.changes}"
         )
@@ -101,7 +116,7 @@ class Command(BaseCommand):
                     f"{c['name']} (line {c['line']}, id {c['national_id'] or 'none'})"
                     for c in line.candidates
                 )
-                write(f"  ambiguous {line.player}: {found}")
+                write(f"  ambiguous {line.player}: {line.reason}: {found}")
         for line in lines:
             if line.match == "missing":
-                write(f"  missing   {line.player.name}")
+                write(f"  missing   {line.player}")
