@@ -50,6 +50,7 @@ urlpatterns = [
     # --- rating lists and clubs (ratings/views/places.py) ---
     path("lists/<slug:slug>/", places.rating_list, name="rating_list"),
     path("lists/<slug:slug>/settings/", adjustments.list_settings, name="list_settings"),
+    path("lists/<slug:slug>/ranks/<str:name>", places.rank_file, name="rank_file"),
     path("clubs/<slug:slug>/", places.club, name="club"),
     path("clubs/<slug:slug>/kit/", kit_views.club_kit, name="club_kit"),
     # --- recompute status and runs (ratings/views/recompute.py) ---

@@ -13,6 +13,8 @@ Plain functions the views and management commands share, one job a module:
   .tou or an AGA file, and :func:`export_selection`, which of them a format
   writes and what it leaves out and why; the CSV and JSON records and the
   JSON API stream the same games (ratings/committee/exports.py).
+- ``rank_files``: :func:`publish_ranks`, the list's own ranks in the FFG
+  ladder, EGD list and AGA TD list layouts, for pairing programs.
 - ``api_tokens``: the token of a list's read-only games API.
 - ``tournament_import``: :func:`import_tournament` saves the games of an EGD
   h9 or FFG .tou file (or the site's own CSV/JSON/AGA exports) as one record
@@ -44,6 +46,7 @@ from ratings.committee.game_exports import (
     list_games_tournament,
     tournament_game,
 )
+from ratings.committee.rank_files import PublishedRanks, publish_ranks
 from ratings.committee.rank_matching import EntrySelection
 from ratings.committee.rank_sync import (
     APPLICABLE,
@@ -64,6 +67,7 @@ __all__ = [
     "EntrySelection",
     "ExportSelection",
     "ImportReport",
+    "PublishedRanks",
     "apply_rank_sync",
     "default_choices",
     "export_selection",
@@ -78,6 +82,7 @@ __all__ = [
     "new_api_token",
     "preview_rank_sync",
     "proposes_change",
+    "publish_ranks",
     "rank_label",
     "selection_of",
     "tournament_game",

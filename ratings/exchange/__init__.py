@@ -11,6 +11,7 @@ Rank lists::
     read_rank_list(data, format=None, filename=None) -> RankList
         .format ('ffg'|'aga'|'egd'|'csv'), .encoding, .as_of, .entries: tuple[RankEntry],
         .rejected: tuple[Rejected]   # lines not imported, each with its number and reason
+    write_rank_file(name, entries, as_of, title) -> bytes   # RANK_FILES: ech_ffg_V3.txt, egf_db.txt, tdlista.txt
 
 Tournaments and game records::
 
@@ -41,6 +42,7 @@ from .names import (
     split_first_word_surname,
     split_upper_surname,
 )
+from .rank_writers import RANK_FILES, RankFile, split_given_surname, write_rank_file
 from .ranklists import (
     RANK_FORMATS,
     RankEntry,
@@ -72,6 +74,7 @@ __all__ = [
     "FORFEIT",
     "GAME_FIELDS",
     "GAME_FORMATS",
+    "RANK_FILES",
     "RANK_FORMATS",
     "RATED_FORMATS",
     "DecodedText",
@@ -80,6 +83,7 @@ __all__ = [
     "NameIndex",
     "Player",
     "RankEntry",
+    "RankFile",
     "RankFormat",
     "RankList",
     "Rejected",
@@ -108,7 +112,9 @@ __all__ = [
     "record_of",
     "split_comma_name",
     "split_first_word_surname",
+    "split_given_surname",
     "split_lines",
     "split_upper_surname",
+    "write_rank_file",
     "write_tournament",
 ]

@@ -1,16 +1,17 @@
 """Public pages of a rating list (its home: standings, latest sheets,
-movers, clubs, systems) and of a club (its members, recent sheets and
-volunteers)."""
+movers, clubs, systems; its ranks as files for pairing programs) and of a
+club (its members, recent sheets and volunteers)."""
 
 from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from accounts.roles import is_committee_of, may_enter_at
+from ratings import committee, exchange
 from ratings.engine import SYSTEM_LABELS
 from ratings.models import Club, RatingList, RecordSheet
 from ratings.presentation import standings
@@ -46,8 +47,21 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
         "systems": [(name, SYSTEM_LABELS.get(name, name)) for name in found.systems],
         "committee": found.committee.select_related("user").order_by("user__username"),
         "can_manage": is_committee_of(request.user, found.pk),
+        "rank_files": exchange.RANK_FILES.values(),
     }
     return render(request, "ratings/rating_list.html", context)
+
+
+def rank_file(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """The list's own ranks in a layout pairing programs import (ech_ffg_V3.txt,
+    egf_db.txt, tdlista.txt): public, as the players list is."""
+    found = get_object_or_404(RatingList, slug=slug)
+    if name not in exchange.RANK_FILES:
+        raise Http404(f"no published list {name!r}")
+    published = committee.publish_ranks(found, name)
+    response = HttpResponse(published.data, content_type=published.media_type)
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
 
 
 def club(request: HttpRequest, slug: str) -> HttpResponse:
