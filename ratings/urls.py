@@ -6,6 +6,7 @@ from ratings.views import (
     adjustments,
     api,
     committee,
+    events,
     home,
     how,
     log,
@@ -52,6 +53,10 @@ urlpatterns = [
     path("lists/<slug:slug>/settings/", adjustments.list_settings, name="list_settings"),
     path("lists/<slug:slug>/ranks/<str:name>", places.rank_file, name="rank_file"),
     path("clubs/<slug:slug>/", places.club, name="club"),
+    # --- events: a sheet's crosstable, a list's and a club's events (ratings/views/events.py) ---
+    path("events/<int:pk>/", events.event, name="event"),
+    path("lists/<slug:slug>/events/", events.list_events, name="list_events"),
+    path("clubs/<slug:slug>/events/", events.club_events, name="club_events"),
     path("clubs/<slug:slug>/kit/", kit_views.club_kit, name="club_kit"),
     # --- recompute status and runs (ratings/views/recompute.py) ---
     path("recompute/", recompute_views.recompute_status, name="recompute_status"),

@@ -16,7 +16,7 @@ from django.db import transaction
 from ratings import exchange
 from ratings.committee.common import CommitteeError, grade, national_id_max_length
 from ratings.engine.ranks import format_rank
-from ratings.models import Club, Kind, Player, RatingList, RecordSheet
+from ratings.models import Club, EventEntry, Kind, Player, RatingList, RecordSheet
 from ratings.services import GameRow, NewPlayer, SheetError, save_sheet
 
 #: How a player of the file was matched, by the Player field that matched.
@@ -284,6 +284,7 @@ def import_tournament(
                 minutes=tournament.minutes,
                 comments=f"round {g.round}" if g.round else "",
                 forfeit=g.forfeit,
+                round=g.round or None,
             )
             for g in tournament.games
         ]
@@ -301,12 +302,59 @@ def import_tournament(
             raise CommitteeError(_sheet_problems(error, tournament)) from error
         if tournament.event_class in ("A", "B", "C", "D"):
             sheet.event_class = tournament.event_class
-            sheet.save(update_fields=["event_class"])
+        sheet.tiebreak_header = tournament.tiebreak_header[:200]
+        sheet.save(update_fields=["event_class", "tiebreak_header"])
+        _save_entries(sheet, tournament, refs)
         _remember_ids(club, tournament, refs)
         report.sheet = sheet
         if dry_run:
             transaction.set_rollback(True)
     return report
+
+
+#: A round without a game, by the mark the file gives it.
+BYE_WORDS = {"+": "bye, won", "=": "bye, half a point", "-": "no game, no point"}
+
+
+def _save_entries(
+    sheet: RecordSheet, tournament: exchange.Tournament, refs: dict[str, Player | NewPlayer]
+) -> None:
+    """Each player of the event as the file lists them: place, tie-breaks
+    and the rounds they had no game (the crosstable's rows)."""
+    byes: dict[int | None, list[list[object]]] = {}
+    for note in tournament.skipped:
+        if note.bye and note.round is not None:
+            # The reason quotes the file's cell: "no game this round (bye: '0=')".
+            cell = note.reason.split("'")[1] if note.reason.count("'") >= 2 else ""
+            word = "not paired" if "not paired" in note.reason else BYE_WORDS.get(cell[-1:], "no game")
+            byes.setdefault(note.line, []).append([note.round, cell, word])
+    players = {
+        p.display_name: p
+        for p in Player.objects.filter(
+            rating_list_id=sheet.club.rating_list_id, pk__in=sheet.games.values("white")
+        )
+        | Player.objects.filter(rating_list_id=sheet.club.rating_list_id, pk__in=sheet.games.values("black"))
+    }
+    entries = []
+    for index, person in enumerate(tournament.players, start=1):
+        # The file's own numbering (h9 and .tou: the line's position among
+        # the players, anonymous ones included), which its results refer to.
+        position = int(person.key) if person.key.isdigit() else index
+        ref = refs.get(person.key)
+        if ref is None:
+            continue
+        player = ref if isinstance(ref, Player) else players[ref.display_name]
+        entries.append(
+            EventEntry(
+                sheet=sheet,
+                player=player,
+                position=position,
+                place=(person.place or "")[:10],
+                tiebreaks=list(person.tiebreaks),
+                byes=sorted(byes.get(person.line, []), key=lambda bye: int(str(bye[0]))),
+            )
+        )
+    EventEntry.objects.bulk_create(entries)
 
 
 def _game_json(

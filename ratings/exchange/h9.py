@@ -115,8 +115,11 @@ def _player_match(line: str) -> re.Match[str] | None:
     return None
 
 
-def _line_cells(number: int, rest: str, offset: int) -> tuple[list[ResultCell], list[tuple[str, int]]]:
-    """The results of one line, and the uncertain 'N?' tokens right after or before them.
+def _line_cells(
+    number: int, rest: str, offset: int
+) -> tuple[list[ResultCell], list[tuple[str, int]], tuple[str, ...]]:
+    """The results of one line, the uncertain 'N?' tokens right after or
+    before them, and the line's tie-break figures (before and after the results).
 
     Tie-breaks may come before the results (OpenGotha), after them (the
     EGD's current download: kpmc-2016.h9) or both (wagc-2021.h9); the
@@ -139,7 +142,7 @@ def _line_cells(number: int, rest: str, offset: int) -> tuple[list[ResultCell], 
             )
     results = [i for i, kind in enumerate(kinds) if kind == "r"]
     if not results:
-        return [], []
+        return [], [], tuple(text for (text, _), kind in zip(tokens, kinds, strict=True) if kind != "r")
     first, last = results[0], results[-1]
     for i in range(first, last + 1):
         if kinds[i] == "t":
@@ -150,7 +153,11 @@ def _line_cells(number: int, rest: str, offset: int) -> tuple[list[ResultCell], 
             )
     cells = [_cell(tokens[i], k + 1) for k, i in enumerate(range(first, last + 1))]
     after = [tokens[i] for i in range(last + 1, len(tokens)) if kinds[i] == "?"]
-    return cells, after[: _run_length(kinds[last + 1 :])]
+    taken = _run_length(kinds[last + 1 :])
+    tiebreaks = [tokens[i][0] for i in range(first)] + [
+        tokens[i][0] for i in range(last + 1 + taken, len(tokens))
+    ]
+    return cells, after[:taken], tuple(tiebreaks)
 
 
 def _run_length(kinds: list[str]) -> int:
@@ -173,12 +180,15 @@ def parse_h9(text: str) -> Tournament:
     lines: list[PlayerLine] = []
     pending: list[tuple[int, bool, list[ResultCell], list[tuple[str, int]]]] = []
     notes: list[Skipped] = []
+    header = ""
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         if line.lstrip().startswith(";"):
             for tag, value in _TAG.findall(line):
                 tags.setdefault(tag, (value, number))
+            if not pending and re.search(r"\bClub\b", line, re.IGNORECASE):
+                header = re.split(r"\bClub\b", line, maxsplit=1, flags=re.IGNORECASE)[1].strip()
             continue
         body, _bar, pin_text = line.partition("|")
         match = _player_match(body)
@@ -195,7 +205,7 @@ def parse_h9(text: str) -> Tournament:
             )
         name = match.group("name").strip()
         anonymous = bool(_ANONYMOUS.match(name))
-        cells, extra = _line_cells(number, match.group("rest"), match.start("rest"))
+        cells, extra, tiebreaks = _line_cells(number, match.group("rest"), match.start("rest"))
         pending.append((number, anonymous, cells, extra))
         if anonymous:
             continue
@@ -213,6 +223,8 @@ def parse_h9(text: str) -> Tournament:
                 club=None if set(club.lower()) == {"x"} else club,
                 egd_pin=pin,
                 line=number,
+                place=match.group("place"),
+                tiebreaks=tiebreaks,
             )
         )
     if not pending:
@@ -263,6 +275,7 @@ def parse_h9(text: str) -> Tournament:
         games=tuple(games),
         skipped=tuple(notes + skipped),
         format="h9",
+        tiebreak_header=header,
     )
 
 

@@ -55,6 +55,10 @@ class Player:
     ffg_licence: str | None = None
     aga_id: str | None = None
     line: int | None = None
+    #: The place the file gives (h9: blank on a tie, so None), and its
+    #: tie-break figures as written ('36', '128', '408?', '322½'), in order.
+    place: str | None = None
+    tiebreaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,10 @@ class Tournament:
     format: str = ""
     encoding: str = ""
     board: int = 19
+    #: The names of the tie-break columns as the file's header writes them
+    #: (h9: the words after "Club" on the last ';' line before the players,
+    #: e.g. ("MMS", "SOSSOSOS"): OpenGotha runs some names together).
+    tiebreak_header: str = ""
     _by_key: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def player(self, key: str) -> Player:

@@ -9,7 +9,8 @@ players of the club's list.  Ranks are numbers on the engine's scale
 (ratings/engine/ranks.py: 30k = -30, 1k = -1, 1d = 0, 9d = 8).
 
 One module a part of the data: ``lists`` (lists, clubs), ``players``,
-``games`` (record sheets, games, rank adjustments), ``log``, ``history``
+``games`` (record sheets, games, rank adjustments), ``events`` (the
+places, tie-breaks and byes of an imported tournament), ``log``, ``history``
 (what the recompute writes: results, runs, checkpoints) and ``committee``
 (rank syncs, evaluations, import previews) and ``ripple`` (the later
 results a late game changed).  Django finds every model through this package;
@@ -25,6 +26,7 @@ from ratings.models.committee import (
     RankSync,
     RankSyncLine,
 )
+from ratings.models.events import EventEntry
 from ratings.models.games import (
     BOARD_CHOICES,
     TIMELINE_ORDER,
@@ -45,6 +47,7 @@ __all__ = [
     "SYSTEM_CHOICES",
     "TIMELINE_ORDER",
     "Club",
+    "EventEntry",
     "FormerSlug",
     "Game",
     "GameQuerySet",

@@ -40,6 +40,8 @@ class RecordSheet(models.Model):
     date = models.DateField()
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CLUB)
     comments = models.TextField(blank=True)
+    #: An imported tournament's tie-break columns as its file names them.
+    tiebreak_header = models.CharField(max_length=200, blank=True, default="", db_default="")
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -49,6 +51,8 @@ class RecordSheet(models.Model):
 
     class Meta:
         ordering = ["-entered_at"]
+        # A list's latest sheets (its home) and a club's events, newest first.
+        indexes = [models.Index(fields=["club", "-entered_at"], name="sheet_club_entered")]
 
     def __str__(self) -> str:
         return f"{self.club} {self.date} {self.event}".strip()
@@ -97,6 +101,8 @@ class Game(models.Model):
     board = models.PositiveSmallIntegerField(default=19, choices=BOARD_CHOICES)
     minutes = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Main time per player")
     forfeit = models.BooleanField(default=False)
+    #: The round of a tournament game, as its file numbers it; None on a club night.
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
     comments = models.CharField(max_length=200, blank=True)
     #: Why the game was improbable when entered and saved after the
     #: volunteer confirmed it (ratings/entry/improbable.py); blank: not flagged.

@@ -282,6 +282,8 @@ class SheetLine:
     ripple: Note | None = None
     #: The head-to-head of the sheet's player and this opponent.
     versus_url: str = ""
+    #: The event (the sheet's crosstable) the game was played at.
+    event_url: str = ""
 
     @classmethod
     def of(cls, row: SheetRow, opponent_url: str | None = None) -> SheetLine:
@@ -308,6 +310,7 @@ class SheetLine:
             new_rank=new_rank,
             date=day,
             sheet_url=reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
+            event_url=reverse("event", args=[row.sheet_id]) if row.sheet_id else "",
             comments=comments,
             explained_url=explained_url(row),
         )

@@ -34,7 +34,16 @@ from django.utils.text import slugify
 
 from ratings import services
 from ratings.exchange.names import identity_key
-from ratings.models import FormerSlug, Game, LogEntry, Player, RankAdjustment, RankSyncLine, ResultChange
+from ratings.models import (
+    EventEntry,
+    FormerSlug,
+    Game,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RankSyncLine,
+    ResultChange,
+)
 from ratings.services import Actor
 
 MERGED = "merged"
@@ -157,6 +166,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
         RankSyncLine.objects.filter(pk__in=sync_lines).update(player=keep)
         dup.link_requests.update(player=keep)
         ResultChange.objects.filter(player=dup).update(player=keep)
+        EventEntry.objects.filter(player=dup).update(player=keep)
         if dup.since < keep.since:
             keep.since = dup.since
             keep.save(update_fields=["since"])

@@ -88,3 +88,5 @@ class GameRow:
     minutes: int | None = None
     forfeit: bool = False
     comments: str = ""
+    #: The round of a tournament's game (imports); None on a club night.
+    round: int | None = None

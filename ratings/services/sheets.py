@@ -181,6 +181,7 @@ def _write_sheet(
                     board=row.board,
                     minutes=row.minutes,
                     forfeit=row.forfeit,
+                    round=row.round,
                     comments=row.comments,
                     entered_by=acting_user(actor),
                     entered_at=now,

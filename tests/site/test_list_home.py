@@ -118,7 +118,7 @@ def test_the_rating_column_is_the_primary_systems_alone(client: Client, club: Cl
 def test_the_latest_sheets_newest_first(client: Client, club: Club, played: dict[str, Player]) -> None:
     html = client.get(reverse("rating_list", args=[club.rating_list.slug])).content.decode()
     part = html[html.index('<ul class="places latest-sheets">') :].split("</ul>")[0]
-    found = re.findall(r'<a href="/sheets/(\d+)/">([^<]+)</a> <span class="hint">(\d+) game', part)
+    found = re.findall(r'<a href="/events/(\d+)/">([^<]+)</a> <span class="hint">(\d+) game', part)
     sheets = club.rating_list.games.values_list("sheet_id", flat=True).distinct()
     assert len(found) == len(set(sheets)) == 3
     assert [int(pk) for pk, _, _ in found] == sorted({int(s) for s in sheets}, reverse=True)

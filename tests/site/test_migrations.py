@@ -28,6 +28,7 @@ AFTER_SQUASH = [
     ("ratings", "0005_sync_line_list_rank"),
     ("ratings", "0006_national_codes"),
     ("ratings", "0007_rank_sync_selection_and_outcomes"),
+    ("ratings", "0008_events"),
 ]
 
 
