@@ -27,6 +27,7 @@ from django.db import models
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from ratings.models import (
     Club,
+    EventEntry,
     FormerSlug,
     Game,
     HistoryEntry,
@@ -108,6 +109,7 @@ KINDS: tuple[Kind, ...] = (
     _kind("former_slugs.jsonl", FormerSlug, "player__rating_list"),
     _kind("sheets.jsonl", RecordSheet, "club__rating_list"),
     _kind("games.jsonl", Game, "rating_list"),
+    _kind("event_entries.jsonl", EventEntry, "sheet__club__rating_list"),
     _kind("adjustments.jsonl", RankAdjustment, "rating_list"),
     _kind("rank_syncs.jsonl", RankSync, "rating_list"),
     _kind("rank_sync_lines.jsonl", RankSyncLine, "sync__rating_list"),

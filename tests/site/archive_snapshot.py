@@ -18,7 +18,7 @@ from typing import Any
 def snapshot(slug: str) -> dict[str, list[list[Any]]]:
     from django.db.models import Count
 
-    from ratings.models import Club, HistoryEntry, LogEntry, Player, RecordSheet
+    from ratings.models import Club, EventEntry, HistoryEntry, LogEntry, Player, RecordSheet
 
     players = {p.pk: p.display_name for p in Player.objects.filter(rating_list__slug=slug)}
     clubs = {c.pk: c.name for c in Club.objects.filter(rating_list__slug=slug)}
@@ -54,7 +54,15 @@ def snapshot(slug: str) -> dict[str, list[list[Any]]]:
     ]  # fmt: skip
     for row in history:
         row[12] = str(row[12]) if row[12] is not None else None
-    return {"history": history, "sheets": sheets, "log": log}
+    entries = [
+        [event, players[player], position, place, tiebreaks, byes]
+        for event, player, position, place, tiebreaks, byes in EventEntry.objects.filter(
+            sheet__club__rating_list__slug=slug
+        )
+        .order_by("sheet__event", "position")
+        .values_list("sheet__event", "player", "position", "place", "tiebreaks", "byes")
+    ]
+    return {"history": history, "sheets": sheets, "log": log, "entries": entries}
 
 
 if __name__ == "__main__":

@@ -29,7 +29,16 @@ from accounts.models import CommitteeMember, Volunteer
 from ratings import services
 from ratings.archive import FORMAT_VERSION, ArchiveError, restore_archive, write_archive
 from ratings.archive.kinds import KINDS, LEFT_OUT
-from ratings.models import FormerSlug, Game, LogEntry, Player, RatingList, RecordSheet, ResultChange
+from ratings.models import (
+    EventEntry,
+    FormerSlug,
+    Game,
+    LogEntry,
+    Player,
+    RatingList,
+    RecordSheet,
+    ResultChange,
+)
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
 from ratings.services.player_changes import merge_players
@@ -70,6 +79,11 @@ def full_list(history: History) -> History:
         rows=[GameRow(white=d, black=b, handicap=2, komi=Decimal("0.5"), winner="white")],
     )  # fmt: skip
     delete_sheet(doomed, actor=chair, reason="entered twice")
+    spring_open = RecordSheet.objects.get(club__rating_list=rating_list, event="Spring Open")
+    EventEntry.objects.create(
+        sheet=spring_open, player=b, position=1, place="1", tiebreaks=["3", "12"], byes=[]
+    )
+    EventEntry.objects.create(sheet=spring_open, player=c, position=2, place="", byes=[[2, "0=", "a bye"]])
     recompute_list(rating_list.pk)
     assert ResultChange.objects.filter(rating_list=rating_list).exists(), "the late game left ripple notes"
     assert FormerSlug.objects.filter(player=a).exists()
@@ -112,8 +126,9 @@ def test_round_trip_into_a_fresh_list_is_identical(full_list: History) -> None:
     assert restored.rating_list.slug == "sagc-copy"
     assert restored.rating_list.systems == rating_list.systems
     assert len(before["history"]) > 500 and len(before["log"]) > 20
-    for part in ("history", "sheets", "log"):
+    for part in ("history", "sheets", "log", "entries"):
         assert after[part] == before[part], part
+    assert len(after["entries"]) == 2
     assert User.objects.count() == users, "the accounts were found by e-mail address, none made"
     copy = restored.rating_list
     assert set(Volunteer.objects.filter(club__rating_list=copy).values_list("user__username", flat=True)) == {
