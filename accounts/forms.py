@@ -102,3 +102,16 @@ class NewcomerForm(UserCreationForm[User]):
         model = User
         fields = ("username",)
         field_classes = {"username": UsernameField}
+
+
+class ListImportForm(forms.Form):
+    archive = forms.FileField(
+        label="List archive (.zip)",
+        help_text="A file made by “Download the archive” or manage.py export_list.",
+    )
+    slug = forms.SlugField(
+        label="Address of the new list",
+        max_length=60,
+        required=False,
+        help_text="Leave empty to keep the archive's own; a list of this site must not have it already.",
+    )

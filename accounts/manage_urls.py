@@ -1,12 +1,16 @@
 """URLs of list administration, mounted at the site root before ratings'
-(so /lists/new/ is not taken for a list's page; "new" is never a slug)."""
+(so /lists/new/ and /lists/import/ are not taken for a list's page; "new" and
+"import" are never slugs)."""
 
 from django.urls import path
 
-from accounts.views import invitations, members, places
+from accounts.views import archive, invitations, members, places
 
 urlpatterns = [
     path("lists/new/", places.list_new, name="list_new"),
+    path("lists/import/", archive.list_import, name="list_import"),
+    path("lists/<slug:slug>/archive/", archive.list_archive, name="list_archive"),
+    path("lists/<slug:slug>/archive/download/", archive.list_archive_download, name="list_archive_download"),
     path("lists/<slug:slug>/clubs/new/", places.club_new, name="club_new"),
     path("lists/<slug:slug>/members/", members.members, name="list_members"),
     path("lists/<slug:slug>/members/link/", members.link_player, name="link_player"),

@@ -2,7 +2,7 @@
 
 A slug is the name run through Django's ``slugify`` (ASCII, lower case,
 hyphens); when another list or club already has it, "-2", "-3"... is added.
-Slugs that are words of the site's URLs under /lists/ and /clubs/ ("new")
+Slugs that are words of the site's URLs under /lists/ and /clubs/ ("new", "import")
 are never given, so a place's page can't hide a page of the site.
 """
 
@@ -16,7 +16,7 @@ from django.utils.text import slugify
 from ratings.models import Club, RatingList
 
 #: Words used by the site's own URLs below /lists/ and /clubs/.
-RESERVED_SLUGS = frozenset({"new"})
+RESERVED_SLUGS = frozenset({"new", "import"})
 
 M = TypeVar("M", bound=models.Model)
 

@@ -37,7 +37,7 @@ from ratings.archive.kinds import FILE_OF, KINDS, Kind
 from ratings.archive.manifest import ArchiveError, Reader
 from ratings.archive.people import People
 from ratings.models import Club, FormerSlug, Game, LogEntry, Player, RankAdjustment, RatingList, RecomputeRun
-from ratings.places import free_slug
+from ratings.places import RESERVED_SLUGS, free_slug
 
 CHUNK = 1000
 
@@ -65,6 +65,8 @@ def restore_archive(
     if first is None or reader.rows(KINDS[0].file) != 1:
         raise ArchiveError(f"{KINDS[0].file}: one list expected, {reader.rows(KINDS[0].file)} found")
     slug = as_slug if as_slug is not None else str(first.get("slug", ""))
+    if slug in RESERVED_SLUGS:
+        raise ArchiveError(f"{slug!r} is a word of the site's addresses, never a list's: choose another")
     if not slug or slugify(slug) != slug:
         raise ArchiveError(f"{slug!r} is not a list address (lower-case letters, digits and hyphens)")
     if RatingList.objects.filter(slug=slug).exists():

@@ -10,6 +10,7 @@ are sent to log in), and nothing changed; where it belongs the action works.
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -24,6 +25,7 @@ from django.urls import reverse
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volunteer
 from accounts.services import invitations
 from ratings import services
+from ratings.archive import write_archive
 from ratings.committee import import_preview
 from ratings.models import (
     Club,
@@ -211,6 +213,13 @@ def _import(client: Client, w: dict[str, Any]) -> Any:
     return client.post(reverse("tournament_import"), {"club": w["club"].pk, "file": upload, "format": ""})
 
 
+def _import_list(client: Client, w: dict[str, Any]) -> Any:
+    archive = io.BytesIO()
+    write_archive(w["club"].rating_list, archive)
+    upload = SimpleUploadedFile("sagc.zip", archive.getvalue(), content_type="application/zip")
+    return client.post(reverse("list_import"), {"archive": upload, "slug": "sagc-copy"})
+
+
 def _get(name: str, *args: Any) -> Callable[[Client, dict[str, Any]], Any]:
     return lambda c, w: c.get(reverse(name, args=args))
 
@@ -254,8 +263,10 @@ ADMINISTRATION = [
     Action("say this is me", UNLINKED, _post("claim_player", lambda w: w["alice"].slug)),
     *(
         Action(f"read the {name} page of list 1", COMMITTEE, _get(name, "sagc"), ok=(200,), changes=False)
-        for name in ("list_members", "invitations", "link_requests", "club_new")
+        for name in ("list_members", "invitations", "link_requests", "club_new", "list_archive")
     ),
+    Action("download list 1's archive", COMMITTEE, _get("list_archive_download", "sagc"), ok=(200,), changes=False),
+    Action("import a list from its archive", SITE_ADMIN, lambda c, w: _import_list(c, w)),
 ]  # fmt: skip
 
 ACTIONS = [
