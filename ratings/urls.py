@@ -52,6 +52,7 @@ urlpatterns = [
     path("lists/<slug:slug>/", places.rating_list, name="rating_list"),
     path("lists/<slug:slug>/settings/", adjustments.list_settings, name="list_settings"),
     path("lists/<slug:slug>/ranks/<str:name>", places.rank_file, name="rank_file"),
+    path("lists/<slug:slug>/codes/", committee.national_codes, name="national_codes"),
     path("clubs/<slug:slug>/", places.club, name="club"),
     # --- events: a sheet's crosstable, a list's and a club's events (ratings/views/events.py) ---
     path("events/<int:pk>/", events.event, name="event"),

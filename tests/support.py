@@ -174,6 +174,15 @@ VALID_TOURNAMENTS = [
 ]
 
 
+def logged_in(user: Any) -> Any:
+    """A test client signed in as ``user``."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def refused_as(response: Any, expected: str | int) -> bool:
     """Whether the persona was refused as ``expected`` says ("login": sent to
     the login page; 403), asserting the refusal is exactly that; False when

@@ -17,10 +17,9 @@ from ratings import exchange
 from ratings.committee.common import CommitteeError, grade, national_id_max_length
 from ratings.engine.ranks import format_rank
 from ratings.models import Club, EventEntry, Kind, Player, RatingList, RecordSheet
-from ratings.services import GameRow, NewPlayer, SheetError, save_sheet
+from ratings.services import ID_LABELS, GameRow, NewPlayer, SheetError, save_sheet
 
 #: How a player of the file was matched, by the Player field that matched.
-ID_LABELS = {"egd_pin": "EGD PIN", "ffg_licence": "FFG licence", "aga_id": "AGA id"}
 #: Games of a file shown (and kept) in a preview; the others are counted.
 GAMES_PREVIEWED = 20
 

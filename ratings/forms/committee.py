@@ -1,4 +1,4 @@
-"""Forms of the committee's pages: rank sync upload and apply, exports, tournament imports.
+"""Forms of the committee's pages: rank sync upload and apply, exports, tournament imports, national codes.
 
 Each form turns raw input into domain values (a list or club, the uploaded bytes, a
 format name, dates, the committee's :class:`~ratings.committee.Choice` list)
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ratings import exchange
+from ratings import exchange, services
 from ratings.committee import APPLICABLE, Choice, EntrySelection, proposes_change, rank_label
 from ratings.forms.fields import field_of
 from ratings.forms.sheets import DATE_INPUT
@@ -246,3 +246,55 @@ class ApplySyncForm(forms.Form):
             raise forms.ValidationError("tick at least one player to apply")
         cleaned["choices"] = choices
         return cleaned
+
+
+class NationalCodesForm(forms.Form):
+    """The list's country, each club's EGD code, and the country and
+    national ids of the players shown (a page of them): ``country``,
+    ``club_<id>``, ``p<id>_<field>``.  The service checks the codes
+    (services.set_national_codes); its problems come back next to their field."""
+
+    country = forms.CharField(
+        max_length=2,
+        required=False,
+        label="Country of the list",
+        help_text="ISO 3166 code in capitals (ZA, GB, FR): written for every player without their own.",
+    )
+
+    def __init__(
+        self, *args: Any, rating_list: RatingList, clubs: list[Club], players: list[Any], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["country"].initial = rating_list.country
+        self.clubs, self.players = clubs, players
+        for club in clubs:
+            self.fields[f"club_{club.pk}"] = forms.CharField(
+                max_length=4, required=False, label=club.name, initial=club.egd_code
+            )
+        labels = {"country": "Country", **services.ID_LABELS}
+        for player in players:
+            for name in services.PLAYER_CODES:
+                self.fields[f"p{player.pk}_{name}"] = forms.CharField(
+                    max_length=10, required=False, label=labels[name], initial=getattr(player, name)
+                )
+
+    def club_fields(self) -> list[forms.BoundField]:
+        return [self[f"club_{club.pk}"] for club in self.clubs]
+
+    def player_rows(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [(p, [self[f"p{p.pk}_{name}"] for name in services.PLAYER_CODES]) for p in self.players]
+
+    def club_codes(self) -> dict[int, str]:
+        return {club.pk: self.cleaned_data[f"club_{club.pk}"].strip() for club in self.clubs}
+
+    def player_codes(self) -> dict[int, dict[str, str]]:
+        return {
+            p.pk: {name: self.cleaned_data[f"p{p.pk}_{name}"].strip() for name in services.PLAYER_CODES}
+            for p in self.players
+        }
+
+    def add_problems(self, problems: dict[tuple[str, int, str], str]) -> None:
+        """The service's problems next to their fields."""
+        for (kind, pk, name), message in problems.items():
+            field = {"list": "country", "club": f"club_{pk}", "player": f"p{pk}_{name}"}[kind]
+            self.add_error(field if field in self.fields else None, message)

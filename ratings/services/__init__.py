@@ -17,7 +17,8 @@ to show the same messages next to the row and field.
 One job a module: ``rows`` (what a sheet is made of, SheetError),
 ``checks`` (the rules, shared with the forms), ``sheets`` (saving a sheet),
 ``games`` (correcting and deleting a game), ``adjustments``, ``systems``
-(a list's rating systems) and ``common`` (the log entry, the dirty mark and
+(a list's rating systems), ``national_codes`` (the list's country, clubs' EGD
+codes, players' countries and national ids) and ``common`` (the log entry, the dirty mark and
 what else every writer shares, ratings/services/sheet_changes.py and
 ratings/services/player_changes.py included).  Callers import from here.
 
@@ -37,6 +38,13 @@ from ratings.services.common import (
     unique_slug,
 )
 from ratings.services.games import EDITABLE, delete_game, edit_game
+from ratings.services.national_codes import (
+    ID_LABELS,
+    PLAYER_CODES,
+    CodeChanges,
+    CodesError,
+    set_national_codes,
+)
 from ratings.services.rows import (
     EVEN_KOMI,
     HANDICAP_KOMI,
@@ -57,9 +65,13 @@ __all__ = [
     "EDITABLE",
     "EVEN_KOMI",
     "HANDICAP_KOMI",
+    "ID_LABELS",
     "MAX_HANDICAP",
     "MAX_KOMI",
+    "PLAYER_CODES",
     "Actor",
+    "CodeChanges",
+    "CodesError",
     "GameRow",
     "NewPlayer",
     "PlayerRef",
@@ -78,5 +90,6 @@ __all__ = [
     "refresh_last_updated",
     "save_sheet",
     "set_list_systems",
+    "set_national_codes",
     "unique_slug",
 ]

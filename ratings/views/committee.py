@@ -1,4 +1,4 @@
-"""Committee pages for exchanges with national bodies: rank sync, exports, tournament imports.
+"""Committee pages for exchanges with national bodies: rank sync, exports, tournament imports, national codes.
 
 Each is for the committee of the list concerned (accounts/roles.py): the
 forms offer only the user's lists and clubs, and a sync is fetched through
@@ -23,10 +23,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
-from ratings import access, committee
+from ratings import access, committee, services
 from ratings.committee import exports, import_preview
 from ratings.exchange import ExchangeError
-from ratings.forms.committee import ApplySyncForm, ExportForm, RankUploadForm, TournamentImportForm
+from ratings.forms.committee import (
+    ApplySyncForm,
+    ExportForm,
+    NationalCodesForm,
+    RankUploadForm,
+    TournamentImportForm,
+)
 from ratings.models import Club, RankSync, RatingList
 from ratings.presentation.tables import rating_label
 
@@ -246,3 +252,41 @@ def tournament_import_preview(request: AuthenticatedHttpRequest, pk: int) -> Htt
     more_games = report["games"] - len(report["first_games"])
     context = {"preview": preview, "report": report, "more_games": more_games, "error": error}
     return render(request, "ratings/committee/tournament_import_preview.html", context, status=status)
+
+
+#: Players shown per page of the national codes (a federation's list has thousands).
+CODES_PER_PAGE = 50
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def national_codes(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The list's country, its clubs' EGD codes and, a page at a time, its
+    players' countries and national ids: what the exports and the published
+    rank files write."""
+    rating_list = access.rating_list_for_committee(request.user, slug)
+    clubs = list(rating_list.clubs.order_by("name"))
+    page = Paginator(rating_list.players.order_by("name", "suffix"), CODES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    form = NationalCodesForm(request.POST or None, rating_list=rating_list, clubs=clubs, players=list(page))
+    if request.method == "POST" and form.is_valid():
+        try:
+            changes = services.set_national_codes(
+                rating_list,
+                country=form.cleaned_data["country"].strip(),
+                club_codes=form.club_codes(),
+                player_codes=form.player_codes(),
+            )
+        except services.CodesError as error:
+            form.add_problems(error.problems)
+        else:
+            if changes:
+                changed = len(changes.clubs) + len(changes.players) + int(changes.country)
+                messages.success(request, f"{rating_list}: {changed} code{'s'[: changed != 1]} saved.")
+            else:
+                messages.info(request, "Nothing changed.")
+            return redirect(f"{request.path}?page={page.number}")
+    status = 400 if form.is_bound else 200
+    context = {"form": form, "rating_list": rating_list, "page": page}
+    return render(request, "ratings/committee/national_codes.html", context, status=status)

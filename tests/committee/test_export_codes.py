@@ -7,7 +7,6 @@ import re
 from datetime import date
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from ratings import exchange, services
 from ratings.committee import exports
@@ -81,20 +80,3 @@ def test_the_aga_file_writes_the_aga_id(club: Club, coded: dict[str, Player]) ->
         exchange.name_key(p.name): p for p in exchange.read_tournament(text.encode(), format="aga").players
     }
     assert players[exchange.name_key("Ann Bee")].aga_id == "7206"
-
-
-@pytest.mark.parametrize(
-    ("model", "field", "value"),
-    [
-        ("list", "country", "za"),
-        ("list", "country", "ZAF"),
-        ("player", "country", "Z1"),
-        ("club", "egd_code", "Stell"),
-    ],
-)
-def test_codes_are_checked(club: Club, make_player: MakePlayer, model: str, field: str, value: str) -> None:
-    target = {"list": club.rating_list, "club": club, "player": make_player("Ann Bee")}[model]
-    setattr(target, field, value)
-    with pytest.raises(ValidationError) as caught:
-        target.full_clean()
-    assert field in caught.value.message_dict

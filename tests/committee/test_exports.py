@@ -23,7 +23,7 @@ from ratings.committee import CommitteeError, exports
 from ratings.exchange import name_key
 from ratings.models import Club, Game, Player
 from ratings.services import GameRow
-from tests.support import ROLES, ClientFor, MakePlayer, make_pool
+from tests.support import ROLES, ClientFor, MakePlayer, logged_in, make_pool
 
 
 @pytest.fixture(autouse=True)
@@ -207,8 +207,7 @@ def test_only_the_committee_of_the_list_exports(
 def test_the_committee_of_another_list_cannot_export_this_one(
     who: str, outsiders: dict[str, User], club: Club, season: dict[str, Player]
 ) -> None:
-    client = Client()
-    client.force_login(outsiders[who])
+    client = logged_in(outsiders[who])
     response = client.get(reverse("export"), {"rating_list": str(club.rating_list.pk), "format": "csv"})
     if who == "site_admin":
         assert response.status_code == 200 and response.getvalue().decode().count("\n") == 6
