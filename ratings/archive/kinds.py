@@ -48,7 +48,7 @@ from ratings.models import (
 #: Fields never written: derived again on import, or secret.
 SKIPPED = {
     RatingList: {"api_token_hash", "dirty_from", "dirty_generation", "clean_generation"},
-    Player: {"name_key"},
+    Player: {"name_key", "search_key"},
 }
 
 

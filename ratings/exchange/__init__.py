@@ -26,7 +26,7 @@ Tournaments and game records::
 
 Names::
 
-    clean_name(text) -> str (ValueError) ; name_key(name) -> str ; NameIndex(pairs).lookup(name) -> list of ids
+    clean_name(text) -> str (ValueError) ; name_key(name) -> str ; search_words(name) / search_key(name) ; NameIndex(pairs).lookup(name) -> list of ids
 
 May import: ratings.engine.
 """
@@ -38,6 +38,8 @@ from .names import (
     NameIndex,
     clean_name,
     name_key,
+    search_key,
+    search_words,
     split_comma_name,
     split_first_word_surname,
     split_upper_surname,
@@ -110,6 +112,8 @@ __all__ = [
     "read_rank_list",
     "read_tournament",
     "record_of",
+    "search_key",
+    "search_words",
     "split_comma_name",
     "split_first_word_surname",
     "split_given_surname",

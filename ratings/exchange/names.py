@@ -112,6 +112,33 @@ def name_key(name: str) -> str:
     return " ".join(sorted(name_words(name)))
 
 
+# German umlauts written out (ö -> oe, ü -> ue, ä -> ae) fold onto the bare
+# vowel anyascii makes of the letter itself ("Müller" -> "muller"), so that
+# "Mueller" and "Müller" fold alike.  It also folds "Michael" to "michal"
+# and "Joel" to "jol": harmless, since both sides of a comparison are folded.
+_UMLAUTS_WRITTEN_OUT = re.compile(r"([aou])e")
+
+
+def search_words(name: str) -> list[str]:
+    """The words a name is searched by, in their written order: ASCII,
+    case-folded, punctuation gone (:func:`name_words`; "ß" -> "ss", "é" -> "e"),
+    and "ae", "oe", "ue" folded to "a", "o", "u".
+
+    >>> search_words("Zoë MÜLLER"), search_words("Zoe Mueller"), search_words("Strauß")
+    (['zo', 'muller'], ['zo', 'muller'], ['strauss'])
+
+    The folded words are not meant to be read ("Zoë" becomes "zo"): both
+    sides of a comparison are folded alike, which is what counts.
+    """
+    return [_UMLAUTS_WRITTEN_OUT.sub(r"\1", word) for word in name_words(name)]
+
+
+def search_key(name: str) -> str:
+    """The stored key a player's name is searched by (Player.search_key):
+    :func:`search_words` joined by single spaces."""
+    return " ".join(search_words(name))
+
+
 def _is_upper_word(word: str) -> bool:
     # str.isupper: at least one cased letter and no lower-case one ("D'AURIAC", "Z1000").
     return word.isupper()

@@ -209,7 +209,9 @@ class GameRowForm(forms.Form):
             self.earlier[colour] = (format_rank(earlier[0]), earlier[1])
             return NewPlayer(name, earlier[0])  # new on an earlier row of this sheet
         self.new_player[colour] = True
-        if self.club is not None and (similar := matching.alike(self.club.rating_list_id, name)):
+        if self.club is not None and (
+            similar := matching.alike(self.club.rating_list_id, name, club=self.club)
+        ):
             self.similar[colour] = similar
             if not self.cleaned_data.get(f"{colour}_new"):
                 offers = " or ".join(matching.describe(p) for p in similar)

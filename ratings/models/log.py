@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 
 from ratings.models.games import Game, RankAdjustment, RecordSheet
@@ -27,14 +27,11 @@ class LogEntryQuerySet(models.QuerySet["LogEntry"]):
     def in_list(self, rating_list: RatingList | None) -> LogEntryQuerySet:
         return self.filter(rating_list=rating_list) if rating_list is not None else self
 
-    def about(self, text: str) -> LogEntryQuerySet:
-        """Entries concerning a player, given by slug or part of the name."""
-        text = text.strip()
-        if not text:
-            return self
-        players = Player.objects.filter(Q(slug=text) | Q(name__icontains=text))
+    def about(self, players: Iterable[int]) -> LogEntryQuerySet:
+        """Entries concerning any of these players (their ids; the log's
+        filter finds them by name with ratings.names)."""
         return self.filter(
-            pk__in=LogEntry.players.through.objects.filter(player__in=players).values("logentry")
+            pk__in=LogEntry.players.through.objects.filter(player__in=list(players)).values("logentry")
         )
 
     def between(self, start: date | None, end: date | None) -> LogEntryQuerySet:

@@ -13,16 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
-from ratings.exchange.names import identity_key
+from ratings.exchange.names import identity_key, search_key
 from ratings.models.lists import COUNTRY_CODE, Club, RatingList
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
     def in_list(self, rating_list: RatingList | None) -> PlayerQuerySet:
         return self.filter(rating_list=rating_list) if rating_list is not None else self
-
-    def search(self, text: str) -> PlayerQuerySet:
-        return self.filter(name__icontains=text.strip()) if text.strip() else self
 
     def named(self, rating_list: RatingList | int, text: str) -> PlayerQuerySet:
         """The player of the list whose name (with its suffix) is ``text``,
@@ -36,6 +33,7 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         players = list(objs)
         for player in players:
             player.name_key = identity_key(player.display_name)
+            player.search_key = search_key(player.name)
         return super().bulk_create(players, *args, **kwargs)
 
     def for_table(self) -> PlayerQuerySet:
@@ -64,6 +62,10 @@ class Player(models.Model):
     #: case-folded, spacing collapsed): unique within a list, so no duplicate
     #: appears by accident, however the name is typed.  Set by save().
     name_key = models.CharField(max_length=150, editable=False)
+    #: The name as it is searched (ratings.exchange.names.search_key: ASCII,
+    #: case-folded, "ö"/"oe" alike...), served on PostgreSQL by a trigram
+    #: index (migration 0009); ratings.names finds players by it.  Set by save().
+    search_key = models.CharField(max_length=200, editable=False, default="")
     slug = models.SlugField(max_length=120, unique=True)
     #: The account whose "My record sheet" this is: a user has at most one
     #: player per list (someone who plays in two lists of the site has two).
@@ -117,9 +119,10 @@ class Player(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.name_key = identity_key(self.display_name)
+        self.search_key = search_key(self.name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and {"name", "suffix"} & set(update_fields):
-            kwargs["update_fields"] = {*update_fields, "name_key"}
+            kwargs["update_fields"] = {*update_fields, "name_key", "search_key"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

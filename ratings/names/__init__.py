@@ -1,7 +1,33 @@
 """Players' names as people type them: finding the player a volunteer,
-a committee member or a searcher means.
+a committee member or a searcher means.  One matching for the whole site:
+it ignores accents, case, spacing, punctuation and word order, tolerates
+typos (a similarity scored per name part, rapidfuzz's Jaro-Winkler) and
+common transliterations ("ö"/"oe", "ü"/"ue", "ä"/"ae", "ß"/"ss", "é"/"e",
+family name first or last).
 
-- ``matching``: the near misses offered at entry ("did you mean …").
+- ``scoring``: how close two names are (pure Python, no database).
+- ``search``: players found by a typed name in the database, ranked by
+  closeness, then recent activity, then the club of the sheet (on
+  PostgreSQL served by a trigram index).
+- ``matching``: entry's near misses ("did you mean …") and the players the
+  entry autocomplete offers.
+
+How others call it::
+
+    from ratings.names import find, ranked, alike, closest, closeness
+
+    find(Player.objects.filter(rating_list=lst), "zoe mul")     # typing: [Match(player, closeness)]
+    find(players, "Riaan Wnag", whole=True, club=club)          # a name given in full
+    ranked(Player.objects.all(), "andre")                       # a queryset, closest first (tables)
+    alike(lst, "Riaan Wnag", club=club)                         # entry's "did you mean": [Player]
+    closest([(line, name), ...], "WANG Riaan")                  # rank sync, imports: the best keys
+    closeness("Riaan Wnag", "Riaan Wang")                       # 0..1 (0: not taken for one another)
 
 May import: ratings.exchange, ratings.models.
 """
+
+from ratings.names.matching import alike
+from ratings.names.scoring import closeness, closest
+from ratings.names.search import Match, find, ranked
+
+__all__ = ["Match", "alike", "closeness", "closest", "find", "ranked"]

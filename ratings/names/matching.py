@@ -2,12 +2,14 @@
 the entry autocomplete offers.
 
 - *Did you mean*: a name the list does not know exactly (its identity key,
-  :func:`ratings.exchange.names.identity_key`) is compared under
-  :func:`ratings.exchange.names.name_key`, which ignores accents, case,
-  spacing, punctuation and word order ("Francois dupont", "DUPONT François"
-  and "François Dupont" are alike; so are "Li Wei" and "Wei Li").  Existing
-  players alike are offered before a new player is made; the volunteer picks
-  one or confirms that the name is a different person.
+  :func:`ratings.exchange.names.identity_key`) is compared as a whole name
+  with the list's players (:func:`ratings.names.search.find`, ``whole=True``),
+  which ignores accents, case, spacing, punctuation and word order and
+  tolerates typos and transliterations ("Francois dupont", "DUPONT François"
+  and "François Dupont" are alike; so are "Li Wei" and "Wei Li", "Riaan Wnag"
+  and "Riaan Wang", "Mueller" and "Müller").  The near misses are offered
+  before a new player is made; the volunteer picks one or confirms that the
+  name is a different person.
 - *Inactive players* leave the entry autocomplete (nothing else: their
   history, record sheets, the players list and typing their exact name are
   untouched).  Rule, our decision: a player is inactive when they have
@@ -25,24 +27,22 @@ from datetime import date, timedelta
 
 from django.db.models import QuerySet
 
-from ratings.exchange.names import name_key
+from ratings.exchange.names import identity_key
 from ratings.models import Club, Game, Player, RankAdjustment, RatingList
+from ratings.names.search import find
 
 INACTIVE_AFTER_DAYS = 730
 
 
-def alike(rating_list: RatingList | int, name: str, limit: int = 3) -> list[Player]:
-    """The list's players whose name is ``name`` but for accents, case,
-    spacing and word order (read in Python: name_key transliterates, which
-    the database cannot; a list of a few thousand players takes a few ms)."""
-    key = name_key(name)
-    if not key:
-        return []
-    rows = Player.objects.filter(rating_list=rating_list).values_list("pk", "name")
-    ids = [pk for pk, other in rows if name_key(other) == key]
-    return list(
-        Player.objects.filter(pk__in=ids).select_related("home_club").order_by("name", "suffix")[:limit]
-    )
+def alike(
+    rating_list: RatingList | int, name: str, limit: int = 3, club: Club | int | None = None
+) -> list[Player]:
+    """The list's players a new name ``name`` may mean (the near misses
+    offered as "did you mean"), closest first; ``club``: where the sheet is
+    entered (its members first among equals).  The player whose name is
+    exactly ``name`` (the list's identity rule) is not a near miss."""
+    players = Player.objects.filter(rating_list=rating_list).exclude(name_key=identity_key(name))
+    return [m.player for m in find(players, name, whole=True, club=club, limit=limit)]
 
 
 def describe(player: Player) -> str:

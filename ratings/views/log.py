@@ -8,10 +8,19 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ratings.models import LogEntry
+from ratings.models import LogEntry, Player, RatingList
+from ratings.names import find
 from ratings.presentation.filters import LogFilterForm
 
 ENTRIES_PER_PAGE = 50
+
+
+def players_named(text: str, rating_list: RatingList | None) -> list[int]:
+    """The players the log's player filter means: given by their address
+    (slug) or by name, as the players search finds them (ratings.names)."""
+    players = Player.objects.in_list(rating_list)
+    by_slug = list(players.filter(slug=text).values_list("pk", flat=True))
+    return by_slug + [m.player.pk for m in find(players, text)]
 
 
 def log(request: HttpRequest) -> HttpResponse:
@@ -19,7 +28,9 @@ def log(request: HttpRequest) -> HttpResponse:
     entries = LogEntry.objects.for_page()
     if form.is_valid():
         data = form.cleaned_data
-        entries = entries.in_list(data.get("list")).about(data["player"]).between(data["start"], data["end"])
+        entries = entries.in_list(data.get("list")).between(data["start"], data["end"])
+        if text := data["player"].strip():
+            entries = entries.about(players_named(text, data.get("list")))
         if data["club"] is not None:
             entries = entries.filter(club=data["club"])
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))

@@ -19,6 +19,7 @@ from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
 from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
+from ratings.names import ranked
 from ratings.presentation import results
 from ratings.presentation.charts import Chart, history_chart
 from ratings.presentation.filters import PlayerFilterForm
@@ -67,12 +68,15 @@ def player_list(request: HttpRequest) -> HttpResponseBase:
     lists = RatingList.objects.all()
     if form.is_valid():
         data = form.cleaned_data
-        players = players.in_list(data.get("list")).search(data["q"])
+        players = players.in_list(data.get("list"))
         if data.get("list") is not None:
             lists = lists.filter(pk=data["list"].pk)
         if data["club"] is not None:
             players = players.filter(home_club=data["club"])
             lists = lists.filter(pk=data["club"].rating_list_id)
+        if data["q"].strip():
+            # Closest first (ratings.names); a column's heading sorts otherwise.
+            players = ranked(players, data["q"])
     systems = sorted(
         set(lists.order_by().values_list("primary_system", flat=True)),
         key=lambda name: SYSTEM_LABELS.get(name, name),

@@ -254,7 +254,7 @@ def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
             f"{colour}_new": bool(request.GET.get(f"{field}_new")),
         },
     )
-    similar = matching.alike(club.rating_list_id, name) if club and name and not player else []
+    similar = matching.alike(club.rating_list_id, name, club=club) if club and name and not player else []
     context = {
         "name": name,
         "player": player,
