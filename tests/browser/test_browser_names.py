@@ -28,7 +28,7 @@ def focused(page: Any) -> str:
 
 
 def serious_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     results = Axe().run(page)
     return [
