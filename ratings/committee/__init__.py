@@ -19,6 +19,10 @@ Plain functions the views and management commands share, one job a module:
 - ``tournament_import``: :func:`import_tournament` saves the games of an EGD
   h9 or FFG .tou file (or the site's own CSV/JSON/AGA exports) as one record
   sheet, matching players or creating them.
+- ``season_import``: several tournament files, or a .zip of them, unpacked
+  within the stated limits and imported oldest first, all or none.
+- ``import_preview``: a tournament upload (one file or a season) previewed,
+  then saved exactly as shown.
 - ``common``: :class:`CommitteeError`, the national-id fields, and the club
   or list a management command works on.
 

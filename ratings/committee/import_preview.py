@@ -11,6 +11,12 @@
    :class:`PreviewChanged` carries the new preview for the committee to
    look at again.  What is saved is therefore exactly what was shown.
 
+A season (several files, or a .zip: ratings/committee/season_import.py) is
+previewed and saved the same way, as one preview: format ``zip``, the files
+packed in ``data``, and ``report`` ``{"season": [{"filename", **summary}...]}``
+in the order they are imported; saving imports them all or none.
+:func:`preview_upload` picks the one or the other.
+
 A preview is deleted when saved, and once a day old (:func:`purge_expired`,
 run at each upload; an expired one is refused).
 """
@@ -18,12 +24,17 @@ run at each upload; an expired one is refused).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 
 from ratings.committee import CommitteeError, ImportReport, import_tournament
+from ratings.committee.season_import import bundle, import_season, is_zip, season_files, unbundle
 from ratings.models import Club, ImportPreview
+
+#: ImportPreview.format of a season (several files kept as one archive).
+SEASON = "zip"
 
 
 class PreviewChanged(CommitteeError):
@@ -77,7 +88,37 @@ def preview_import(
     )
 
 
-def save_import(preview: ImportPreview, *, user: Any = None) -> ImportReport:
+def preview_upload(
+    club: Club,
+    uploads: list[tuple[str, bytes]],
+    *,
+    filename: str = "",
+    format: str | None = None,
+    user: Any = None,
+) -> ImportPreview:
+    """One tournament file: :func:`preview_import`; several, or a .zip: a season."""
+    if len(uploads) == 1 and not is_zip(*uploads[0]):
+        name, data = uploads[0]
+        return preview_import(club, data, filename=name, format=format, user=user)
+    purge_expired()
+    files = season_files(uploads)
+    done = import_season(club, files, format=format, user=user, dry_run=True)
+    ordered = [item for item, _ in done]
+    return ImportPreview.objects.create(
+        club=club,
+        created_by=_user(user),
+        filename=(filename or f"{len(files)} files")[:200],
+        format=SEASON,
+        data=bundle(ordered),
+        report=_json({"season": [_season_entry(item.name, report) for item, report in done]}),
+    )
+
+
+def _season_entry(name: str, report: ImportReport) -> dict[str, Any]:
+    return {"filename": name, **report.summary()}
+
+
+def save_import(preview: ImportPreview, *, user: Any = None) -> ImportReport | list[ImportReport]:
     """Import the previewed file for real and delete the preview; all or nothing.
 
     Raises :class:`PreviewGone` when it was saved already (or has expired),
@@ -92,6 +133,21 @@ def save_import(preview: ImportPreview, *, user: Any = None) -> ImportReport:
         current = ImportPreview.objects.select_for_update().filter(pk=preview.pk).first()
         if current is None:
             raise PreviewGone("this preview was already saved (or discarded); upload the file again")
+        if current.format == SEASON:
+            shown = current.report["season"]
+            # Each file read as the preview read it (detected, or as forced).
+            files = [
+                replace(item, format=entry["format"])
+                for item, entry in zip(
+                    unbundle(bytes(current.data), [e["filename"] for e in shown]), shown, strict=True
+                )
+            ]
+            done = import_season(current.club, files, user=user)
+            now = _json({"season": [_season_entry(item.name, report) for item, report in done]})
+            if now != current.report:
+                raise PreviewChanged(now)  # leaves the atomic block: nothing is saved
+            current.delete()
+            return [report for _, report in done]
         report = import_tournament(
             current.club, bytes(current.data), filename=current.filename, format=current.format, user=user
         )

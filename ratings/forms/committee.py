@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ratings import exchange, services
 from ratings.committee import APPLICABLE, Choice, EntrySelection, proposes_change, rank_label
+from ratings.committee.season_import import MAX_SEASON_BYTES, MAX_SEASON_FILES
 from ratings.forms.fields import field_of
 from ratings.forms.sheets import DATE_INPUT
 from ratings.models import Club, RankSync, RankSyncLine, RatingList
@@ -114,10 +115,36 @@ class RankUploadForm(_UploadForm):
         return {"selection": EntrySelection(self.cleaned_data["country"], self.cleaned_data["clubs"])}
 
 
-class TournamentImportForm(_UploadForm):
-    """A tournament file played at one club; its players are matched to the
-    players of the club's whole list."""
+class _MultipleFileInput(forms.FileInput):
+    allow_multiple_selected = True
 
+
+class _MultipleFileField(forms.FileField):
+    """Several files in one field: each checked as a FileField checks one."""
+
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        files = list(data) if isinstance(data, (list, tuple)) else [data]
+        single = super().clean
+        if not files:
+            files = [None]  # refused as a missing file is
+        return [single(item, initial) for item in files]
+
+
+class TournamentImportForm(forms.Form):
+    """Tournament files played at one club, or a .zip of them (a season);
+    their players are matched to the players of the club's whole list.
+
+    ``cleaned_data["file"]`` is the list of (name, bytes) uploaded; the
+    season's limits (ratings/committee/season_import.py) are checked by the
+    import, the total size here."""
+
+    file = _MultipleFileField(
+        label="Files",
+        widget=_MultipleFileInput(),
+        error_messages={"required": "choose the file to upload, or several"},
+        help_text=f"One tournament file, several, or a .zip of them: at most {MAX_SEASON_FILES} files "
+        f"and {MAX_SEASON_BYTES // (1024 * 1024)} MB in all.",
+    )
     club = forms.ModelChoiceField(
         queryset=Club.objects.none(),
         empty_label=None,
@@ -129,7 +156,29 @@ class TournamentImportForm(_UploadForm):
         super().__init__(*args, **kwargs)
         _choose_among(self, "club", clubs)
 
-    format = forms.ChoiceField(choices=IMPORT_FORMAT_CHOICES, required=False)
+    format = forms.ChoiceField(
+        choices=IMPORT_FORMAT_CHOICES, required=False, help_text="Of every file, when you force it"
+    )
+
+    def clean_file(self) -> list[tuple[str, bytes]]:
+        uploads = self.cleaned_data["file"]
+        total = sum(upload.size or 0 for upload in uploads)
+        if total > MAX_SEASON_BYTES:
+            raise forms.ValidationError(
+                f"the files come to {total / (1024 * 1024):.1f} MB; the limit is "
+                f"{MAX_SEASON_BYTES // (1024 * 1024)} MB in all"
+            )
+        files = []
+        for upload in uploads:
+            data: bytes = upload.read()
+            if not data:
+                raise forms.ValidationError(f"{upload.name} is empty")
+            files.append((str(upload.name), data))
+        self.filename = files[0][0] if len(files) == 1 else f"{len(files)} files"
+        return files
+
+    def preview_options(self) -> dict[str, Any]:
+        return {}
 
 
 class ExportForm(forms.Form):
@@ -174,6 +223,11 @@ class ExportForm(forms.Form):
         return cleaned
 
 
+def _labelled(widget: type[forms.CheckboxInput], line: RankSyncLine) -> forms.CheckboxInput:
+    """A line's checkbox, named for screen readers (the table shows no label)."""
+    return widget(attrs={"aria-label": f"Apply {line.player}"})
+
+
 class ApplySyncForm(forms.Form):
     """One checkbox per applicable line (and a candidate choice for an
     ambiguous one) plus the date the new ranks take effect.
@@ -193,12 +247,13 @@ class ApplySyncForm(forms.Form):
         for line in lines:
             if line.match == "ambiguous":
                 self.fields[f"apply_{line.pk}"] = forms.BooleanField(
-                    required=False, label=f"Apply {line.player}"
+                    required=False, label=f"Apply {line.player}", widget=_labelled(forms.CheckboxInput, line)
                 )
                 self.fields[f"pick_{line.pk}"] = forms.TypedChoiceField(
                     required=False,
                     coerce=int,
                     label=f"Which entry is {line.player}?",
+                    widget=forms.Select(attrs={"aria-label": f"Which entry is {line.player}?"}),
                     choices=[("", "— choose —")]
                     + [
                         (
@@ -212,6 +267,7 @@ class ApplySyncForm(forms.Form):
                 self.fields[f"apply_{line.pk}"] = forms.BooleanField(
                     required=False,
                     label=f"Apply {line.player}",
+                    widget=_labelled(forms.CheckboxInput, line),
                     initial=line.match in ("id", "name") and proposes_change(line),
                 )
 

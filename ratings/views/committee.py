@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, committee, services
 from ratings.committee import exports, import_preview
+from ratings.committee.season_import import MAX_SEASON_BYTES, MAX_SEASON_FILES
 from ratings.exchange import ExchangeError
 from ratings.forms.committee import (
     ApplySyncForm,
@@ -61,6 +62,7 @@ def _upload_page(
     preview: Callable[..., Any],
     place: str,
     template: str,
+    context: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """An upload form; submitted and valid, the file is read into its preview
     (a rank sync, an import preview) and the answer goes there.  A refusal
@@ -81,7 +83,9 @@ def _upload_page(
         else:
             return redirect(made)
     status = 400 if form.is_bound else 200
-    return render(request, f"ratings/committee/{template}.html", {"form": form}, status=status)
+    return render(
+        request, f"ratings/committee/{template}.html", {"form": form, **(context or {})}, status=status
+    )
 
 
 @login_required
@@ -219,7 +223,8 @@ def tournament_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     clubs = Club.objects.filter(rating_list__in=_managed_lists(request)).select_related("rating_list")
     access.refuse_choice_outside(clubs, request.POST.get("club"))
     form = TournamentImportForm(request.POST or None, request.FILES or None, clubs=clubs.order_by("name"))
-    return _upload_page(request, form, import_preview.preview_import, "club", "tournament_import")
+    limits = {"max_files": MAX_SEASON_FILES, "max_megabytes": MAX_SEASON_BYTES // (1024 * 1024)}
+    return _upload_page(request, form, import_preview.preview_upload, "club", "tournament_import", limits)
 
 
 @login_required
@@ -246,8 +251,23 @@ def tournament_import_preview(request: AuthenticatedHttpRequest, pk: int) -> Htt
         except (ExchangeError, committee.CommitteeError) as refused:
             error, status = str(refused), 400
         else:
+            if isinstance(report, list):  # a season: its sheets are on the club's page
+                games = sum(r.games for r in report)
+                messages.success(
+                    request, f"{games} games of {len(report)} tournaments saved; ratings will update shortly."
+                )
+                return redirect(preview.club)
             messages.success(request, f"{report.games} games saved; ratings will update shortly.")
             return redirect(report.sheet or "tournament_import")  # a saved import has its sheet
+    if preview.format == import_preview.SEASON:
+        files = [(entry, entry["games"] - len(entry["first_games"])) for entry in preview.report["season"]]
+        context = {
+            "preview": preview,
+            "files": files,
+            "games": sum(entry["games"] for entry, _ in files),
+            "error": error,
+        }
+        return render(request, "ratings/committee/tournament_import_season.html", context, status=status)
     report = preview.report
     more_games = report["games"] - len(report["first_games"])
     context = {"preview": preview, "report": report, "more_games": more_games, "error": error}

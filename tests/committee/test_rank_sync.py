@@ -389,8 +389,9 @@ def test_the_preview_lists_every_player_with_the_changes_ticked(
     sync = committee.preview_rank_sync(club.rating_list, data, filename="saga.csv")
     page = client_for("committee").get(sync.get_absolute_url()).content.decode()
     lines = lines_by_name(sync)
-    assert f'name="apply_{lines["Ann Bee"].pk}" id="id_apply_{lines["Ann Bee"].pk}" checked' in page
-    assert f'name="apply_{lines["Cee Dee"].pk}" id="id_apply_{lines["Cee Dee"].pk}">' in page  # no change
+    ann, cee = lines["Ann Bee"].pk, lines["Cee Dee"].pk
+    assert f'name="apply_{ann}" aria-label="Apply Ann Bee" id="id_apply_{ann}" checked' in page
+    assert f'name="apply_{cee}" aria-label="Apply Cee Dee" id="id_apply_{cee}">' in page  # no change
     assert f'name="pick_{lines["Jean Dupont"].pk}"' in page
     assert "not in the list" in page and "10k → 8k" in page
     assert 'value="2024-06-15"' in page  # the CSV has no date: today

@@ -1,0 +1,112 @@
+"""The committee's rank sync and season import pages in Chromium, at 375 and
+1280 px: an EGD list narrowed to a country, its grouped preview applied, a
+season of two tournaments previewed and saved.  No page scrolls sideways and
+axe-core finds no serious or critical violation.  Screenshots in
+$ARTIFACTS_DIR (default artifacts/), prefixed "sync-"."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser.pages import shoot
+from tests.support import DATA, PASSWORD, committee_of, make_pool, need
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (375, 1280)
+
+
+def axe_problems(page: Any) -> list[str]:
+    """The serious and critical violations axe-core finds on the page."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+    except ImportError:
+        need(False, "axe-playwright-python (pip install -e '.[dev]')", "REQUIRE_BROWSER")
+        raise
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def check(page: Any, artifacts: Path, name: str) -> None:
+    width = page.viewport_size["width"]
+    shoot(page, artifacts, f"sync-{name}-{width}")
+    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert sideways <= 0, f"{name} at {width} px scrolls {sideways} px sideways"
+    assert axe_problems(page) == [], name
+
+
+def new_page(browser: Any, width: int, live_server: LiveServer) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/committee/ranks/new/")
+    page.fill('input[name="username"]', "committee")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(r"/committee/ranks/new/$"))
+    return page
+
+
+def test_rank_sync_and_season_pages_at_phone_and_desktop_widths(
+    browser: Any, live_server: LiveServer, transactional_db: None, settings: Settings, artifacts: Path
+) -> None:
+    from django.contrib.auth.models import User
+
+    from ratings.models import Player, RecordSheet
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
+    committee_of(User.objects.create_user("committee", password=PASSWORD), club.rating_list)
+    for name, suffix, rank in [
+        ("Jean Dupont", "Paris", -10),
+        ("Jean Dupont", "junior", -14),
+        ("Alice Testeur", "", -3),
+    ]:
+        Player.objects.create(
+            name=name, suffix=suffix, slug=f"{name}-{suffix}".lower().replace(" ", "-"),
+            rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+        )  # fmt: skip
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("season/open.h9", (DATA / "club-open-2024.h9").read_bytes())
+        zipped.writestr("season/cup.h9", (DATA / "preview-club-cup.h9").read_bytes())
+    season = {"name": "season.zip", "mimeType": "application/zip", "buffer": archive.getvalue()}
+    for width in WIDTHS:
+        page = new_page(browser, width, live_server)
+        check(page, artifacts, "upload")
+        page.set_input_files('input[name="file"]', str(DATA / "allworld_lp_sample.html"))
+        page.fill('input[name="country"]', "FR")
+        with page.expect_navigation():
+            page.click("form button.save")
+        body = page.inner_text("body")
+        assert "EGD rating list for" in body and "list list" not in body
+        assert "Ambiguous: choose the entry (2)" in body and "Jean Dupont (junior)" in body
+        assert "Why: Jean Dupont (Paris) also has this name" in body
+        check(page, artifacts, "preview")
+        page.goto(f"{live_server.url}/committee/import/")
+        assert "at most 60 files and 20 MB in all" in page.inner_text("body")
+        check(page, artifacts, "import")
+        page.set_input_files('input[name="file"]', files=[season])
+        with page.expect_navigation():
+            page.click("form button.save")
+        body = page.inner_text("body")
+        assert "Preview: a season of 2 tournaments" in body
+        assert body.index("Stellenbosch Autumn Open") < body.index("Guildford Club Cup")
+        check(page, artifacts, "season")
+        if width == WIDTHS[-1]:
+            with page.expect_navigation():
+                page.click("form button.save")
+            assert "14 games of 2 tournaments saved" in page.inner_text("body")
+            assert RecordSheet.objects.filter(club=club).count() == 2
+        page.context.close()
