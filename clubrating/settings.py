@@ -210,6 +210,10 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
     else "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "club-ratings@localhost")
+# The file backend's folder (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or None
+# The site's address, for the links of e-mails sent by the worker (no request there).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # First-run setup (`manage.py setup`, run by docker-compose's migrate
 # service): defaults of its options.  CLUBRATING_CLUBS is comma-separated.

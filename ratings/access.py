@@ -15,10 +15,12 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from accounts.roles import is_committee_of, may_enter_at, places_of
 from ratings.models import Club, Game, ImportPreview, LogEntry, Player, RankSync, RatingList, RecordSheet
+from ratings.notices import mail
 
 
 def lists_managed_by(user: Any) -> QuerySet[RatingList]:
@@ -72,6 +74,24 @@ def game_for_editing(user: Any, pk: int) -> Game:
     game = get_object_or_404(Game.objects.select_related("club", "white", "black", "sheet"), pk=pk)
     club_for_entry(user, game.club)
     return game
+
+
+def player_of_user(user: Any, slug: str) -> Player:
+    """A player whose own settings (the e-mails about late changes) only
+    the user linked to them may change."""
+    player = get_object_or_404(Player.objects.select_related("rating_list"), slug=slug)
+    if user.pk is None or player.user_id != user.pk:
+        raise PermissionDenied(f"only {player}'s own account may change this")
+    return player
+
+
+def player_of_notice_token(token: str) -> Player:
+    """The player an e-mail's unsubscribe link names (its signed token is
+    the permission: no login); 404 for a token that is not ours."""
+    pk = mail.player_of_token(token)
+    if pk is None:
+        raise Http404("this unsubscribe link is not valid")
+    return get_object_or_404(Player, pk=pk)
 
 
 def player_for_committee(user: Any, slug: str) -> Player:

@@ -13,8 +13,10 @@ class RatingsConfig(AppConfig):
         # squashed migration chain) by importing its module.
         # Connect the prediction figures to the recompute's list_recomputed
         # signal (the recompute never imports them).
+        # Connect the e-mails about late changes the same way.
         from ratings import (
             migration_checks,  # noqa: F401
             predictions,  # noqa: F401
             tasks,  # noqa: F401
         )
+        from ratings.notices import receivers  # noqa: F401

@@ -24,6 +24,7 @@ from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
 from ratings import predictions, recompute
+from ratings.notices import mail
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,13 @@ def evaluate_list_task(rating_list_id: int, force: bool = False) -> int:
     if not force and not predictions.is_due(rating_list_id):
         return 0
     return predictions.compute(rating_list_id).games
+
+
+@shared_task(base=DirtyFlagTask, acks_late=True)
+def notify_changes_task(rating_list_id: int, run_id: int) -> int:
+    """E-mail the players who asked to hear of late changes to their results
+    (ratings/notices/mail.py) after a recompute; returns how many were sent."""
+    return mail.tell(rating_list_id, run_id)
 
 
 @shared_task(base=DirtyFlagTask)

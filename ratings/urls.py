@@ -14,8 +14,10 @@ from ratings.views import (
     players,
     sheets,
 )  # committee area
+from ratings.views import feeds as feed_views  # a record sheet's Atom feed
 from ratings.views import games as game_views  # a game's and an adjustment's change, explained
 from ratings.views import kit as kit_views  # club-night kit
+from ratings.views import notices as notice_views  # e-mails about late changes
 from ratings.views import player_changes as player_change_views  # rename, merge
 from ratings.views import predictions as prediction_views  # which system predicts best
 from ratings.views import recompute as recompute_views  # recompute area
@@ -27,6 +29,9 @@ urlpatterns = [
     path("players/", players.player_list, name="players"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
     path("players/<slug:slug>/vs/<slug:other>/", players.head_to_head, name="head_to_head"),
+    path("players/<slug:slug>/feed/", feed_views.RecordSheetFeed(), name="player_feed"),
+    path("players/<slug:slug>/notices/", notice_views.player_notices, name="player_notices"),
+    path("notices/unsubscribe/<str:token>/", notice_views.unsubscribe, name="notice_unsubscribe"),
     path("players/<slug:slug>/rename/", player_change_views.player_rename, name="player_rename"),
     path("players/<slug:slug>/merge/", player_change_views.player_merge, name="player_merge"),
     path("log/<int:pk>/unmerge/", player_change_views.player_unmerge, name="player_unmerge"),

@@ -10,7 +10,8 @@ players of the club's list.  Ranks are numbers on the engine's scale
 
 One module a part of the data: ``lists`` (lists, clubs), ``players``,
 ``games`` (record sheets, games, rank adjustments), ``events`` (the
-places, tie-breaks and byes of an imported tournament), ``log``, ``history``
+places, tie-breaks and byes of an imported tournament), ``log``,
+``notices`` (a player's e-mails about late changes), ``history``
 (what the recompute writes: results, runs, checkpoints) and ``committee``
 (rank syncs, evaluations, import previews) and ``ripple`` (the later
 results a late game changed).  Django finds every model through this package;
@@ -39,6 +40,7 @@ from ratings.models.games import (
 from ratings.models.history import HistoryEntry, HistoryQuerySet, RatingCheckpoint, RecomputeRun
 from ratings.models.lists import SYSTEM_CHOICES, Club, Kind, RatingList, Winner
 from ratings.models.log import LogEntry, LogEntryQuerySet
+from ratings.models.notices import ChangeNotice
 from ratings.models.players import FormerSlug, Player, PlayerQuerySet, player_display_name
 from ratings.models.ripple import ResultChange
 
@@ -46,6 +48,7 @@ __all__ = [
     "BOARD_CHOICES",
     "SYSTEM_CHOICES",
     "TIMELINE_ORDER",
+    "ChangeNotice",
     "Club",
     "EventEntry",
     "FormerSlug",

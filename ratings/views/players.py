@@ -18,7 +18,7 @@ from accounts.roles import is_committee_of
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
-from ratings.models import FormerSlug, HistoryEntry, Player, RatingList
+from ratings.models import ChangeNotice, FormerSlug, HistoryEntry, Player, RatingList
 from ratings.names import ranked
 from ratings.presentation import results
 from ratings.presentation.charts import Chart, history_chart
@@ -193,6 +193,10 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
             "rows": lines,
             "chart": rating_chart(player, system),
             "totals": results.totals(player, timezone.localdate()),
+            "own": request.user.is_authenticated and player.user_id == request.user.pk,
+            "notices_on": player.user_id is not None
+            and player.user_id == request.user.pk
+            and ChangeNotice.objects.filter(player=player, active=True).exists(),
             "can_manage": is_committee_of(request.user, player.rating_list_id),
         },
     )

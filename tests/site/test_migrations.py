@@ -30,6 +30,7 @@ AFTER_SQUASH = [
     ("ratings", "0007_rank_sync_selection_and_outcomes"),
     ("ratings", "0008_events"),
     ("ratings", "0009_player_search_key"),
+    ("ratings", "0010_change_notices"),
 ]
 
 
