@@ -154,7 +154,9 @@ def entry_standing(system: str, rank: float) -> Standing:
     return Standing(row.rank_before, row.rating_before)
 
 
-def standing(system: str, player: m.Player | None, rank: float, on: date) -> Standing:
+def standing(
+    system: str, player: m.Player | None, rank: float, on: date, *, excluding: int | None = None
+) -> Standing:
     """``player``'s standing in ``system`` known before a game on ``on``.
 
     The last history row before it: for a system that rates game by game
@@ -163,9 +165,17 @@ def standing(system: str, player: m.Player | None, rank: float, on: date) -> Sta
     of earlier days only, since a day's games are rated from the ratings
     the day began with.  A player without such a row (a new name on the
     sheet: ``player`` None) enters at ``rank`` by the system's entry rule.
+    ``excluding``: the id of a game being corrected: on its own day, the
+    rows before its own (its result as first saved, and the day's later
+    games, were not known before it); on another day, all but its own row.
     """
     if player is not None and player.pk is not None:
         rows = m.HistoryEntry.objects.filter(player=player, system=system)
+        own = rows.filter(game=excluding).values_list("date", "seq").first() if excluding else None
+        if own is not None and own[0] == on:
+            rows = rows.filter(seq__lt=own[1])  # the corrected game's day: what came before it
+        elif own is not None:
+            rows = rows.exclude(game=excluding)
         rows = rows.filter(date__lt=on) if system in PERIOD_SYSTEMS else rows.filter(date__lte=on)
         last = rows.order_by("-seq").values_list("rank_after", "rating_after").first()
         if last is not None:

@@ -4,7 +4,9 @@ before they are saved.
 
 - ``improbable``: a result the list's ratings make improbable, asked to be
   confirmed;
-- ``pairing``: the handicap and komi the list's rule advises for two players.
+- ``pairing``: the handicap and komi the list's rule advises for two players;
+- ``confirmation``: repeated games, then improbable results: what a new
+  sheet, an added game and a correction ask to confirm, in that order.
 
 The writes themselves are ratings.services'; the names typed are matched by
 ratings.names.

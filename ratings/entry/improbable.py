@@ -69,8 +69,12 @@ def _rank(ref: PlayerRef) -> float:
     return float(ref.rank) if isinstance(ref, NewPlayer) else float(ref.start_rank)
 
 
-def check(rating_list: m.RatingList, sheet_date: date, rows: Sequence[GameRow]) -> list[Flag]:
-    """The games of ``rows`` to confirm, in row order."""
+def check(
+    rating_list: m.RatingList, sheet_date: date, rows: Sequence[GameRow], *, replacing: m.Game | None = None
+) -> list[Flag]:
+    """The games of ``rows`` to confirm, in row order (``replacing``: the
+    saved game a correction replaces, left out of the players' standings)."""
+    excluding = replacing.pk if replacing is not None else None
     threshold = rating_list.improbable_below
     if threshold <= 0.0 and not rating_list.check_handicap:
         return []
@@ -82,10 +86,18 @@ def check(rating_list: m.RatingList, sheet_date: date, rows: Sequence[GameRow]) 
             continue  # not played: nothing to predict
         day = row.date or sheet_date
         white = standing(
-            system, row.white if isinstance(row.white, m.Player) else None, _rank(row.white), day
+            system,
+            row.white if isinstance(row.white, m.Player) else None,
+            _rank(row.white),
+            day,
+            excluding=excluding,
         )
         black = standing(
-            system, row.black if isinstance(row.black, m.Player) else None, _rank(row.black), day
+            system,
+            row.black if isinstance(row.black, m.Player) else None,
+            _rank(row.black),
+            day,
+            excluding=excluding,
         )
         komi = float(row.komi if row.komi is not None else default_komi(row.handicap))
         probability = breach = None
@@ -123,12 +135,14 @@ def digest(flags: Sequence[Flag]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def mark(sheet: m.RecordSheet, flags: Sequence[Flag]) -> None:
-    """Store each flag's reason on its game of the saved ``sheet`` (its
-    games were created in row order)."""
-    games = list(sheet.games.order_by("pk").values_list("pk", flat=True))
-    for flag in flags:
-        m.Game.objects.filter(pk=games[flag.number - 1]).update(flagged=flag.reason[:300])
+def mark(games: Sequence[int], flags: Sequence[Flag], *, clear: bool = False) -> None:
+    """Store each flag's reason on its game: ``games`` are the ids of the
+    games saved, in the order of the rows checked.  ``clear``: the games not
+    flagged lose an earlier flag (a corrected game is judged as corrected)."""
+    reasons = {games[flag.number - 1]: flag.reason[:300] for flag in flags}
+    for pk in games:
+        if pk in reasons or clear:
+            m.Game.objects.filter(pk=pk).update(flagged=reasons.get(pk, ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +159,19 @@ def shown(flags: Sequence[Flag], filled: Sequence[Any], rows: Sequence[Any]) -> 
     entered, in the order of the flags' numbers; ``rows``: every row form
     of the page, which numbers the games as the error summary does)."""
     position = {form.prefix: n for n, form in enumerate(rows, start=1)}
-    return {
-        "flags": [
-            Shown(f, filled[f.number - 1].prefix, position[filled[f.number - 1].prefix]) for f in flags
-        ],
-        "digest": digest(flags),
-        "field": CONFIRM,
-    }
+    return _box(
+        flags, [Shown(f, filled[f.number - 1].prefix, position[filled[f.number - 1].prefix]) for f in flags]
+    )
+
+
+def shown_alone(flags: Sequence[Flag], anchor: str) -> dict[str, Any]:
+    """The confirmation box of a page of one game (a correction), whose
+    fields are under the id ``anchor``."""
+    return _box(flags, [Shown(f, anchor, 1) for f in flags])
+
+
+def _box(flags: Sequence[Flag], shown_flags: list[Shown]) -> dict[str, Any]:
+    return {"flags": shown_flags, "digest": digest(flags), "field": CONFIRM}
 
 
 def settings_initial(rating_list: m.RatingList) -> dict[str, Any]:

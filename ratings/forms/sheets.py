@@ -278,11 +278,13 @@ class GameRowForm(forms.Form):
 
 
 class GameEditForm(forms.Form):
-    """A correction to one saved game."""
+    """A correction to one saved game.  The players are typed by name, as on
+    a new sheet (the same autocomplete and "did you mean"), and must be
+    players of the game's list: a correction makes no new player."""
 
     date = forms.DateField(widget=DATE_INPUT)
-    white = forms.ModelChoiceField(queryset=Player.objects.none())
-    black = forms.ModelChoiceField(queryset=Player.objects.none())
+    white = forms.CharField(max_length=100)
+    black = forms.CharField(max_length=100)
     handicap = forms.IntegerField(widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     komi = forms.DecimalField(
         max_digits=4,
@@ -298,14 +300,67 @@ class GameEditForm(forms.Form):
     )
     forfeit = forms.BooleanField(required=False, help_text="Not played: it does not count for the ratings")
     comments = forms.CharField(max_length=200, required=False)
+    #: Kept in the log with the correction, never on the game.
+    reason = forms.CharField(
+        max_length=100,
+        required=False,
+        label="Reason (optional)",
+        help_text="Kept in the log, e.g. winner swapped",
+    )
 
     def __init__(self, data: QueryDict | None = None, *, game: Game, **kwargs: Any) -> None:
-        initial = {name: getattr(game, name) for name in self.base_fields}
+        initial = {name: getattr(game, name) for name in self.base_fields if name != "reason"}
+        initial["white"], initial["black"] = game.white.display_name, game.black.display_name
         super().__init__(data, initial=initial, **kwargs)
         self.game = game
-        players = Player.objects.filter(rating_list=game.rating_list_id).order_by("name", "suffix")
-        field_of(self, "white", forms.ModelChoiceField).queryset = players
-        field_of(self, "black", forms.ModelChoiceField).queryset = players
+        #: The players the names were found to be, and those alike a name not found.
+        self.known: dict[str, Player] = {} if self.is_bound else {"white": game.white, "black": game.black}
+        self.similar: dict[str, list[Player]] = {}
+
+    def _existing_player(self, colour: str) -> Player:
+        try:
+            name = clean_name(self.cleaned_data[colour])
+        except ValueError as error:
+            raise forms.ValidationError(f"{colour.title()}: {error}") from None
+        rating_list = self.game.rating_list
+        found = Player.objects.named(rating_list.pk, name).first()
+        if found is not None:
+            self.known[colour] = found
+            return found
+        self.similar[colour] = similar = matching.alike(rating_list.pk, name, club=self.game.club_id)
+        if similar:
+            offers = " or ".join(matching.describe(p) for p in similar)
+            raise forms.ValidationError(f"{name} is not a player of {rating_list}: did you mean {offers}?")
+        raise forms.ValidationError(
+            f"{name} is not a player of {rating_list}; pick a name from the list "
+            "(a new player is added by entering their game on a sheet)"
+        )
+
+    def clean_white(self) -> Player:
+        return self._existing_player("white")
+
+    def clean_black(self) -> Player:
+        return self._existing_player("black")
+
+    def changes(self) -> dict[str, Any]:
+        """{field: new value} of what the form changed (the reason is not a field of the game)."""
+        return {name: self.cleaned_data[name] for name in self.changed_data if name != "reason"}
+
+    def corrected_row(self) -> GameRow:
+        """The game as corrected, as a sheet's row (for the checks of a new sheet)."""
+        data = self.cleaned_data
+        return GameRow(
+            white=data["white"],
+            black=data["black"],
+            winner=data["winner"],
+            handicap=data["handicap"],
+            komi=data["komi"],
+            date=data["date"],
+            kind=data["kind"],
+            board=data["board"],
+            minutes=data.get("minutes"),
+            forfeit=data.get("forfeit", False),
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

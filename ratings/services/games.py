@@ -30,9 +30,10 @@ EDITABLE = (
 
 
 def edit_game(
-    game: Game, *, actor: Actor = None, today: date | None = None, **changes: Any
+    game: Game, *, actor: Actor = None, today: date | None = None, reason: str = "", **changes: Any
 ) -> dict[str, list[Any]]:
     """Correct a game; returns (and logs) {field: [old, new]} of what changed.
+    The log entry's summary ends with the ``reason`` given, if any.
 
     The ratings are marked stale from the earlier of the old and new date: a
     game moved later still changed everything after its old place.
@@ -86,7 +87,11 @@ def edit_game(
             actor=actor,
             action=LogEntry.Action.EDIT,
             event_date=current.date,
-            summary="Corrected " + ", ".join(logged) + ": " + describe_game(current),
+            summary="Corrected "
+            + ", ".join(logged)
+            + ": "
+            + describe_game(current)
+            + (f" ({reason})" if reason else ""),
             players=players,
             game=current,
             sheet=current.sheet,

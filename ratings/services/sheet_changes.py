@@ -1,4 +1,5 @@
-"""Whole-sheet operations: games a new sheet repeats, deleting a
+"""Whole-sheet operations: games a new sheet (an added game, a corrected
+game) repeats, deleting a
 saved sheet, and restoring a deleted sheet from the log.
 
 - A *repeat* is a game of the new sheet whose club, date, White and Black are
@@ -35,14 +36,16 @@ RESTORED_AS = "restored_as"
 GAME_FIELDS = ("date", "handicap", "komi", "winner", "kind", "board", "minutes", "forfeit", "comments")
 
 
-def repeated_games(club: Club, sheet_date: date, rows: Sequence[GameRow]) -> list[tuple[int, Game]]:
-    """(position of the row from 1, saved game it repeats) for each repeat."""
+def repeated_games(
+    club: Club, sheet_date: date, rows: Sequence[GameRow], *, excluding: Game | None = None
+) -> list[tuple[int, Game]]:
+    """(position of the row from 1, saved game it repeats) for each repeat
+    (``excluding``: a game being corrected, which does not repeat itself)."""
     dates = {row.date or sheet_date for row in rows}
-    saved = list(
-        Game.objects.filter(club=club, date__in=dates)
-        .select_related("white", "black", "sheet__entered_by")
-        .order_by("entered_at", "id")
-    )
+    games = Game.objects.filter(club=club, date__in=dates)
+    if excluding is not None:
+        games = games.exclude(pk=excluding.pk)
+    saved = list(games.select_related("white", "black", "sheet__entered_by").order_by("entered_at", "id"))
     repeats: list[tuple[int, Game]] = []
     for position, row in enumerate(rows, start=1):
         if not (isinstance(row.white, Player) and isinstance(row.black, Player)):

@@ -8,14 +8,18 @@ themselves are in :mod:`ratings.services.sheet_changes` and ratings.services.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, services
+from ratings.entry import confirmation, improbable
 from ratings.forms.sheets import GameRowForm
 from ratings.services import SheetError, sheet_changes
 from ratings.views.sheets import player_options
@@ -24,27 +28,32 @@ from ratings.views.sheets import player_options
 @login_required
 @require_http_methods(["GET", "POST"])
 def sheet_add_game(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """One more game on a saved sheet (a game forgotten on the night)."""
+    """One more game on a saved sheet (a game forgotten on the night),
+    checked as a new sheet's games are (ratings/entry/confirmation.py)."""
     sheet = access.sheet_for_editing(request.user, pk)
     club = sheet.club
     form = GameRowForm(request.POST or None, prefix="row-0", club=club, sheet_date=sheet.date)
+    context: dict[str, Any] = {"sheet": sheet, "form": form, "club": club, "players": player_options(club)}
     if request.method == "POST" and form.is_valid():
+        row = form.to_row()
+        checked = confirmation.check(club, sheet.date, [row], request.POST)
+        if checked.to_confirm:
+            context["repeats"] = checked.repeats
+            context["improbable"] = improbable.shown(checked.flags, [form], [form]) if checked.flags else None
+            return render(request, "ratings/sheet_add_game.html", context)
         try:
-            services.save_sheet(
-                club=club,
-                date=sheet.date,
-                kind=sheet.kind,
-                rows=[form.to_row()],
-                actor=request.user,
-                into=sheet,
-            )
+            with transaction.atomic():
+                services.save_sheet(
+                    club=club, date=sheet.date, kind=sheet.kind, rows=[row], actor=request.user, into=sheet
+                )
+                added = sheet.games.order_by("-pk").values_list("pk", flat=True)[:1]
+                improbable.mark(list(added), checked.flags)
         except SheetError as error:
             for name, message in error.problems.get(1, {}).items():
                 form.add_error(name if name in form.fields else None, message)
         else:
             messages.success(request, "Game added. Ratings will update shortly.")
             return redirect(sheet)
-    context = {"sheet": sheet, "form": form, "club": club, "players": player_options(club)}
     return render(request, "ratings/sheet_add_game.html", context, status=400 if form.is_bound else 200)
 
 

@@ -30,7 +30,7 @@ from accounts.roles import may_enter_at
 from ratings import access, services
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
-from ratings.entry import improbable
+from ratings.entry import confirmation, improbable
 from ratings.exchange import clean_name
 from ratings.exchange.names import identity_key
 from ratings.forms.fields import choices_of
@@ -40,7 +40,6 @@ from ratings.names import matching
 from ratings.presentation.result_changes import ripple_context
 from ratings.presentation.tables import unit_of
 from ratings.services import SheetError
-from ratings.services.sheet_changes import repeated_games
 
 ROW_KEY = re.compile(r"^row-(\d{1,6})-(?:white|black|winner)$")
 #: Rows a new sheet starts with.
@@ -125,12 +124,12 @@ def sheet_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _render_sheet_form(request, header, rows, status=400)
     assert club is not None and date is not None
     game_rows = [form.to_row() for form in filled]
-    if not request.POST.get("save_anyway") and (repeats := repeated_games(club, date, game_rows)):
-        # A sheet entered twice is caught before it is saved twice.
-        return _render_sheet_form(request, header, rows, repeats=repeats)
-    # Improbable results and handicaps off the rule: confirm first.
-    flags = improbable.check(club.rating_list, date, game_rows)
-    if flags and request.POST.get(improbable.CONFIRM) != improbable.digest(flags):
+    # A sheet entered twice, improbable results, handicaps off the rule: confirm first.
+    checked = confirmation.check(club, date, game_rows, request.POST)
+    if checked.repeats:
+        return _render_sheet_form(request, header, rows, repeats=checked.repeats)
+    flags = checked.flags
+    if checked.to_confirm:
         return _render_sheet_form(request, header, rows, flags=improbable.shown(flags, filled, rows))
     try:
         with transaction.atomic():
@@ -143,7 +142,7 @@ def sheet_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 rows=game_rows,
                 actor=request.user,
             )
-            improbable.mark(sheet, flags)
+            improbable.mark(list(sheet.games.order_by("pk").values_list("pk", flat=True)), flags)
     except SheetError as error:
         for number, fields in error.problems.items():
             target: Any = header if number == 0 else filled[number - 1]
@@ -227,10 +226,11 @@ def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
     Answers with the player's rank, with the rank a new player was given on
     an earlier row of the sheet (the whole form comes with the request), or
     with the starting-rank field that adds a new player (htmx swaps it in
-    beside the name).
+    beside the name).  A correction's field (``white``, ``black``: no row)
+    names players of the list only: no starting rank is offered.
     """
     field = request.GET.get("field", "")
-    match = re.fullmatch(r"row-(\d+)-(white|black)", field)
+    match = re.fullmatch(r"(?:row-(\d+)-)?(white|black)", field)
     if match is None:
         return HttpResponse(status=400)
     name = request.GET.get(field, "").strip()
@@ -240,6 +240,11 @@ def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
         name = clean_name(name)
     club = _club_of(request)
     player = Player.objects.named(club.rating_list_id, name).first() if name and club else None
+    similar = matching.alike(club.rating_list_id, name, club=club) if club and name and not player else []
+    if match.group(1) is None:
+        # A correction's field (no row): players of the list only, no new player.
+        found: dict[str, Any] = {"name": name, "player": player, "similar": similar, "club": club}
+        return render(request, "ratings/partials/player_status.html", {**found, "existing_only": True})
     numbers = _posted_rows(request.GET)
     row = int(match.group(1))
     new = sheet_new_players(request.GET, [f"row-{n}" for n in numbers if n < row]).get(identity_key(name))
@@ -254,7 +259,6 @@ def sheet_player_check(request: AuthenticatedHttpRequest) -> HttpResponse:
             f"{colour}_new": bool(request.GET.get(f"{field}_new")),
         },
     )
-    similar = matching.alike(club.rating_list_id, name, club=club) if club and name and not player else []
     context = {
         "name": name,
         "player": player,
@@ -300,15 +304,49 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # --- corrections ---------------------------------------------------------------
 
 
+#: What a correction must change to be checked again for a repeat, and for
+#: an improbable result or a handicap off the rule.
+REPEAT_FIELDS = {"date", "white", "black"}
+RESULT_FIELDS = {"date", "white", "black", "winner", "handicap", "komi", "forfeit"}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Correct a game: checked as a new sheet's games are (repeats, then
+    improbable results and handicaps off the rule) when the correction
+    touches what they judge; the reason typed goes into the log."""
     game = access.game_for_editing(request.user, pk)
     form = GameEditForm(request.POST or None, game=game)
+    context: dict[str, Any] = {
+        "form": form,
+        "game": game,
+        "club": game.club,
+        "players": player_options(game.club),
+    }
     if request.method == "POST" and form.is_valid():
-        changes = {name: form.cleaned_data[name] for name in form.changed_data}
+        changes = form.changes()
+        touched = {name for name in changes if changes[name] != getattr(game, name)}
+        checked = confirmation.check(
+            game.club,
+            game.sheet.date,
+            [form.corrected_row()],
+            request.POST,
+            excluding=game,
+            repeats=bool(touched & REPEAT_FIELDS),
+            results=bool(touched & RESULT_FIELDS),
+        )
+        if checked.to_confirm:
+            context["repeats"] = checked.repeats
+            context["improbable"] = improbable.shown_alone(checked.flags, "game") if checked.flags else None
+            return render(request, "ratings/game_edit.html", context)
         try:
-            changed = services.edit_game(game, actor=request.user, **changes)
+            with transaction.atomic():
+                changed = services.edit_game(
+                    game, actor=request.user, reason=form.cleaned_data["reason"].strip(), **changes
+                )
+                if touched & RESULT_FIELDS:
+                    improbable.mark([game.pk], checked.flags, clear=True)
         except SheetError as error:
             for name, message in error.problems.get(1, {}).items():
                 form.add_error(name if name in form.fields else None, message)
@@ -319,7 +357,7 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 messages.info(request, "Nothing changed.")
             return redirect(game.sheet)
     status = 400 if form.is_bound else 200
-    return render(request, "ratings/game_edit.html", {"form": form, "game": game}, status=status)
+    return render(request, "ratings/game_edit.html", context, status=status)
 
 
 @login_required

@@ -133,7 +133,10 @@ document.addEventListener("htmx:afterSwap", (event) => {
 });
 
 function nextAfter(id) {
-  const fields = Array.from(document.querySelectorAll(".sheet-form input, .sheet-form select, .sheet-form button, .sheet-form summary"));
+  /* the form of the field: a sheet, an added game or a correction */
+  const form = document.getElementById(id).form;
+  if (!form) return null;
+  const fields = Array.from(form.querySelectorAll("input, select, button, summary"));
   const at = fields.findIndex((f) => f.id === id);
   for (let i = at + 1; i < fields.length; i += 1) {
     if (fields[i].tabIndex >= 0 && !fields[i].disabled && fields[i].offsetParent !== null) return fields[i];

@@ -171,7 +171,7 @@ def _edit(client: Client, w: dict[str, Any]) -> Any:
     return client.post(
         reverse("game_edit", args=[game.pk]),
         {
-            "date": game.date.isoformat(), "white": game.white_id, "black": game.black_id, "handicap": 0,
+            "date": game.date.isoformat(), "white": game.white.name, "black": game.black.name, "handicap": 0,
             "komi": "7.5", "winner": "white", "kind": "club", "board": 19, "minutes": "", "comments": "",
         },
     )  # fmt: skip

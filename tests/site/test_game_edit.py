@@ -31,8 +31,8 @@ def game(club: Club, make_player: MakePlayer) -> Game:
 def form_data(game: Game, **changes: object) -> dict[str, str]:
     data = {
         "date": game.date.isoformat(),
-        "white": str(game.white_id),
-        "black": str(game.black_id),
+        "white": game.white.display_name,
+        "black": game.black.display_name,
         "handicap": str(game.handicap),
         "komi": str(game.komi),
         "winner": game.winner,
@@ -85,7 +85,7 @@ def test_changing_a_player_is_logged_by_name(client_for: ClientFor, game: Game) 
     from ratings.models import Player
 
     carol = Player.objects.get(name="Carol")
-    client_for("committee").post(f"/games/{game.pk}/edit/", form_data(game, black=carol.pk))
+    client_for("committee").post(f"/games/{game.pk}/edit/", form_data(game, black=carol.name))
     entry = LogEntry.objects.get(action="edit")
     assert entry.changes == {"black": ["Bob", "Carol"]}
     assert {p.name for p in entry.players.all()} == {"Alice", "Bob", "Carol"}

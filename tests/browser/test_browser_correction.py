@@ -1,0 +1,111 @@
+"""Correcting a game in a real browser, as a volunteer on a phone.
+
+The sheet of a club night says Alice (W) beat Dan (B) with 5 stones; the
+paper says Dan won an even game against Zoë.  The volunteer opens "Correct a
+game", types "zoe muller" in Black (the entry's type-ahead: did you mean Zoë
+Müller? picked with the keyboard), changes the terms and the winner and
+gives a reason.  The correction comes back with the improbable result
+flagged (SAGC gave Dan a few per cent, judged from the standings before
+the game), nothing saved; ticking "yes, save anyway"
+saves it and the log shows the reason.  Screenshots in $ARTIFACTS_DIR.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
+
+from ratings.models import Club, Game
+from tests.browser.pages import PHONE, log_in, shoot
+from tests.support import PASSWORD, make_pool
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def night(transactional_db: None, settings: Settings) -> Game:
+    from django.contrib.auth.models import User
+
+    from accounts.models import Volunteer
+    from ratings import services
+    from ratings.models import Player
+    from ratings.services import GameRow
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club: Club = make_pool(
+        name="Stellenbosch Go Club", slug="stellenbosch", improbable_below=0.05, check_handicap=True
+    )
+    long_ago = date.today() - timedelta(days=400)
+    made = {
+        slug: Player.objects.create(
+            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+            since=long_ago,
+        )
+        for name, slug, rank in [("Alice Mokoena", "alice", -5), ("Dan Kyu", "dan", -10), ("Zoë Müller", "zoe", -5)]
+    }  # fmt: skip
+    volunteer = User.objects.create_user("volunteer", password=PASSWORD)
+    Volunteer.objects.create(user=volunteer, club=club)
+    sheet = services.save_sheet(
+        club=club,
+        date=date.today() - timedelta(days=2),
+        rows=[GameRow(white=made["alice"], black=made["dan"], winner="white", handicap=5)],
+    )
+    return sheet.games.get()
+
+
+def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
+    live_server: LiveServer, night: Game, browser: Any, artifacts: Path
+) -> None:
+    page = browser.new_page(viewport=PHONE)
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/sheets/{night.sheet_id}/")
+    page.click(f'a[href="/games/{night.pk}/edit/"]')
+    page.wait_for_url(re.compile(r"/games/\d+/edit/$"))
+    assert page.locator("select#id_white, select#id_black").count() == 0  # no drop-down of every player
+    assert "✓ 10k" in page.inner_text("#id_black-status")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # White is Zoë, typed without her accents: did you mean, picked from the keyboard.
+    white = page.locator('input[name="white"]')
+    white.fill("zoe muller")
+    white.press("Tab")
+    page.wait_for_selector("#id_white-status .pick-player")
+    assert "Did you mean Zoë Müller, 5k" in page.inner_text("#id_white-status")
+    assert "starting rank" not in page.inner_text("#id_white-status")  # a correction makes no new player
+    assert page.evaluate("document.activeElement.classList.contains('pick-player')")
+    shoot(page, artifacts, "correction-01-did-you-mean")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#id_white-status .known")
+    assert page.input_value('input[name="white"]') == "Zoë Müller"
+
+    # The paper: an even game that Dan (Black) won.
+    page.fill('input[name="handicap"]', "0")
+    page.fill('input[name="komi"]', "6.5")
+    page.check("#id_winner_1")
+    page.fill('input[name="reason"]', "wrong line of the paper sheet")
+    page.click("button.save")
+    page.wait_for_selector("#improbable")
+    warning = page.inner_text("#improbable")
+    assert "gave Dan Kyu (Black) only a" in warning and "swapped winner is the commonest mistake" in warning
+    night.refresh_from_db()
+    assert (night.white.name, night.winner) == ("Alice Mokoena", "white")  # nothing saved yet
+    assert page.input_value('input[name="reason"]') == "wrong line of the paper sheet"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shoot(page, artifacts, "correction-02-confirm")
+
+    page.check('input[name="confirm_improbable"]')
+    page.click("button.save")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    night.refresh_from_db()
+    assert (night.white.name, night.handicap, night.winner) == ("Zoë Müller", 0, "black")
+    assert night.flagged.startswith("result given ")
+    page.goto(f"{live_server.url}/log/")
+    assert "(wrong line of the paper sheet)" in page.inner_text("main")
+    shoot(page, artifacts, "correction-03-log")
