@@ -277,6 +277,21 @@ class GameRowForm(forms.Form):
         )
 
 
+#: The fields of a correction that make a sheet's row (GameEditForm.corrected_row).
+CORRECTED_ROW = (
+    "white",
+    "black",
+    "winner",
+    "handicap",
+    "komi",
+    "date",
+    "kind",
+    "board",
+    "minutes",
+    "forfeit",
+)
+
+
 class GameEditForm(forms.Form):
     """A correction to one saved game.  The players are typed by name, as on
     a new sheet (the same autocomplete and "did you mean"), and must be
@@ -348,19 +363,7 @@ class GameEditForm(forms.Form):
 
     def corrected_row(self) -> GameRow:
         """The game as corrected, as a sheet's row (for the checks of a new sheet)."""
-        data = self.cleaned_data
-        return GameRow(
-            white=data["white"],
-            black=data["black"],
-            winner=data["winner"],
-            handicap=data["handicap"],
-            komi=data["komi"],
-            date=data["date"],
-            kind=data["kind"],
-            board=data["board"],
-            minutes=data.get("minutes"),
-            forfeit=data.get("forfeit", False),
-        )
+        return GameRow(**{name: self.cleaned_data[name] for name in CORRECTED_ROW})
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -103,3 +103,27 @@ def history(transactional_db: None, settings: Settings) -> dict[str, Any]:
     volunteer = User.objects.create_user("volunteer", password=PASSWORD)
     Volunteer.objects.create(user=volunteer, club=club)
     return {"club": club, **people}
+
+
+@pytest.fixture
+def checked_list(transactional_db: None, settings: Settings) -> Any:
+    """A club whose list asks to confirm results below 5 % and handicaps off
+    the rule; Alice Mokoena 5k and Dan Kyu 10k; a volunteer of the club."""
+    from django.contrib.auth.models import User
+
+    from accounts.models import Volunteer
+    from ratings.models import Player
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club = make_pool(
+        name="Stellenbosch Go Club", slug="stellenbosch", improbable_below=0.05, check_handicap=True
+    )
+    long_ago = date.today() - timedelta(days=400)
+    for name, slug, rank in [("Alice Mokoena", "alice", -5), ("Dan Kyu", "dan", -10)]:
+        Player.objects.create(
+            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+            since=long_ago,
+        )  # fmt: skip
+    volunteer = User.objects.create_user("volunteer", password=PASSWORD)
+    Volunteer.objects.create(user=volunteer, club=club)
+    return club

@@ -29,6 +29,14 @@ def log_in(page: Any, url: str, username: str = "volunteer") -> None:
     page.wait_for_url(re.compile(r"/sheets/new/$"))
 
 
+def signed_in(browser: Any, url: str, viewport: dict[str, int], username: str = "volunteer") -> Any:
+    """A new page of ``browser`` at ``viewport``, ``username`` logged in (on the new sheet page)."""
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(15_000)
+    log_in(page, url, username)
+    return page
+
+
 def shoot(page: Any, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 

@@ -18,43 +18,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from ratings.models import Club, Game
-from tests.browser.pages import PHONE, log_in, shoot
-from tests.support import PASSWORD, make_pool
+from tests.browser.pages import PHONE, shoot, signed_in
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def night(transactional_db: None, settings: Settings) -> Game:
-    from django.contrib.auth.models import User
-
-    from accounts.models import Volunteer
+def night(checked_list: Club) -> Game:
+    """Alice (W) beat Dan (B) with 5 stones two days ago; Zoë Müller, 5k, also plays."""
     from ratings import services
     from ratings.models import Player
     from ratings.services import GameRow
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    club: Club = make_pool(
-        name="Stellenbosch Go Club", slug="stellenbosch", improbable_below=0.05, check_handicap=True
-    )
-    long_ago = date.today() - timedelta(days=400)
-    made = {
-        slug: Player.objects.create(
-            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
-            since=long_ago,
-        )
-        for name, slug, rank in [("Alice Mokoena", "alice", -5), ("Dan Kyu", "dan", -10), ("Zoë Müller", "zoe", -5)]
-    }  # fmt: skip
-    volunteer = User.objects.create_user("volunteer", password=PASSWORD)
-    Volunteer.objects.create(user=volunteer, club=club)
+    players = {p.name: p for p in Player.objects.all()}
+    Player.objects.create(
+        name="Zoë Müller", slug="zoe", rating_list=checked_list.rating_list, home_club=checked_list,
+        start_rank=-5, rank=-5, since=date.today() - timedelta(days=400),
+    )  # fmt: skip
     sheet = services.save_sheet(
-        club=club,
+        club=checked_list,
         date=date.today() - timedelta(days=2),
-        rows=[GameRow(white=made["alice"], black=made["dan"], winner="white", handicap=5)],
+        rows=[GameRow(white=players["Alice Mokoena"], black=players["Dan Kyu"], winner="white", handicap=5)],
     )
     return sheet.games.get()
 
@@ -62,9 +49,7 @@ def night(transactional_db: None, settings: Settings) -> Game:
 def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
     live_server: LiveServer, night: Game, browser: Any, artifacts: Path
 ) -> None:
-    page = browser.new_page(viewport=PHONE)
-    page.set_default_timeout(15_000)
-    log_in(page, live_server.url)
+    page = signed_in(browser, live_server.url, PHONE)
     page.goto(f"{live_server.url}/sheets/{night.sheet_id}/")
     page.click(f'a[href="/games/{night.pk}/edit/"]')
     page.wait_for_url(re.compile(r"/games/\d+/edit/$"))

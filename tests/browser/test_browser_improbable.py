@@ -16,36 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from ratings.models import Club
-from tests.browser.pages import DESKTOP, fill_player, log_in, shoot
-from tests.support import PASSWORD, make_pool
+from tests.browser.pages import DESKTOP, fill_player, shoot, signed_in
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def checked_list(transactional_db: None, settings: Settings) -> Club:
-    from django.contrib.auth.models import User
-
-    from accounts.models import Volunteer
-    from ratings.models import Player
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    club = make_pool(
-        name="Stellenbosch Go Club", slug="stellenbosch", improbable_below=0.05, check_handicap=True
-    )
-    long_ago = date.today() - timedelta(days=400)
-    for name, slug, rank in [("Alice Mokoena", "alice", -5), ("Dan Kyu", "dan", -10)]:
-        Player.objects.create(
-            name=name, slug=slug, rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
-            since=long_ago,
-        )  # fmt: skip
-    volunteer = User.objects.create_user("volunteer", password=PASSWORD)
-    Volunteer.objects.create(user=volunteer, club=club)
-    return club
 
 
 def test_an_improbable_result_is_saved_only_after_the_volunteer_confirms_it(
@@ -53,9 +29,7 @@ def test_an_improbable_result_is_saved_only_after_the_volunteer_confirms_it(
 ) -> None:
     from ratings.models import Game, RecordSheet
 
-    page = browser.new_page(viewport=DESKTOP)
-    page.set_default_timeout(15_000)
-    log_in(page, live_server.url)
+    page = signed_in(browser, live_server.url, DESKTOP)
     page.fill('input[name="date"]', (date.today() - timedelta(days=1)).isoformat())
 
     # Both players known: the rule's handicap and komi are filled in.
@@ -105,9 +79,7 @@ def test_advice_arriving_while_the_volunteer_is_in_the_handicap_field_does_not_s
     Without the selection the caret sits after the filled "5" and the "4" they type makes 54
     stones (CI saw the same race in Playwright's fill, "handicap ... not 44").
     """
-    page = browser.new_page(viewport=DESKTOP)
-    page.set_default_timeout(15_000)
-    log_in(page, live_server.url)
+    page = signed_in(browser, live_server.url, DESKTOP)
 
     fill_player(page, "row-0-white", "Alice Mokoena")
     # Black's name is written without leaving the handicap field, which the volunteer is in.

@@ -389,6 +389,10 @@ def test_a_whole_club_night_two_volunteers_twenty_games_on_desktop_and_phone(
     desk.goto(f"{live_server.url}/sheets/{board_a.pk}/add/")
     type_game(desk, 0, "Nia Newcomer", "Alice Mokoena", 0, add=False)
     desk.click("button.save")
+    # Nia and Alice played that night on board B too: asked, as a new sheet would be.
+    desk.wait_for_selector(".repeats")
+    assert "this game repeats games already entered" in desk.inner_text(".repeats")
+    desk.click("button.save-anyway")
     desk.wait_for_url(re.compile(rf"/sheets/{board_a.pk}/$"))
     assert board_a.games.count() == 11 and Game.objects.filter(date=night).count() == 21
     shoot(desk, artifacts, "16-23-night-forgotten-game")

@@ -93,3 +93,26 @@ def history(rating_list: RatingList, club: Club, other_club: Club, make_player: 
     assert rating_list.dirty_from is None
     forfeit = Game.objects.get(rating_list=rating_list, forfeit=True)
     return History(rating_list, players, forfeit, synced, demotion)
+
+
+@pytest.fixture
+def checked(club: Club) -> RatingList:
+    """The fixture's list with the entry checks of a new list: results below
+    5 % and handicaps off the rule asked to be confirmed."""
+    rating_list = club.rating_list
+    rating_list.improbable_below, rating_list.check_handicap = 0.05, True
+    rating_list.save()
+    return rating_list
+
+
+@pytest.fixture
+def entry_players(make_player: MakePlayer) -> dict[str, Player]:
+    """The players of the entry checks' worked figures (SAGC, nothing rated):
+    Alice 5k, Bob 8k, Dan 10k, Carl 20k, Zoë Müller 5k."""
+    return {
+        "alice": make_player("Alice Mokoena", rank=-5),
+        "bob": make_player("Bob Smit", rank=-8),
+        "dan": make_player("Dan Kyu", rank=-10),
+        "carl": make_player("Carl Venter", rank=-20),
+        "zoe": make_player("Zoë Müller", rank=-5),
+    }

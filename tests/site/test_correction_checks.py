@@ -22,34 +22,16 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import Club, Game, LogEntry, Player, RatingList, RecordSheet
 from ratings.services import GameRow
-from tests.support import ClientFor, MakePlayer
+from tests.site.entry_helpers import correction_data, improbable_tick
+from tests.support import ClientFor
 
 DAY = timezone.localdate() - timedelta(days=3)
 
 
 @pytest.fixture
-def players(make_player: MakePlayer) -> dict[str, Player]:
-    return {
-        "alice": make_player("Alice Mokoena", rank=-5),
-        "bob": make_player("Bob Smit", rank=-8),
-        "dan": make_player("Dan Kyu", rank=-10),
-        "zoe": make_player("Zoë Müller", rank=-5),
-    }
-
-
-@pytest.fixture
-def checked(club: Club) -> RatingList:
-    """The checks of a new list: 5 %, handicaps checked."""
-    rating_list = club.rating_list
-    rating_list.improbable_below, rating_list.check_handicap = 0.05, True
-    rating_list.save()
-    return rating_list
-
-
-@pytest.fixture
-def sheet(club: Club, players: dict[str, Player]) -> RecordSheet:
+def sheet(club: Club, entry_players: dict[str, Player]) -> RecordSheet:
     """A saved night: Alice (W) beat Dan (B), by the rule (5 stones); Alice (W) beat Bob (B) with 3."""
-    alice, bob, dan = players["alice"], players["bob"], players["dan"]
+    alice, bob, dan = entry_players["alice"], entry_players["bob"], entry_players["dan"]
     return services.save_sheet(
         club=club,
         date=DAY,
@@ -64,31 +46,8 @@ def game_of(sheet: RecordSheet, black: str) -> Game:
     return sheet.games.select_related("white", "black").get(black__name=black)
 
 
-def edit_data(game: Game, **changes: Any) -> dict[str, str]:
-    data = {
-        "date": game.date.isoformat(),
-        "white": game.white.display_name,
-        "black": game.black.display_name,
-        "handicap": str(game.handicap),
-        "komi": str(game.komi),
-        "winner": game.winner,
-        "kind": game.kind,
-        "board": str(game.board),
-        "minutes": "",
-        "comments": game.comments,
-        "reason": "",
-    }
-    return {**data, **{k: str(v) for k, v in changes.items()}}
-
-
-def tick(response: Any) -> str:
-    found = re.search(r'name="confirm_improbable" value="([0-9a-f]+)"', response.content.decode())
-    assert found, "no confirmation tick on the page"
-    return found.group(1)
-
-
 def edit(client: Any, game: Game, **changes: Any) -> Any:
-    return client.post(reverse("game_edit", args=[game.pk]), edit_data(game, **changes))
+    return client.post(reverse("game_edit", args=[game.pk]), correction_data(game, **changes))
 
 
 # --- corrections: the type-ahead and the reason ----------------------------------
@@ -102,9 +61,8 @@ def test_the_correction_page_offers_the_entry_type_ahead_not_a_drop_down(
         .get(reverse("game_edit", args=[game_of(sheet, "Dan Kyu").pk]))
         .content.decode()
     )
-    assert "<select" not in re.search(r'<div class="players">.*?</div>\s*</div>\s*</div>', page, re.S).group(
-        0
-    )
+    players = re.search(r'<div class="players">.*?</div>\s*</div>\s*</div>', page, re.S)
+    assert players is not None and "<select" not in players.group(0)
     assert re.search(
         r'<input type="text" name="black" id="id_black" value="Dan Kyu"\s+list="players-list"', page
     )
@@ -118,25 +76,27 @@ def test_the_name_check_of_a_correction_offers_players_never_a_new_one(
 ) -> None:
     client = client_for("volunteer")
     url = reverse("sheet_player_check")
-    known = client.get(url, {"field": "black", "black": "dan kyu", "club": club.pk}).content.decode()
+    known = client.get(url, {"field": "black", "black": "dan kyu", "club": str(club.pk)}).content.decode()
     assert "✓ 10k" in known
-    near = client.get(url, {"field": "black", "black": "Zoe Muller", "club": club.pk}).content.decode()
+    near = client.get(url, {"field": "black", "black": "Zoe Muller", "club": str(club.pk)}).content.decode()
     assert "Did you mean" in near and 'data-name="Zoë Müller"' in near
     assert "starting rank" not in near and "different person" not in near
-    unknown = client.get(url, {"field": "black", "black": "Nobody Here", "club": club.pk}).content.decode()
+    unknown = client.get(
+        url, {"field": "black", "black": "Nobody Here", "club": str(club.pk)}
+    ).content.decode()
     assert (
         "Nobody Here is not a player of South African Go Clubs" in unknown and "starting rank" not in unknown
     )
 
 
 def test_a_player_is_corrected_by_typing_their_name_in_any_case(
-    client_for: ClientFor, sheet: RecordSheet, players: dict[str, Player]
+    client_for: ClientFor, sheet: RecordSheet, entry_players: dict[str, Player]
 ) -> None:
     game = game_of(sheet, "Bob Smit")
     response = edit(client_for("volunteer"), game, black="zoë müller", handicap=0, komi="6.5", winner="black")
     assert response.status_code == 302
     game.refresh_from_db()
-    assert game.black == players["zoe"]
+    assert game.black == entry_players["zoe"]
     assert LogEntry.objects.get(action="edit").changes["black"] == ["Bob Smit", "Zoë Müller"]
 
 
@@ -181,7 +141,7 @@ def test_a_correction_to_an_improbable_result_asks_then_saves_flagged(
     assert (game.winner, game.handicap) == ("white", 5)  # nothing saved yet
     second = client.post(
         reverse("game_edit", args=[game.pk]),
-        {**edit_data(game, **swapped), "confirm_improbable": tick(first)},
+        {**correction_data(game, **swapped), "confirm_improbable": improbable_tick(first)},
     )
     assert second.status_code == 302
     game.refresh_from_db()
@@ -236,7 +196,7 @@ def test_a_correction_that_makes_a_repeat_asks_save_anyway(client_for: ClientFor
     assert game_of(sheet, "Bob Smit").pk == game.pk
     second = client.post(
         reverse("game_edit", args=[game.pk]),
-        {**edit_data(game, black="Dan Kyu", handicap=5), "save_anyway": "1"},
+        {**correction_data(game, black="Dan Kyu", handicap=5), "save_anyway": "1"},
     )
     assert second.status_code == 302
     assert sheet.games.filter(black__name="Dan Kyu").count() == 2
@@ -259,7 +219,7 @@ def test_a_game_is_never_a_repeat_of_itself(client_for: ClientFor, sheet: Record
 # --- a game added to a saved sheet ----------------------------------------------
 
 
-def add(client: Any, sheet: RecordSheet, confirm: dict[str, str] | None = None, **row: str) -> Any:
+def add(client: Any, sheet: RecordSheet, row: dict[str, str], confirm: dict[str, str] | None = None) -> Any:
     """Post one game to "Add a game" (``confirm``: the confirmations, not row fields)."""
     values = {"handicap": "0", "komi": "", "winner": "white", **row}
     data = {f"row-0-{k}": v for k, v in values.items()}
@@ -271,11 +231,11 @@ def test_an_added_game_that_repeats_one_of_the_sheet_asks_save_anyway(
 ) -> None:
     client = client_for("volunteer")
     row = {"white": "Alice Mokoena", "black": "Bob Smit", "handicap": "3", "komi": "0.5"}
-    first = add(client, sheet, **row)
+    first = add(client, sheet, row)
     assert first.status_code == 200
     assert "this game repeats games already entered" in first.content.decode()
     assert sheet.games.count() == 2
-    assert add(client, sheet, {"save_anyway": "1"}, **row).status_code == 302
+    assert add(client, sheet, row, {"save_anyway": "1"}).status_code == 302
     assert sheet.games.count() == 3
 
 
@@ -284,14 +244,14 @@ def test_an_added_improbable_game_asks_then_saves_flagged(
 ) -> None:
     client = client_for("volunteer")
     row = {"white": "Alice Mokoena", "black": "Zoë Müller", "handicap": "0", "komi": "6.5"}
-    by_the_rule = add(client, sheet, **row)  # two 5k even: nothing to ask
+    by_the_rule = add(client, sheet, row)  # two 5k even: nothing to ask
     assert by_the_rule.status_code == 302
     upset = {"white": "Zoë Müller", "black": "Dan Kyu", "komi": "6.5", "winner": "black"}
-    first = add(client, sheet, **upset)
+    first = add(client, sheet, upset)
     assert first.status_code == 200
     assert "only a 3.0 % chance" in first.content.decode()
     assert sheet.games.count() == 3
-    second = add(client, sheet, {"confirm_improbable": tick(first)}, **upset)
+    second = add(client, sheet, upset, {"confirm_improbable": improbable_tick(first)})
     assert second.status_code == 302
     added = sheet.games.order_by("-pk").first()
     assert added is not None and added.black.name == "Dan Kyu"
@@ -302,7 +262,9 @@ def test_an_added_improbable_game_asks_then_saves_flagged(
 def test_an_added_game_off_the_handicap_rule_asks(
     client_for: ClientFor, sheet: RecordSheet, checked: RatingList
 ) -> None:
-    response = add(client_for("volunteer"), sheet, white="Zoë Müller", black="Bob Smit", komi="6.5")
+    response = add(
+        client_for("volunteer"), sheet, {"white": "Zoë Müller", "black": "Bob Smit", "komi": "6.5"}
+    )
     assert response.status_code == 200
     assert "0 stones given, the rule gives 3" in response.content.decode()
     assert sheet.games.count() == 2
@@ -313,13 +275,13 @@ def test_a_repeat_is_asked_first_then_the_improbable_result_keeping_the_save_any
 ) -> None:
     client = client_for("volunteer")
     upset = {"white": "Alice Mokoena", "black": "Dan Kyu", "komi": "6.5", "winner": "black"}  # and a repeat
-    first = add(client, sheet, **upset)
+    first = add(client, sheet, upset)
     assert "this game repeats" in first.content.decode() and "only a" not in first.content.decode()
-    second = add(client, sheet, {"save_anyway": "1"}, **upset)
+    second = add(client, sheet, upset, {"save_anyway": "1"})
     page = second.content.decode()
     assert second.status_code == 200 and "only a 3.0 % chance" in page
     assert '<input type="hidden" name="save_anyway" value="1">' in page  # the repeat stays confirmed
-    third = add(client, sheet, {"save_anyway": "1", "confirm_improbable": tick(second)}, **upset)
+    third = add(client, sheet, upset, {"save_anyway": "1", "confirm_improbable": improbable_tick(second)})
     assert third.status_code == 302 and sheet.games.count() == 3
 
 
@@ -328,9 +290,8 @@ def test_a_corrected_game_is_judged_without_its_own_first_result(
 ) -> None:
     """Once rated, Dan's standing after losing this very game is lower than
     10k; the correction is judged from what was known before the game: 3.0 %."""
-    from ratings.recompute import recompute_list
-
     from ratings.models import HistoryEntry, ListEvaluation
+    from ratings.recompute import recompute_list
 
     recompute_list(checked.pk, full=True)
     ListEvaluation.objects.all().delete()  # the prior's curve, as before: only the standings changed

@@ -12,6 +12,7 @@ import pytest
 from ratings import services
 from ratings.models import Club, Game, LogEntry, RatingList
 from ratings.services import GameRow
+from tests.site.entry_helpers import correction_data
 from tests.support import ClientFor, MakePlayer, Personas, refused_as
 
 
@@ -28,23 +29,6 @@ def game(club: Club, make_player: MakePlayer) -> Game:
     return sheet.games.get()
 
 
-def form_data(game: Game, **changes: object) -> dict[str, str]:
-    data = {
-        "date": game.date.isoformat(),
-        "white": game.white.display_name,
-        "black": game.black.display_name,
-        "handicap": str(game.handicap),
-        "komi": str(game.komi),
-        "winner": game.winner,
-        "kind": game.kind,
-        "board": str(game.board),
-        "minutes": "" if game.minutes is None else str(game.minutes),
-        "comments": game.comments,
-    }
-    data.update({k: str(v) for k, v in changes.items()})
-    return data
-
-
 def snapshot(game: Game) -> tuple[object, ...]:
     game.refresh_from_db()
     return (game.date, game.white_id, game.black_id, game.handicap, game.komi, game.winner, game.comments)
@@ -59,7 +43,7 @@ def test_the_edit_form_shows_the_game_as_saved(client_for: ClientFor, game: Game
 def test_a_correction_is_saved_logged_with_who_and_what_and_marks_dirty_from_the_earlier_date(
     client_for: ClientFor, game: Game, personas: Personas
 ) -> None:
-    data = form_data(game, winner="black", date="2024-04-20", handicap=2, komi="0.5")
+    data = correction_data(game, winner="black", date="2024-04-20", handicap=2, komi="0.5")
     response = client_for("volunteer").post(f"/games/{game.pk}/edit/", data)
     assert response.status_code == 302 and response["Location"] == f"/sheets/{game.sheet_id}/"
     game.refresh_from_db()
@@ -85,7 +69,7 @@ def test_changing_a_player_is_logged_by_name(client_for: ClientFor, game: Game) 
     from ratings.models import Player
 
     carol = Player.objects.get(name="Carol")
-    client_for("committee").post(f"/games/{game.pk}/edit/", form_data(game, black=carol.name))
+    client_for("committee").post(f"/games/{game.pk}/edit/", correction_data(game, black=carol.name))
     entry = LogEntry.objects.get(action="edit")
     assert entry.changes == {"black": ["Bob", "Carol"]}
     assert {p.name for p in entry.players.all()} == {"Alice", "Bob", "Carol"}
@@ -106,7 +90,7 @@ def test_a_bad_correction_is_refused_next_to_its_field_and_changes_nothing(
     client_for: ClientFor, game: Game, changes: dict[str, Any], field: str, message: str
 ) -> None:
     before = snapshot(game)
-    data = form_data(game, **changes)
+    data = correction_data(game, **changes)
     if changes.get("black") == "white":
         data["black"] = data["white"]
     response = client_for("volunteer").post(f"/games/{game.pk}/edit/", data)
@@ -152,7 +136,7 @@ def test_only_volunteers_and_committee_may_correct_a_game(
     client_for: ClientFor, game: Game, role: str
 ) -> None:
     before = snapshot(game)
-    response = client_for(role).post(f"/games/{game.pk}/edit/", form_data(game, winner="black"))
+    response = client_for(role).post(f"/games/{game.pk}/edit/", correction_data(game, winner="black"))
     changed = snapshot(game) != before
     if not refused_as(response, EXPECTED[role]):
         assert response.status_code == EXPECTED[role]

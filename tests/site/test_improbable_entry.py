@@ -19,33 +19,13 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from django.urls import reverse
 from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from ratings.models import Club, Game, Player, RatingList, RecordSheet
-from tests.support import ClientFor, MakePlayer, sheet_data
-
-
-@pytest.fixture
-def checked(club: Club) -> RatingList:
-    """The fixture's list with the checks of a new list: 5 %, handicaps checked."""
-    rating_list = club.rating_list
-    rating_list.improbable_below, rating_list.check_handicap = 0.05, True
-    rating_list.save()
-    return rating_list
-
-
-@pytest.fixture
-def players(make_player: MakePlayer) -> dict[str, Player]:
-    return {
-        "alice": make_player("Alice Mokoena", rank=-5),
-        "bob": make_player("Bob Smit", rank=-8),
-        "dan": make_player("Dan Kyu", rank=-10),
-        "carl": make_player("Carl Venter", rank=-20),
-    }
-
+from tests.site.entry_helpers import improbable_tick
+from tests.support import ClientFor, sheet_data
 
 UPSET = {"white": "Alice Mokoena", "black": "Dan Kyu", "komi": "6.5", "winner": "black"}
 BY_THE_RULE = {
@@ -62,17 +42,8 @@ def post(client: Any, club: Any, rows: list[dict[str, Any]], **extra: str) -> An
     return client.post(reverse("sheet_new"), {**sheet_data(club, rows), **extra})
 
 
-def confirmation(response: Any) -> str:
-    """The digest the "yes, save anyway" tick carries."""
-    import re
-
-    found = re.search(r'name="confirm_improbable" value="([0-9a-f]+)"', response.content.decode())
-    assert found, "no confirmation tick on the page"
-    return found.group(1)
-
-
 def test_an_improbable_result_comes_back_flagged_and_nothing_is_saved(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     response = post(client_for("volunteer"), club, [BY_THE_RULE, UPSET])
     assert response.status_code == 200
@@ -87,11 +58,11 @@ def test_an_improbable_result_comes_back_flagged_and_nothing_is_saved(
 
 
 def test_confirming_saves_the_sheet_and_marks_the_game_for_the_committee(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     client = client_for("volunteer")
     first = post(client, club, [BY_THE_RULE, UPSET])
-    response = post(client, club, [BY_THE_RULE, UPSET], confirm_improbable=confirmation(first))
+    response = post(client, club, [BY_THE_RULE, UPSET], confirm_improbable=improbable_tick(first))
     assert response.status_code == 302
     games = {g.black.name: g for g in Game.objects.select_related("black")}
     assert games["Bob Smit"].flagged == ""
@@ -102,19 +73,19 @@ def test_confirming_saves_the_sheet_and_marks_the_game_for_the_committee(
 
 
 def test_a_sheet_changed_after_the_warning_is_checked_again(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     client = client_for("volunteer")
-    digest = confirmation(post(client, club, [UPSET]))
+    digest = improbable_tick(post(client, club, [UPSET]))
     other = {**UPSET, "black": "Carl Venter"}  # another improbable game: the old tick does not cover it
     response = post(client, club, [other], confirm_improbable=digest)
     assert response.status_code == 200
     assert Game.objects.count() == 0
-    assert confirmation(response) != digest
+    assert improbable_tick(response) != digest
 
 
 def test_the_expected_result_and_a_handicap_by_the_rule_save_without_asking(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     five_stones = {
         "white": "Alice Mokoena",
@@ -129,20 +100,22 @@ def test_the_expected_result_and_a_handicap_by_the_rule_save_without_asking(
 
 
 def test_a_handicap_off_the_rule_asks_too(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     response = post(client_for("volunteer"), club, [OFF_THE_RULE])
     assert response.status_code == 200
     page = response.content.decode()
     assert "is off the South African Go Clubs rule" in page and "0 stones given, the rule gives 3" in page
     assert "only a" not in page  # 11.1 % is not below 5 %
-    confirmed = post(client_for("volunteer"), club, [OFF_THE_RULE], confirm_improbable=confirmation(response))
+    confirmed = post(
+        client_for("volunteer"), club, [OFF_THE_RULE], confirm_improbable=improbable_tick(response)
+    )
     assert confirmed.status_code == 302
     assert Game.objects.get().flagged == "handicap: 0 stones given, the rule gives 3"
 
 
 def test_the_weaker_player_taking_white_breaks_the_rule(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     row = {"white": "Bob Smit", "black": "Alice Mokoena", "handicap": "3", "komi": "0.5", "winner": "white"}
     page = post(client_for("volunteer"), club, [row]).content.decode()
@@ -150,7 +123,7 @@ def test_the_weaker_player_taking_white_breaks_the_rule(
 
 
 def test_the_committee_sets_the_threshold_and_the_handicap_check(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     committee = client_for("committee")
     response = committee.post(
@@ -167,7 +140,7 @@ def test_the_committee_sets_the_threshold_and_the_handicap_check(
 
 
 def test_a_threshold_of_zero_and_no_handicap_check_never_ask(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     checked.improbable_below, checked.check_handicap = 0.0, False
     checked.save()
@@ -177,7 +150,7 @@ def test_a_threshold_of_zero_and_no_handicap_check_never_ask(
 
 
 def test_a_jigo_is_never_judged(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     row = {**UPSET, "komi": "6", "winner": "jigo"}  # 5k against 10k even: off the rule, but no probability
     page = post(client_for("volunteer"), club, [row]).content.decode()
@@ -185,7 +158,7 @@ def test_a_jigo_is_never_judged(
 
 
 def test_a_new_player_enters_at_their_starting_rank(
-    client_for: ClientFor, club: Club, checked: RatingList, players: dict[str, Player]
+    client_for: ClientFor, club: Club, checked: RatingList, entry_players: dict[str, Player]
 ) -> None:
     row = {
         "white": "Alice Mokoena",
@@ -202,7 +175,7 @@ def test_the_standing_before_the_game_is_read_from_the_history(
     client_for: ClientFor,
     club: Club,
     checked: RatingList,
-    players: dict[str, Player],
+    entry_players: dict[str, Player],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     """Once rated, a player's standing is their last history row up to the
@@ -211,7 +184,7 @@ def test_the_standing_before_the_game_is_read_from_the_history(
     from ratings.recompute import recompute_list
     from ratings.services import GameRow, save_sheet
 
-    alice, dan = players["alice"], players["dan"]
+    alice, dan = entry_players["alice"], entry_players["dan"]
     day = timezone.localdate() - timedelta(days=5)
     save_sheet(club=club, date=day, rows=[GameRow(white=alice, black=dan, winner="white")])
     recompute_list(checked.pk, full=True)
