@@ -9,7 +9,7 @@
 - waiting for something to happen: :func:`wait_until` (never a bare sleep);
 - the data of many tests: :data:`PASSWORD`, :data:`ROLES`,
   :data:`NO_ENTRY_CHECKS`, :func:`make_pool`, :func:`volunteer_of`,
-  :func:`committee_of`, :func:`celery_broker`.
+  :func:`committee_of`, :func:`celery_broker`, :func:`list_admin_form`.
 
 A missing prerequisite skips its test with a reason, unless the environment
 variable named for it is set (``REQUIRE_SHARED``, ``REQUIRE_BROWSER``,
@@ -232,6 +232,24 @@ def sheet_data(club: Any, rows: list[dict[str, Any]], **header: Any) -> dict[str
         values = {"white": "", "black": "", "handicap": "0", "komi": "", "winner": "", "date": "", **row}
         data.update({f"row-{n}-{name}": str(value) for name, value in values.items()})
     return data
+
+
+def list_admin_form(club: Any, compared_systems: list[str]) -> dict[str, object]:
+    """The POST of the Django admin's change page of ``club``'s list (the
+    list and its one club, inline) with ``compared_systems`` ticked."""
+    rating_list = club.rating_list
+    return {
+        "name": rating_list.name,
+        "slug": rating_list.slug,
+        "primary_system": rating_list.primary_system,
+        "compared_systems": compared_systems,
+        "clubs-TOTAL_FORMS": "1",
+        "clubs-INITIAL_FORMS": "1",
+        "clubs-0-id": str(club.pk),
+        "clubs-0-rating_list": str(rating_list.pk),
+        "clubs-0-name": club.name,
+        "clubs-0-slug": club.slug,
+    }
 
 
 def volunteer_of(user: Any, club: Any) -> Any:

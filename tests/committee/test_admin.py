@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Club, Game, LogEntry, RecordSheet
-from tests.support import ClientFor, MakePlayer, Personas
+from tests.support import ClientFor, MakePlayer, Personas, list_admin_form
 
 MODELS = [
     "ratinglist",
@@ -98,18 +98,7 @@ def test_the_list_form_offers_the_compared_systems_as_ticks(
     assert 'type="checkbox" name="compared_systems" value="egf"' in html
     assert 'name="api_token_hash"' not in html
     assert club.name in html  # its clubs, inline
-    data = {
-        "name": rating_list.name,
-        "slug": rating_list.slug,
-        "primary_system": "sagc",
-        "compared_systems": ["egf", "ffg"],
-        "clubs-TOTAL_FORMS": "1",
-        "clubs-INITIAL_FORMS": "1",
-        "clubs-0-id": str(club.pk),
-        "clubs-0-rating_list": str(rating_list.pk),
-        "clubs-0-name": club.name,
-        "clubs-0-slug": club.slug,
-    }
+    data = list_admin_form(club, ["egf", "ffg"])
     assert admin_client_with_data.post(url, data).status_code == 302
     rating_list.refresh_from_db()
     assert rating_list.compared_systems == ["egf", "ffg"]

@@ -122,6 +122,29 @@ def test_a_well_formed_file_reads() -> None:
 
 
 @pytest.mark.parametrize(
+    ("first", "second", "white", "black", "winner"),
+    [
+        # Only the second line gives the colour: the first line's player has the other one.
+        ("2+", "1-/b0", "1", "2", Winner.WHITE),
+        ("2+", "1-/w0", "2", "1", Winner.BLACK),
+        ("2-", "1+/w", "2", "1", Winner.WHITE),
+        ("2=", "1=/w0", "2", "1", Winner.JIGO),
+        # Only the first line gives it.
+        ("2+/b0", "1-", "2", "1", Winner.BLACK),
+        ("2-/w", "1+", "1", "2", Winner.BLACK),
+    ],
+)
+def test_an_h9_pair_where_only_one_line_gives_the_colour(
+    first: str, second: str, white: str, black: str, winner: Winner
+) -> None:
+    """h9 may leave a result's colour out ('2+'): the other line's colour
+    then decides, opposite (issue 29: no fixture had such a pair)."""
+    text = H9.replace("2+/w0    3+/b2", f"{first:<9}3+/b2").replace("1-/b0    0-", f"{second:<9}0-")
+    game = parse_tournament(text).games[0]
+    assert (game.round, game.white, game.black, game.winner) == (1, white, black, winner)
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         ("1-/b0    0-", "1+/b0    0-"),  # both '+': OpenGotha's "both win", see below

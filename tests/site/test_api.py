@@ -265,3 +265,60 @@ def test_a_regenerated_token_replaces_the_old_one(client: Client, club: Club, ga
 def test_the_api_only_reads(client_for: ClientFor, club: Club, games: list[Game]) -> None:
     assert client_for("committee").post(URL, {"list": "sagc"}).status_code == 405
     assert Game.objects.count() == 7
+
+
+@pytest.fixture
+def crowded_days(club: Club, make_player: MakePlayer) -> list[Game]:
+    """Several games a day (issue 29: with one game a day no page ends
+    inside a day).  Two days of three games and one of two; on the first
+    day the game of the lowest id was entered last, and the other two at
+    the same instant, so within a day the order is entered_at, then id."""
+    players = [make_player(name, rank=-5 - i) for i, name in enumerate(["Ann Bee", "Cat Dee", "Dan Eel"])]
+    ann, cat, dan = players
+    first_day, second_day, third_day = date(2024, 3, 1), date(2024, 3, 2), date(2024, 3, 3)
+    services.save_sheet(club=club, date=second_day, rows=[GameRow(white=ann, black=cat, winner="white")])
+    services.save_sheet(
+        club=club,
+        date=first_day,
+        rows=[
+            GameRow(white=ann, black=cat, winner="white"),
+            GameRow(white=cat, black=dan, winner="black"),
+            GameRow(white=dan, black=ann, winner="white"),
+        ],
+    )
+    services.save_sheet(
+        club=club,
+        date=second_day,
+        rows=[GameRow(white=cat, black=dan, winner="white"), GameRow(white=dan, black=ann, winner="black")],
+    )
+    services.save_sheet(
+        club=club,
+        date=third_day,
+        rows=[GameRow(white=ann, black=dan, winner="white"), GameRow(white=cat, black=ann, winner="white")],
+    )
+    noon = Game.objects.get(date=third_day, white=ann).entered_at
+    on_first = list(Game.objects.filter(date=first_day).order_by("pk"))
+    Game.objects.filter(pk=on_first[0].pk).update(entered_at=noon + timedelta(hours=2))
+    Game.objects.filter(pk__in=[g.pk for g in on_first[1:]]).update(entered_at=noon)
+    timeline = list(Game.objects.filter(club=club).timeline())
+    assert len(timeline) == 8
+    # The setup is what the test needs: ties on entered_at, and an id order that is not the timeline's.
+    assert timeline[0].entered_at == timeline[1].entered_at and timeline[0].pk < timeline[1].pk
+    assert timeline[2].pk == on_first[0].pk < timeline[0].pk
+    return timeline
+
+
+@pytest.mark.parametrize("page_size", range(1, 9))
+def test_pages_that_end_inside_a_day_give_every_game_once_in_timeline_order(
+    client_for: ClientFor, crowded_days: list[Game], page_size: int
+) -> None:
+    client = client_for("committee")
+    body = client.get(URL, {"list": "sagc", "page_size": str(page_size)}).json()
+    seen = [r["id"] for r in body["results"]]
+    # At most as many pages as games: a cursor that does not move on fails here, never loops.
+    for _ in range(len(crowded_days)):
+        if not body["next"]:
+            break
+        body = client.get(body["next"].removeprefix("http://testserver")).json()
+        seen += [r["id"] for r in body["results"]]
+    assert body["next"] is None and seen == [g.pk for g in crowded_days]
