@@ -15,6 +15,9 @@ from ratings.models.lists import SYSTEM_CHOICES, RatingList
 from ratings.models.log import LogEntry
 from ratings.models.players import Player
 
+#: A chart's row: see HistoryQuerySet.for_charts.
+ChartRow = tuple[str, date, float, float, float, str | None, str | None, str, str | None]
+
 
 class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
     def for_sheet(self, player: Player, system: str) -> HistoryQuerySet:
@@ -33,6 +36,27 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
             self.filter(player=player, system=system)
             .order_by("seq")
             .values_list("date", "rank_after", "rating_after")
+        )
+
+    def for_charts(self, player: Player, systems: list[str]) -> list[ChartRow]:
+        """Each row of the player in ``systems``, oldest first, as the charts
+        plot and title them: (system, date, rank after, rating after, change,
+        opponent's name and suffix, colour, winner); one query on the
+        (player, system, seq) index."""
+        return list(
+            self.filter(player=player, system__in=systems)
+            .order_by("system", "seq")
+            .values_list(
+                "system",
+                "date",
+                "rank_after",
+                "rating_after",
+                "change",
+                "opponent__name",
+                "opponent__suffix",
+                "colour",
+                "game__winner",
+            )
         )
 
     def with_opponent_rank(self) -> HistoryQuerySet:

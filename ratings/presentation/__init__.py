@@ -6,6 +6,7 @@ the read pages, and the notes of results a late game changed.
 - ``charts``: a player's rating history; ``calibration_chart``: the
   committee's calibration figure;
 - ``filters``: the GET forms of the players list and the log;
+- ``national``: links to a player's EGD, FFG and AGA pages;
 - ``events``: an event's crosstable and rating effects, a list's or club's events;
 - ``results``: won/lost totals of a record sheet, the head-to-head of two players;
 - ``standings``: a list's home (standings, movers, latest sheets) and the

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TypeVar
 
 WIDTH = 480
 HEIGHT = 200
@@ -20,6 +21,7 @@ PAD_RIGHT = 8
 PAD_TOP = 8
 PAD_BOTTOM = 22
 MAX_POINTS = 400  # a long sheet keeps the last value of each date, thinned to this
+MAX_MARKS = 120  # points to hover, at most (each is a few dozen bytes of SVG)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,15 @@ class Tick:
     x: float
     y: float
     label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A point to hover: the game (or adjustment) behind it, in words."""
+
+    x: float
+    y: float
+    title: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +50,8 @@ class Chart:
     first: date
     last: date
     count: int
+    #: One a date shown, when the caller gave the points' titles.
+    marks: tuple[Mark, ...] = ()
 
 
 def thin(points: Sequence[tuple[date, float]], limit: int = MAX_POINTS) -> list[tuple[date, float]]:
@@ -47,7 +60,14 @@ def thin(points: Sequence[tuple[date, float]], limit: int = MAX_POINTS) -> list[
     by_date: dict[date, float] = {}
     for day, value in points:
         by_date[day] = value
-    kept = sorted(by_date.items())
+    return spread(sorted(by_date.items()), limit)
+
+
+T = TypeVar("T")
+
+
+def spread(kept: list[T], limit: int) -> list[T]:
+    """At most ``limit`` of ``kept``, evenly picked, the first and the last always."""
     if len(kept) <= limit:
         return kept
     step = (len(kept) - 1) / (limit - 1)
@@ -62,6 +82,7 @@ def history_chart(
     step_when: Callable[[float, float], bool] | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
+    titles: Sequence[str] | None = None,
 ) -> Chart | None:
     """The chart of ``points`` (date, value) in date order; None when empty.
 
@@ -70,9 +91,15 @@ def history_chart(
     range holds any, at most five of them.  ``step_when(previous, value)``
     true: the line steps (flat to the date, then straight up or down)
     instead of sloping from the previous point, e.g. at a rank change,
-    which happens on one date and not gradually in between.
+    which happens on one date and not gradually in between.  ``titles``
+    (one a point): what is behind each point, shown on hover (the last of
+    each date's).
     """
     kept = thin(points)
+    title_of: dict[date, str] = {}
+    if titles is not None:
+        for (day, _), title in zip(points, titles, strict=True):
+            title_of[day] = f"{title_of[day]}; {title}" if day in title_of else title
     if not kept:
         return None
     first, last = kept[0][0], kept[-1][0]
@@ -107,7 +134,8 @@ def history_chart(
         if whole:
             tick_values = [float(v) for v in whole[:: max(1, -(-len(whole) // 5))]]
     y_ticks = tuple(Tick(PAD_LEFT - 4, y_of(v), label(v)) for v in tick_values)
-    return Chart(width, height, coords, x_ticks, y_ticks, first, last, len(kept))
+    marks = tuple(Mark(x_of(d), y_of(v), title_of[d]) for d, v in spread(kept, MAX_MARKS) if d in title_of)
+    return Chart(width, height, coords, x_ticks, y_ticks, first, last, len(kept), marks)
 
 
 def _date_ticks(first: date, last: date, most: int = 4) -> list[date]:

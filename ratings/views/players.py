@@ -18,11 +18,13 @@ from accounts.roles import is_committee_of
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
-from ratings.models import ChangeNotice, FormerSlug, HistoryEntry, Player, RatingList
+from ratings.models import ChangeNotice, FormerSlug, HistoryEntry, Player, RatingList, player_display_name
+from ratings.models.history import ChartRow
 from ratings.names import ranked
 from ratings.presentation import results
 from ratings.presentation.charts import Chart, history_chart
 from ratings.presentation.filters import PlayerFilterForm
+from ratings.presentation.national import national_links
 from ratings.presentation.result_changes import notes_for
 from ratings.presentation.tables import (
     PlayerTable,
@@ -31,6 +33,7 @@ from ratings.presentation.tables import (
     sheet_headers,
     sheet_lines,
     sheet_rows,
+    signed,
     unit_of,
 )
 
@@ -191,8 +194,13 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
             "unit": unit_of(system),
             "page": page,
             "rows": lines,
-            "chart": rating_chart(player, system),
+            "charts": [
+                (name, SYSTEM_LABELS.get(name, name), chart)
+                for name, chart in rating_charts(player, player.rating_list.systems)
+                if chart is not None and chart.count > 1
+            ],
             "totals": results.totals(player, timezone.localdate()),
+            "national_links": national_links(player),
             "own": request.user.is_authenticated and player.user_id == request.user.pk,
             "notices_on": player.user_id is not None
             and player.user_id == request.user.pk
@@ -202,22 +210,45 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     )
 
 
-def rating_chart(player: Player, system: str) -> Chart | None:
-    """The history chart: SAGC plots rank + index / 2000 (the index runs
-    from -999 to +999 inside a rank, so a rank's band is one unit tall and
-    a promotion does not look like a fall to 0); other systems plot their
-    own rating (GoR, level)."""
-    points = HistoryEntry.objects.for_chart(player, system)
-    if system == "sagc":
-        values = [(day, rank + index / 2000) for day, rank, index in points]
-        return history_chart(
-            values,
-            label=lambda v: format_rank(round(v)),
-            whole_ticks=True,
-            step_when=lambda before, after: round(before) != round(after),  # a rank change
-        )
-    # Whole numbers on the axis: "1720" fits the margin, "1719.674" does not.
-    return history_chart([(day, rating) for day, _, rating in points], label=lambda v: f"{v:.0f}")
+def rating_charts(player: Player, systems: list[str]) -> list[tuple[str, Chart | None]]:
+    """The history chart of each system, from one query: SAGC plots rank +
+    index / 2000 (the index runs from -999 to +999 inside a rank, so a
+    rank's band is one unit tall and a promotion does not look like a fall
+    to 0); other systems plot their own rating (GoR, level).  Each point
+    says on hover the game or adjustment behind it."""
+    rows: dict[str, list[ChartRow]] = {name: [] for name in systems}
+    for row in HistoryEntry.objects.for_charts(player, systems):
+        rows[row[0]].append(row)
+    charts: list[tuple[str, Chart | None]] = []
+    for system in systems:
+        points = rows[system]
+        titles = [point_title(row, system) for row in points]
+        if system == "sagc":
+            chart = history_chart(
+                [(row[1], row[2] + row[3] / 2000) for row in points],
+                label=lambda v: format_rank(round(v)),
+                whole_ticks=True,
+                step_when=lambda before, after: round(before) != round(after),  # a rank change
+                titles=titles,
+            )
+        else:
+            # Whole numbers on the axis: "1720" fits the margin, "1719.674" does not.
+            chart = history_chart(
+                [(row[1], row[3]) for row in points], label=lambda v: f"{v:.0f}", titles=titles
+            )
+        charts.append((system, chart))
+    return charts
+
+
+def point_title(row: ChartRow, system: str) -> str:
+    """ "2024-03-05: won against Bob Nel (+12.5), 3k 450" """
+    _, day, rank, rating, change, opponent, suffix, colour, winner = row
+    if opponent is None:
+        what = "rank adjustment"
+    else:
+        result = "jigo" if winner == "jigo" else ("won" if (winner == "white") == (colour == "w") else "lost")
+        what = f"{result} against {player_display_name(opponent, suffix or '')}"
+    return f"{day:%Y-%m-%d}: {what} ({signed(change) or '0'}), {format_rank(rank)} {number(rating)} {unit_of(system)}"
 
 
 @login_required
