@@ -29,7 +29,7 @@ def _command(service: dict[str, Any]) -> list[str]:
 
 
 def test_it_has_every_service_the_issue_names(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"web", "worker", "beat", "redis", "postgres", "migrate"}
+    assert set(compose["services"]) == {"web", "worker", "beat", "redis", "postgres", "migrate", "backup"}
 
 
 def test_it_checks_the_health_of_every_long_running_service(compose: dict[str, Any]) -> None:
@@ -99,3 +99,18 @@ def test_the_dockerfile_copies_paths_that_exist() -> None:
         for path in paths:
             assert (REPO / path).exists(), f"Dockerfile copies {path}, which is not in the repository"
     assert re.search(r'CMD \["gunicorn", "clubrating\.wsgi:application"', dockerfile)
+
+
+def test_the_backup_service_dumps_on_a_schedule_and_removes_old_dumps(compose: dict[str, Any]) -> None:
+    backup = compose["services"]["backup"]
+    script = " ".join(backup["command"])
+    assert "pg_dump --format=custom" in script and "sleep $$BACKUP_EVERY_SECONDS" in script
+    assert "-mtime +$$BACKUP_KEEP_DAYS -delete" in script, "retention"
+    assert script.index("mv $$name.part $$name") < script.index("-delete"), (
+        "old dumps go only after a new one"
+    )
+    assert backup["environment"]["PGHOST"] == "postgres"
+    assert any(volume.endswith(":/backups") for volume in backup["volumes"])
+    beat = compose["services"]["beat"]
+    assert beat["environment"]["LIST_ARCHIVE_DIR"] == "/archives"
+    assert any(volume.endswith(":/archives") for volume in beat["volumes"])
