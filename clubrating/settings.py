@@ -7,6 +7,8 @@ with safe defaults, so a fresh clone runs with no configuration at all:
   busy timeout); PostgreSQL in production (postgres://user@host/name).
 - CELERY_BROKER_URL: default unset, tasks then run in-process after commit.
 - SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS.
+- LIST_ARCHIVE_DIR, LIST_ARCHIVE_KEEP, LIST_ARCHIVE_EVERY_SECONDS: every list's
+  archive on Celery beat into that folder (default: none).
 - CLUBRATING_ENV=production: production mode (no DEBUG, a real SECRET_KEY is
   required, HTTPS-only cookies, HSTS); passes `manage.py check --deploy`.
 """
@@ -269,6 +271,16 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("RECOMPUTE_SWEEP_SECONDS", "300")),
     },
 }
+# Every list's archive (ratings/archive/scheduled.py) into the folder the site
+# admin names, every LIST_ARCHIVE_EVERY_SECONDS, the newest LIST_ARCHIVE_KEEP
+# of each list kept; no folder, no schedule (docs/administration.md, "Backups").
+LIST_ARCHIVE_DIR = os.environ.get("LIST_ARCHIVE_DIR", "")
+LIST_ARCHIVE_KEEP = int(os.environ.get("LIST_ARCHIVE_KEEP", "7"))
+if LIST_ARCHIVE_DIR:
+    CELERY_BEAT_SCHEDULE["archive-lists"] = {
+        "task": "ratings.tasks.archive_lists_task",
+        "schedule": float(os.environ.get("LIST_ARCHIVE_EVERY_SECONDS", str(24 * 3600))),
+    }
 
 LOGGING = {
     "version": 1,

@@ -15,15 +15,18 @@ to the broker (ratings/worker_steps.py).
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 from celery.result import AsyncResult
+from django.conf import settings
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
 from ratings import predictions, recompute
+from ratings.archive import scheduled
 from ratings.notices import mail
 
 log = logging.getLogger(__name__)
@@ -88,3 +91,12 @@ def sweep_dirty_lists() -> list[int]:
     broker (ratings/worker_steps.py): enqueue a recompute of every list
     still dirty (after a crash, a killed worker or a broker outage)."""
     return recompute.sweep()
+
+
+@shared_task(acks_late=True)
+def archive_lists_task() -> list[str]:
+    """Periodic (Celery beat, when LIST_ARCHIVE_DIR is set): every list's
+    archive into that folder, the newest LIST_ARCHIVE_KEEP of each kept
+    (ratings/archive/scheduled.py)."""
+    folder = Path(settings.LIST_ARCHIVE_DIR)
+    return [str(path) for path in scheduled.archive_lists(folder, settings.LIST_ARCHIVE_KEEP)]

@@ -10,7 +10,8 @@ count and SHA-256 (docs/formats.md, "List archive").  One module a job:
 compactly), ``people`` (accounts by e-mail address), ``log_changes`` (the ids inside
 log entries), ``export`` (the zip,
 written as the rows are read) and ``restore`` (checked, then written in one
-transaction, then recomputed).
+transaction, then recomputed) and ``scheduled`` (every list's archive into
+a folder, on Celery beat, the newest N kept).
 
 May import: accounts.models, ratings.models, ratings.places, ratings.recompute,
 ratings.services.
