@@ -26,6 +26,7 @@ from django.db import models
 
 from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from ratings.models import (
+    ChangeNotice,
     Club,
     EventEntry,
     FormerSlug,
@@ -130,4 +131,6 @@ LEFT_OUT: dict[Any, str] = {
     ImportPreview: "a tournament file waiting for Save: work in progress, a day at most",
     Invitation: "an invitation carries a secret token: the committee invites again",
     LinkRequest: "a user's request to be a player: tied to an account of the old site",
+    ChangeNotice: "a player's wish for e-mails about late changes: tied to the account and to the old "
+    "site's recompute runs; the player asks again",
 }
