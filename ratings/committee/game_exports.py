@@ -127,12 +127,20 @@ PLAYER_RELATED = ("home_club",)
 
 
 def exchange_player(player: Player, rank: float, rating_list: RatingList) -> exchange.Player:
-    """The player as the files write them: their country (else the list's),
-    their home club's EGD code and every national id known (docs/formats.md)."""
+    """The player as the files write them: surname first, their country
+    (else the list's), their home club's EGD code and every national id
+    known (docs/formats.md)."""
     club = player.home_club
+    # The files write "Surname Given" (h9, .tou) or "Surname, Given" (AGA); the
+    # site writes given names first.  A suffix stays with the given names.
+    surname, given = exchange.split_given_surname(player.name)
+    if player.suffix:
+        given = f"{given} ({player.suffix})".strip()
     return exchange.Player(
         key=str(player.pk),
         name=player.display_name,
+        surname=surname or None,
+        given_name=given or None,
         rank=rank,
         country=player.country or rating_list.country or None,
         club=(club.egd_code if club is not None else "") or None,

@@ -56,9 +56,12 @@ def test_country_and_club_codes_are_written_and_read_back(
 
 def test_the_h9_lines_carry_the_codes_not_placeholders(club: Club, coded: dict[str, Player]) -> None:
     _, _, text = exports.export_games(RatingList.objects.get(pk=club.rating_list_id), None, None, "h9")
-    ann_line = next(line for line in text.splitlines() if "Ann Bee" in line)
+    ann_line = next(line for line in text.splitlines() if "Bee Ann" in line)
     assert " ZA Stel " in ann_line and ann_line.endswith("|12345678")
-    assert " ZW xxxx " in next(line for line in text.splitlines() if "Tafadzwa Moyo" in line)
+    # Place in columns 1-4, the name from column 6, surname first: OpenGotha's own layout,
+    # which its importer reads by position (docs/formats.md).
+    assert ann_line[:4].strip().isdigit() and ann_line[4] == " " and ann_line[5:12] == "Bee Ann"
+    assert " ZW xxxx " in next(line for line in text.splitlines() if "Moyo Tafadzwa" in line)
 
 
 def test_without_any_code_the_placeholders_are_written(club: Club, make_player: MakePlayer) -> None:
@@ -68,14 +71,14 @@ def test_without_any_code_the_placeholders_are_written(club: Club, make_player: 
         club=club, date=date(2024, 3, 5), rows=[GameRow(white=ann, black=cat, winner="white")]
     )
     _, _, text = exports.export_games(club.rating_list, None, None, "h9")
-    assert " XX xxxx " in next(line for line in text.splitlines() if "Ann Bee" in line)
+    assert " XX xxxx " in next(line for line in text.splitlines() if "Bee Ann" in line)
     players = exchange.read_tournament(text.encode(), format="h9").players
     assert {(p.country, p.club) for p in players} == {(None, None)}
 
 
 def test_the_aga_file_writes_the_aga_id(club: Club, coded: dict[str, Player]) -> None:
     _, _, text = exports.export_games(RatingList.objects.get(pk=club.rating_list_id), None, None, "aga")
-    assert re.search(r"^ +7206 Ann Bee ", text, re.MULTILINE)
+    assert re.search(r"^ +7206 Bee, Ann ", text, re.MULTILINE)  # the AGA writes "Last, First"
     players = {
         exchange.name_key(p.name): p for p in exchange.read_tournament(text.encode(), format="aga").players
     }
