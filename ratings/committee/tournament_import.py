@@ -17,6 +17,7 @@ from ratings import exchange
 from ratings.committee.common import CommitteeError, grade, national_id_max_length
 from ratings.engine.ranks import format_rank
 from ratings.models import Club, EventEntry, Kind, Player, RatingList, RecordSheet
+from ratings.names import alike, describe
 from ratings.services import ID_LABELS, GameRow, NewPlayer, SheetError, save_sheet
 
 #: How a player of the file was matched, by the Player field that matched.
@@ -182,6 +183,9 @@ def _resolve_players(
                 "name": name,
                 "rank": format_rank(grade(person.rank)),
                 "ids": {ID_LABELS[a]: getattr(person, a) for a in _ListPlayers.IDS if getattr(person, a)},
+                # Players of the list the name may mean (a typo, a transliteration):
+                # shown in the preview, never matched by themselves.
+                "alike": [describe(p) for p in alike(club.rating_list, name, club=club)],
             }
         )
     return refs

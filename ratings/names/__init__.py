@@ -19,15 +19,16 @@ How others call it::
     find(Player.objects.filter(rating_list=lst), "zoe mul")     # typing: [Match(player, closeness)]
     find(players, "Riaan Wnag", whole=True, club=club)          # a name given in full
     ranked(Player.objects.all(), "andre")                       # a queryset, closest first (tables)
-    alike(lst, "Riaan Wnag", club=club)                         # entry's "did you mean": [Player]
+    alike(lst, "Riaan Wnag", club=club)                         # entry's "did you mean", import previews: [Player]
+    describe(player)                                            # "Riaan Wang, 3k, Stellenbosch Go Club"
     closest([(line, name), ...], "WANG Riaan")                  # rank sync, imports: the best keys
     closeness("Riaan Wnag", "Riaan Wang")                       # 0..1 (0: not taken for one another)
 
 May import: ratings.exchange, ratings.models.
 """
 
-from ratings.names.matching import alike
+from ratings.names.matching import alike, describe
 from ratings.names.scoring import closeness, closest
 from ratings.names.search import Match, find, ranked
 
-__all__ = ["Match", "alike", "closeness", "closest", "find", "ranked"]
+__all__ = ["Match", "alike", "closeness", "closest", "describe", "find", "ranked"]

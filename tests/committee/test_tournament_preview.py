@@ -210,3 +210,19 @@ def test_no_one_outside_the_lists_committee_sees_or_saves_its_preview(
     assert client.get(url).status_code == 403
     assert client.post(url).status_code == 403
     assert not RecordSheet.objects.exists() and ImportPreview.objects.count() == 1
+
+
+def test_the_preview_shows_a_new_player_alike_one_of_the_list(
+    client_for: ClientFor, club: Club, known: dict[str, Player], make_player: MakePlayer
+) -> None:
+    """ratings.names: "Green Tom" in the file, Tom Greene in the list: new, but shown beside him."""
+    make_player("Tom Greene", rank=-5)
+    client = client_for("committee")
+    upload(client, club)
+    page = page_of(client.get(ImportPreview.objects.get().get_absolute_url()))
+    created = table(page, "created")
+    green = created.split('<td class="num">10</td>')[1].split("</tr>")[0]
+    assert "<td>Green Tom</td>" in green and "<td>Tom Greene, 5k, Stellenbosch Go Club</td>" in green
+    anna = created.split('<td class="num">11</td>')[1].split("</tr>")[0]
+    assert '<span class="hint">–</span></td>' in anna and "Greene" not in anna
+    assert '<tr class="alike"><td class="num">10</td>' in created
