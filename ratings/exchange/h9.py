@@ -188,7 +188,9 @@ def parse_h9(text: str) -> Tournament:
             for tag, value in _TAG.findall(line):
                 tags.setdefault(tag, (value, number))
             if not pending and re.search(r"\bClub\b", line, re.IGNORECASE):
-                header = re.split(r"\bClub\b", line, maxsplit=1, flags=re.IGNORECASE)[1].strip()
+                words = re.split(r"\bClub\b", line, maxsplit=1, flags=re.IGNORECASE)[1].split()
+                # The rounds' own headings ("R1 R2 R3") are not tie-breaks.
+                header = " ".join(w for w in words if not re.fullmatch(r"(?i)r(ound)?\d+", w))
             continue
         body, _bar, pin_text = line.partition("|")
         match = _player_match(body)
