@@ -7,24 +7,35 @@ of some clubs (the codes the list writes: EGD "Cape", FFG "94MJ");
 
 1. by the national id stored on the player, looked up in the *whole* list (a
    member who moved abroad is still theirs);
-2. else by name, among the selected entries only, compared as
-   :class:`ratings.exchange.NameIndex` compares names (accents, case,
-   spacing, word order).
+2. else by name, among the selected entries only, through the site's one
+   name matching (:func:`ratings.names.closest`, :func:`ratings.names.closeness`:
+   accents, case, spacing, word order and common transliterations ignored,
+   typos tolerated).  An entry whose name is the player's as that matching
+   sees it (closeness 1) is a *name* match.
 
 A match is never guessed: it is *ambiguous*, with its reason, when several
 entries carry the name, when the player already has another national id
-stored, or when two players of the list point at the one entry.  An entry
-whose id is stored on another player is that player's.
+stored, when two players of the list point at the one entry, or when no
+entry has the name but some are close ("Riaan Wnag" and "WANG Riaan": a
+typo, or another person; the closest are offered).  An entry whose id is
+stored on another player is that player's.
+
+Speed: a national list holds up to ~50,000 names; each player's name is
+scored only against the entries that share the first two letters of one
+of its words (a typo there is not looked for: such names are rarely
+taken for one another anyway).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ratings import exchange
 from ratings.committee.common import CommitteeError
 from ratings.models import Player
+from ratings.names import closeness, closest_words
 
 
 def _codes(text: str) -> tuple[str, ...]:
@@ -96,6 +107,32 @@ class Match:
     reason: str = ""
 
 
+class _NameBlocks:
+    """The selected entries by the first two letters of each word of their
+    names, to score a player's name against the few that may be theirs."""
+
+    def __init__(self, entries: Sequence[exchange.RankEntry]) -> None:
+        self.entries = entries
+        self.words = [exchange.search_words(entry.name) for entry in entries]
+        self.blocks: dict[str, set[int]] = defaultdict(set)
+        # Names whose words are the same, in any order, are as close as names
+        # get (closeness 1): found at once, without scoring the others.
+        self.exact: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        for index, words in enumerate(self.words):
+            self.exact[tuple(sorted(words))].append(index)
+            for word in words:
+                self.blocks[word[:2]].add(index)
+
+    def closest(self, name: str) -> list[exchange.RankEntry]:
+        """The entries closest to ``name`` (ratings.names.closest_words), in list order."""
+        typed = exchange.search_words(name)
+        same = self.exact.get(tuple(sorted(typed)))
+        if same:
+            return [self.entries[i] for i in same]
+        near = sorted(set().union(*(self.blocks.get(w[:2], set()) for w in typed)))
+        return [self.entries[i] for i in closest_words(((i, self.words[i]) for i in near), typed)]
+
+
 def _entry_label(entry: exchange.RankEntry) -> str:
     return f"{entry.name} (line {entry.line})"
 
@@ -108,18 +145,27 @@ def match_players(
 ) -> list[Match]:
     """A :class:`Match` for each player, in the order given (see the module's docstring)."""
     by_id = {e.national_id: e for e in entries if e.national_id}
-    selected = (selection or EntrySelection()).select(entries)
-    names = exchange.NameIndex((i, e.name) for i, e in enumerate(selected))
     taken = {getattr(p, id_field) for p in players if getattr(p, id_field)}
+    # An entry whose id is another player's is theirs: never a candidate.
+    selected = [
+        e
+        for e in (selection or EntrySelection()).select(entries)
+        if not e.national_id or e.national_id not in taken
+    ]
+    names = _NameBlocks(selected)
     found_for: dict[int, Match] = {}
     for player in players:
         stored = getattr(player, id_field)
         if stored and stored in by_id:
             found_for[player.pk] = Match(player, "id", [by_id[stored]])
             continue
-        found = [selected[i] for i in names.lookup(player.name)]
-        found = [e for e in found if not e.national_id or e.national_id not in taken]
-        if not found:
+        found = names.closest(player.name)
+        if found and closeness(player.name, found[0].name) < 1:
+            shown = "; ".join(_entry_label(e) for e in found)
+            found_for[player.pk] = Match(
+                player, "ambiguous", found, f"no entry has this name exactly; the closest: {shown}"
+            )
+        elif not found:
             found_for[player.pk] = Match(player, "missing", [])
         elif len(found) > 1:
             found_for[player.pk] = Match(

@@ -22,13 +22,14 @@ How others call it::
     alike(lst, "Riaan Wnag", club=club)                         # entry's "did you mean", import previews: [Player]
     describe(player)                                            # "Riaan Wang, 3k, Stellenbosch Go Club"
     closest([(line, name), ...], "WANG Riaan")                  # rank sync, imports: the best keys
+    closest_words([(line, search_words(name)), ...], search_words("WANG Riaan"))  # the same, names reduced once
     closeness("Riaan Wnag", "Riaan Wang")                       # 0..1 (0: not taken for one another)
 
 May import: ratings.exchange, ratings.models.
 """
 
 from ratings.names.matching import alike, describe
-from ratings.names.scoring import closeness, closest
+from ratings.names.scoring import closeness, closest, closest_words
 from ratings.names.search import Match, find, ranked
 
-__all__ = ["Match", "alike", "closeness", "closest", "describe", "find", "ranked"]
+__all__ = ["Match", "alike", "closeness", "closest", "closest_words", "describe", "find", "ranked"]

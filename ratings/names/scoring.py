@@ -120,11 +120,17 @@ def closest(candidates: Iterable[tuple[K, str]], name: str) -> list[K]:
     >>> closest([(1, "Zoë Müller"), (2, "Zoe Mueller")], "Zoe Muller"), closest([(1, "Andre Marais")], "Nobody")
     ([1, 2], [])
     """
-    typed = search_words(name)
+    return closest_words(((key, search_words(other)) for key, other in candidates), search_words(name))
+
+
+def closest_words(candidates: Iterable[tuple[K, Sequence[str]]], typed: Sequence[str]) -> list[K]:
+    """:func:`closest` of names already reduced to their search words (a
+    rank sync scores one national list's ~50,000 names against every
+    player: it reduces each name once)."""
     best: list[K] = []
     top = 0.0
-    for key, other in candidates:
-        score = round(closeness_of_words(typed, search_words(other), whole=True), 3)
+    for key, words in candidates:
+        score = round(closeness_of_words(typed, words, whole=True), 3)
         if score > top:
             best, top = [key], score
         elif score == top and score > 0:

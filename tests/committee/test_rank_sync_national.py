@@ -139,6 +139,30 @@ def test_titles_name_the_list_once(
     assert "list list" not in page
 
 
+def test_names_match_through_the_sites_one_matching(club: Club, make_player: MakePlayer) -> None:
+    zoe = make_player("Zoë Müller", rank=-10, slug="zoe-muller")
+    strauss = make_player("Hans Strauß", rank=-10, slug="hans-strauss")
+    data = csv_list("name,saga id,rank", "MUELLER Zoe,S-1,8k", "Strauss Hans,S-2,8k")
+    sync = committee.preview_rank_sync(club.rating_list, data)
+    assert (line_of(sync, zoe).match, line_of(sync, zoe).national_id) == ("name", "S-1")
+    assert (line_of(sync, strauss).match, line_of(sync, strauss).national_id) == ("name", "S-2")
+
+
+def test_a_close_name_is_offered_never_taken(
+    client_for: ClientFor, club: Club, make_player: MakePlayer
+) -> None:
+    riaan = make_player("Riaan Wnag", rank=-10)
+    make_player("Andre Marais", rank=-10)
+    data = csv_list("name,saga id,rank", "WANG Riaan,S-1,3k", "Wong Riaan,S-2,5k", "Marais Andrea,S-3,5k")
+    sync = committee.preview_rank_sync(club.rating_list, data)
+    line = line_of(sync, riaan)
+    assert (line.match, line.national_rank) == ("ambiguous", None)
+    assert [c["national_id"] for c in line.candidates] == ["S-1"]
+    assert line.reason == "no entry has this name exactly; the closest: WANG Riaan (line 2)"
+    assert (sync.matched, sync.changes) == (0, 0)
+    assert "Why: no entry has this name exactly" in page_of(client_for, sync)
+
+
 # --- issue 26: a country and clubs -------------------------------------------------
 
 
