@@ -6,7 +6,8 @@ per game, in this order::
     date, event, event_class, round, kind, board,
     white, white_id, white_rank, white_egd_pin, white_ffg_licence, white_aga_id,
     black, black_id, black_rank, black_egd_pin, black_ffg_licence, black_aga_id,
-    handicap, komi, winner
+    handicap, komi, winner,
+    white_country, white_club, black_country, black_club
 
 Ranks are written as on a record sheet ('5k', '1d', '1.3d'); winner is
 'white', 'black' or 'jigo'; dates are ISO (yyyy-mm-dd); empty CSV cells and
@@ -55,6 +56,11 @@ GAME_FIELDS: tuple[str, ...] = (
     "handicap",
     "komi",
     "winner",
+    # Added in November 2026, at the end as promised:
+    "white_country",
+    "white_club",
+    "black_country",
+    "black_club",
 )
 
 Record: TypeAlias = dict[str, str | int | float | None]
@@ -106,6 +112,8 @@ def record_of(
     record.update(_side("white", white))
     record.update(_side("black", black))
     record.update({"handicap": game.handicap, "komi": game.komi, "winner": game.winner.value})
+    for prefix, player in (("white", white), ("black", black)):
+        record.update({f"{prefix}_country": player.country, f"{prefix}_club": player.club})
     return record
 
 
@@ -183,6 +191,8 @@ def records_to_tournament(records: Iterable[tuple[int, Mapping[str, Any]]], fmt:
                 egd_pin=_text(record, f"{side}_egd_pin"),
                 ffg_licence=_text(record, f"{side}_ffg_licence"),
                 aga_id=_text(record, f"{side}_aga_id"),
+                country=_text(record, f"{side}_country"),
+                club=_text(record, f"{side}_club"),
                 line=line,
             )
             known = players.get(key)

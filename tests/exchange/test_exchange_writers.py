@@ -140,7 +140,8 @@ def test_a_game_record_csv_with_a_bad_winner_names_the_line() -> None:
         "Club", players, [TournamentGame(0, "1", "2", Winner.BLACK, 0, 6.5, date(2024, 3, 2))] * 2
     )
     text = write_tournament(t, "csv")
-    broken = text.replace(",black\n", ",nobody\n", 1)
+    broken = text.replace(",black,,,,\n", ",nobody,,,,\n", 1)  # winner, then the four code fields, empty
+    assert broken != text
     with pytest.raises(ExchangeError) as error:
         parse_tournament(broken)
     assert error.value.line == 2
