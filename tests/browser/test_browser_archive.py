@@ -1,0 +1,108 @@
+"""The list archive's pages in Chromium, at 375 and 1280 px: the committee
+opens its list's archive page and downloads the zip; the site admin imports
+it as a new list. No page scrolls sideways and axe-core finds no serious or
+critical violation. Screenshots in $ARTIFACTS_DIR (default artifacts/),
+prefixed "archive-"."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser.pages import shoot
+from tests.support import PASSWORD, committee_of, make_pool, need
+
+pytestmark = pytest.mark.browser
+
+
+def axe_problems(page: Any) -> list[str]:
+    try:
+        from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+    except ImportError:
+        need(False, "axe-playwright-python (pip install -e '.[dev]')", "REQUIRE_BROWSER")
+        raise
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']}" for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def looked_at(page: Any, artifacts: Path, name: str) -> None:
+    width = page.viewport_size["width"]
+    shoot(page, artifacts, f"archive-{name}-{width}")
+    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert sideways <= 0, f"{name} at {width} px scrolls {sideways} px sideways"
+    assert axe_problems(page) == [], name
+
+
+def signed_in(browser: Any, live_server: LiveServer, width: int, username: str, path: str) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{live_server.url}/accounts/login/?next={path}")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(re.escape(path) + "$"))
+    return page
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_archive_downloaded_and_imported_in_the_browser(
+    browser: Any, live_server: LiveServer, transactional_db: None, settings: Settings, artifacts: Path,
+    tmp_path: Path, width: int,
+) -> None:  # fmt: skip
+    from django.contrib.auth.models import User
+
+    from ratings import services
+    from ratings.models import Game, Player, RatingList
+    from ratings.services import GameRow
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
+    committee_of(User.objects.create_user("committee", "c@example.org", PASSWORD), club.rating_list)
+    User.objects.create_superuser("root", "root@example.org", PASSWORD)
+    a, b = (
+        Player.objects.create(
+            name=name, slug=name.lower(), rating_list=club.rating_list, home_club=club, start_rank=r, rank=r,
+            since=date(2024, 1, 1),
+        )
+        for name, r in (("Thandi", -5), ("Pieter", -8))
+    )  # fmt: skip
+    services.save_sheet(
+        club=club, date=date(2024, 5, 7), rows=[GameRow(white=a, black=b, handicap=3, winner="black")]
+    )
+
+    path = f"/lists/{club.rating_list.slug}/archive/"
+    page = signed_in(browser, live_server, width, "committee", path)
+    looked_at(page, artifacts, "page")
+    with page.expect_download() as info:
+        page.click("text=Download the archive")
+    saved = tmp_path / info.value.suggested_filename
+    info.value.save_as(saved)
+    assert saved.name.startswith("stellenbosch-go-club-archive-") or saved.name.endswith(".zip")
+    with zipfile.ZipFile(saved) as z:
+        assert len(z.read("games.jsonl").splitlines()) == 1
+
+    admin = signed_in(browser, live_server, width, "root", "/lists/import/")
+    looked_at(admin, artifacts, "import")
+    admin.set_input_files('input[name="archive"]', str(saved))
+    admin.fill('input[name="slug"]', "copy")
+    with admin.expect_navigation():
+        admin.click("form button.save")
+    assert "Imported Stellenbosch Go Club (copy): 2 players, 1 games" in admin.inner_text("body")
+    looked_at(admin, artifacts, "imported")
+    copy = RatingList.objects.get(slug="copy")
+    assert Game.objects.filter(rating_list=copy).count() == 1
+
+    admin.goto(f"{live_server.url}/lists/import/")
+    admin.set_input_files('input[name="archive"]', str(saved))
+    admin.fill('input[name="slug"]', "copy")
+    admin.click("form button.save")
+    admin.wait_for_selector(".error-summary")
+    assert "exists already" in admin.inner_text("body")
+    looked_at(admin, artifacts, "refused")
