@@ -63,6 +63,25 @@ def _step(label: str, work: Callable[[], Any]) -> tuple[float, float, Any]:
     return wall, peak, result
 
 
+def migrate_and_generate(args: argparse.Namespace) -> None:
+    """The benchmark database migrated, and filled by ``manage.py generate``
+    (one club, not timed) when it has no games."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from ratings.models import Game
+
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}", flush=True)
+    call_command("migrate", verbosity=0)
+    if not Game.objects.exists():
+        with open(os.devnull, "w") as quiet:
+            start = time.perf_counter()
+            call_command(
+                "generate", games=args.games, players=args.players, clubs=1, seed=args.seed, stdout=quiet
+            )
+            print(f"generate {args.games} games (not timed): {time.perf_counter() - start:.1f} s", flush=True)
+
+
 def _get(client: Any, url: str, query: dict[str, Any] | None = None) -> Any:
     """The response to a GET; stops the run unless it is a 200."""
     response = client.get(url, query or {})
@@ -108,8 +127,6 @@ def main() -> None:
 
     setup_django(args.database)
     from django.contrib.auth.models import User
-    from django.core.management import call_command
-    from django.db import connection
     from django.test import Client
 
     from accounts.models import CommitteeMember
@@ -118,15 +135,7 @@ def main() -> None:
     from ratings.models import Club, Game, HistoryEntry
     from ratings.recompute import recompute_all
 
-    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}", flush=True)
-    call_command("migrate", verbosity=0)
-    if not Game.objects.exists():
-        with open(os.devnull, "w") as quiet:
-            start = time.perf_counter()
-            call_command(
-                "generate", games=args.games, players=args.players, clubs=1, seed=args.seed, stdout=quiet
-            )
-            print(f"generate {args.games} games (not timed): {time.perf_counter() - start:.1f} s", flush=True)
+    migrate_and_generate(args)
     if not HistoryEntry.objects.exists():
         start = time.perf_counter()
         recompute_all()
