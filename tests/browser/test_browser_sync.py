@@ -1,5 +1,5 @@
 """The committee's rank sync and season import pages in Chromium, at 375 and
-1280 px: an EGD list narrowed to a country, its grouped preview applied, a
+1280 px: an EGD list narrowed to a country, its grouped preview (applied at 1280 px), a
 season of two tournaments previewed and saved.  No page scrolls sideways and
 axe-core finds no serious or critical violation.  Screenshots in
 $ARTIFACTS_DIR (default artifacts/), prefixed "sync-"."""
@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ def test_rank_sync_and_season_pages_at_phone_and_desktop_widths(
     ]:
         Player.objects.create(
             name=name, suffix=suffix, slug=f"{name}-{suffix}".lower().replace(" ", "-"),
-            rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank,
+            rating_list=club.rating_list, home_club=club, start_rank=rank, rank=rank, since=date(2019, 1, 1),
         )  # fmt: skip
     archive = io.BytesIO()
     with zipfile.ZipFile(archive, "w") as zipped:
@@ -94,6 +95,15 @@ def test_rank_sync_and_season_pages_at_phone_and_desktop_widths(
         assert "Ambiguous: choose the entry (2)" in body and "Jean Dupont (junior)" in body
         assert "Why: Jean Dupont (Paris) also has this name" in body
         check(page, artifacts, "preview")
+        if width == WIDTHS[-1]:  # apply once: Jean Dupont (Paris) is the FR entry
+            paris = page.get_by_label("Which entry is Jean Dupont (Paris)?")
+            paris.select_option(index=1)
+            page.get_by_label("Apply Jean Dupont (Paris)").check()
+            with page.expect_navigation():
+                page.click("form button.save")
+            body = page.inner_text("body")
+            assert "1 rank adjustments" in body and "id 10000005 stored" in body, body[:3000]
+            check(page, artifacts, "applied")
         page.goto(f"{live_server.url}/committee/import/")
         assert "at most 60 files and 20 MB in all" in page.inner_text("body")
         check(page, artifacts, "import")
