@@ -139,14 +139,20 @@ def _median_ms(client: Any, url: str, times: int = 20) -> float:
     return statistics.median(samples)
 
 
-def main() -> None:
+def history_parser(description: str | None) -> argparse.ArgumentParser:
+    """The options of the generated history (``manage.py generate``) at federation scale."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=5_000)
     parser.add_argument("--clubs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def main() -> None:
+    parser = history_parser(__doc__)
     parser.add_argument("--profile", action="store_true", help="cProfile the full recompute")
     parser.add_argument(
         "--late",

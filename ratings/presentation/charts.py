@@ -82,7 +82,7 @@ def history_chart(
     step_when: Callable[[float, float], bool] | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
-    titles: Sequence[str] | None = None,
+    titles: Callable[[int], str] | None = None,
 ) -> Chart | None:
     """The chart of ``points`` (date, value) in date order; None when empty.
 
@@ -91,15 +91,11 @@ def history_chart(
     range holds any, at most five of them.  ``step_when(previous, value)``
     true: the line steps (flat to the date, then straight up or down)
     instead of sloping from the previous point, e.g. at a rank change,
-    which happens on one date and not gradually in between.  ``titles``
-    (one a point): what is behind each point, shown on hover (the last of
-    each date's).
+    which happens on one date and not gradually in between.  ``titles(i)``:
+    what is behind point ``i``, shown on hover over its date's mark (the
+    points of a date joined); asked only for the dates marked.
     """
     kept = thin(points)
-    title_of: dict[date, str] = {}
-    if titles is not None:
-        for (day, _), title in zip(points, titles, strict=True):
-            title_of[day] = f"{title_of[day]}; {title}" if day in title_of else title
     if not kept:
         return None
     first, last = kept[0][0], kept[-1][0]
@@ -134,7 +130,15 @@ def history_chart(
         if whole:
             tick_values = [float(v) for v in whole[:: max(1, -(-len(whole) // 5))]]
     y_ticks = tuple(Tick(PAD_LEFT - 4, y_of(v), label(v)) for v in tick_values)
-    marks = tuple(Mark(x_of(d), y_of(v), title_of[d]) for d, v in spread(kept, MAX_MARKS) if d in title_of)
+    marks: tuple[Mark, ...] = ()
+    if titles is not None:
+        marked = spread(kept, MAX_MARKS)
+        wanted = {d for d, _ in marked}
+        behind: dict[date, list[str]] = {}
+        for i, (day, _) in enumerate(points):
+            if day in wanted:
+                behind.setdefault(day, []).append(titles(i))
+        marks = tuple(Mark(x_of(d), y_of(v), "; ".join(behind[d])) for d, v in marked)
     return Chart(width, height, coords, x_ticks, y_ticks, first, last, len(kept), marks)
 
 

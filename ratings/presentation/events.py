@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Min, QuerySet, Sum
+from django.urls import reverse
 
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
@@ -26,6 +27,8 @@ class Cell:
     text: str
     title: str
     game_id: int | None = None
+    #: The game's page (its explanation); "" for a bye or several games.
+    url: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,8 @@ class Row:
     effects: list[Effect] = field(default_factory=list)
     #: The tie-breaks, padded to the table's number of tie-break columns.
     tiebreak_cells: list[str] = field(default_factory=list)
+    #: The player's record sheet, worked out once per row.
+    url: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,12 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
         for pk in sorted(player_ids - rows.keys()):
             rows[pk] = Row(max(r.number for r in rows.values()) + 1, players[pk])
     tournament = any(g.round for g in games)
+    # The game page's address made once and filled in per cell (reversing
+    # 2,500 times was most of a 500-player tournament's page).
+    game_url = reverse("game", args=[0])
+    player_url = reverse("player", args=["slug"])
+    for row in rows.values():
+        row.url = player_url.replace("/slug/", f"/{row.player.slug}/", 1)
     by_slot: dict[tuple[int, int], list[Cell]] = defaultdict(list)
     counts: dict[int, int] = defaultdict(int)
     for game in games:
@@ -128,7 +139,7 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
                 f"{result} {'by forfeit ' if game.forfeit else ''}against {players[opponent]}, "
                 f"{'White' if white else 'Black'}, handicap {game.handicap}, komi {game.komi:g}"
             )
-            by_slot[(pk, slot)].append(Cell(text, title, game.pk))
+            by_slot[(pk, slot)].append(Cell(text, title, game.pk, game_url.replace("0", str(game.pk), 1)))
     for entry in entries:
         for bye in entry.byes:
             round_, cell, words = [*bye, "", ""][:3]
@@ -142,6 +153,7 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
                     " ".join(c.text for c in found),
                     "; ".join(c.title for c in found),
                     found[0].game_id if len(found) == 1 else None,
+                    found[0].url if len(found) == 1 else "",
                 )
                 if found
                 else Cell("", "")
@@ -152,8 +164,7 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
         and days["last"] is not None
         and rating_list.dirty_from <= days["last"]
     )
-    # A forfeit is kept with the event, never rated (its history row moves nothing).
-    add_effects(rows, rating_list.systems, [g.pk for g in games if not g.forfeit], pending)
+    add_effects(rows, rating_list.systems, sheet, pending)
     tiebreaks = max((len(r.tiebreaks) for r in rows.values()), default=0)
     for row in rows.values():
         row.tiebreak_cells = [*row.tiebreaks, *[""] * (tiebreaks - len(row.tiebreaks))]
@@ -169,25 +180,18 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
     )
 
 
-def add_effects(rows: dict[int, Row], systems: Sequence[str], game_ids: list[int], pending: bool) -> None:
+def add_effects(rows: dict[int, Row], systems: Sequence[str], sheet: RecordSheet, pending: bool) -> None:
     """Each player's change over the event in each system: the sum of the
     history's changes of its games; "being rated" while a recompute is
     pending, "not rated" when the system rated none of their games."""
     sums: dict[tuple[int, str], float] = {}
-    history = (
-        HistoryEntry.objects.filter(game_id__in=game_ids)
-        .values("player_id", "system")
-        .annotate(total=Sum("change"))
-        .order_by()
-    )
+    # A forfeit is kept with the event, never rated (its history row moves nothing).
+    rated = HistoryEntry.objects.filter(game__sheet=sheet, game__forfeit=False)
+    history = rated.values("player_id", "system").annotate(total=Sum("change")).order_by()
     for item in history:
         sums[(item["player_id"], item["system"])] = item["total"]
     # The rank each player came with: before their first game of the event.
-    first_rows = (
-        HistoryEntry.objects.filter(game_id__in=game_ids, system=systems[0])
-        .order_by("seq")
-        .values_list("player_id", "rank_before")
-    )
+    first_rows = rated.filter(system=systems[0]).order_by("seq").values_list("player_id", "rank_before")
     for pk, rank in first_rows:
         if not rows[pk].rank_before:
             rows[pk].rank_before = format_rank(rank)

@@ -222,7 +222,10 @@ def rating_charts(player: Player, systems: list[str]) -> list[tuple[str, Chart |
     charts: list[tuple[str, Chart | None]] = []
     for system in systems:
         points = rows[system]
-        titles = [point_title(row, system) for row in points]
+
+        def titles(i: int, points: list[ChartRow] = points, system: str = system) -> str:
+            return point_title(points[i], system)
+
         if system == "sagc":
             chart = history_chart(
                 [(row[1], row[2] + row[3] / 2000) for row in points],
