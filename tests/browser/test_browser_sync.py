@@ -104,6 +104,9 @@ def test_rank_sync_and_season_pages_at_phone_and_desktop_widths(
             body = page.inner_text("body")
             assert "1 rank adjustments" in body and "id 10000005 stored" in body, body[:3000]
             check(page, artifacts, "applied")
+        page.goto(f"{live_server.url}/committee/ranks/")
+        assert "names among 3: country FR" in page.inner_text("body")
+        check(page, artifacts, "syncs")
         page.goto(f"{live_server.url}/committee/import/")
         assert "at most 60 files and 20 MB in all" in page.inner_text("body")
         check(page, artifacts, "import")

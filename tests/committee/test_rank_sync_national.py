@@ -227,6 +227,8 @@ def test_the_upload_page_takes_a_country_and_clubs(
     assert (sync.country, sync.clubs, line_of(sync, jean).match) == ("FR", "75Pa", "name")
     page = page_of(client_for, sync)
     assert "Names were matched among the 2 entries of country FR, club 75Pa" in page
+    listed = client.get(reverse("rank_syncs")).content.decode()
+    assert "names among 2: country FR, clubs 75Pa" in listed
 
 
 def test_import_ranks_takes_a_country(
