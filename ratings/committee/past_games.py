@@ -1,0 +1,124 @@
+"""A list's past from another system (``manage.py import_past_games``): a
+CSV of games with the players' ranks then (ratings/exchange/past_games.py),
+saved as record sheets, one for each club and day, all or nothing.
+
+A name the list does not know becomes a new player whose starting rank is
+their rank at their first game in the file (the file is read in date
+order); a known name is that player. A game the club already has on that
+day between the same two players is a repeat: the import is refused, so a
+file imported twice saves nothing the second time. With ``dry_run`` every
+check runs and the report says what would be saved, then it is rolled back
+(the preview, as ``import_tournament --dry-run``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from ratings import exchange, services
+from ratings.committee.common import CommitteeError
+from ratings.exchange.past_games import PastGame, read_past_games
+from ratings.models import Club, Player, RatingList
+from ratings.services import GameRow, NewPlayer, SheetError
+from ratings.services.sheet_changes import repeated_games
+
+
+@dataclass
+class PastGamesReport:
+    games: int = 0
+    sheets: int = 0
+    first: date | None = None
+    last: date | None = None
+    #: (name, starting rank) of each player the import creates.
+    new_players: list[tuple[str, float]] = field(default_factory=list)
+    dry_run: bool = False
+
+
+class _DryRun(Exception):
+    pass
+
+
+def _club(rating_list: RatingList, text: str, line: int, clubs: dict[str, Club]) -> Club:
+    key = text.casefold()
+    if key not in clubs:
+        found = (
+            Club.objects.filter(rating_list=rating_list).filter(Q(name__iexact=text) | Q(slug=text)).first()
+        )
+        if found is None:
+            raise CommitteeError(f"line {line}: club {text!r} is not a club of {rating_list}")
+        clubs[key] = found
+    return clubs[key]
+
+
+def import_past_games(
+    rating_list: RatingList, data: bytes, *, user: Any = None, dry_run: bool = False
+) -> PastGamesReport:
+    try:
+        games = read_past_games(data)
+    except exchange.ExchangeError as error:
+        raise CommitteeError(str(error)) from None
+    games.sort(key=lambda g: (g.date, g.line))
+    report = PastGamesReport(games=len(games), first=games[0].date, last=games[-1].date, dry_run=dry_run)
+    clubs: dict[str, Club] = {}
+    groups: dict[tuple[int, date], list[PastGame]] = defaultdict(list)
+    for game in games:
+        groups[(_club(rating_list, game.club, game.line, clubs).pk, game.date)].append(game)
+    starts: dict[str, float | None] = {}
+    for game in games:
+        starts.setdefault(game.white.casefold(), game.white_rank)
+        starts.setdefault(game.black.casefold(), game.black_rank)
+    try:
+        with transaction.atomic():
+            for (club_id, day), group in groups.items():
+                club = next(c for c in clubs.values() if c.pk == club_id)
+                rows = [_row(rating_list, g, starts, report) for g in group]
+                repeats = repeated_games(club, day, rows)
+                if repeats:
+                    position, saved = repeats[0]
+                    raise CommitteeError(
+                        f"line {group[position - 1].line}: {club} already has this game of {day} "
+                        f"({saved}): the file was imported before, or the game entered by hand"
+                    )
+                try:
+                    services.save_sheet(
+                        club=club, date=day, rows=rows, actor=user, event="Past games (import)"
+                    )
+                except SheetError as error:
+                    row, fields = min(error.problems.items())
+                    line = group[row - 1].line if row else group[0].line
+                    raise CommitteeError(
+                        f"line {line}: " + "; ".join(f"{k}: {v}" for k, v in fields.items())
+                    ) from None
+                report.sheets += 1
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    return report
+
+
+def _row(
+    rating_list: RatingList, game: PastGame, starts: dict[str, float | None], report: PastGamesReport
+) -> GameRow:
+    sides: list[Player | NewPlayer] = []
+    for name in (game.white, game.black):
+        player = Player.objects.named(rating_list, name).first()
+        if player is not None:
+            sides.append(player)
+            continue
+        start = starts[name.casefold()]
+        if start is None:
+            raise CommitteeError(f"line {game.line}: {name} is new to the list: their rank then is needed")
+        if name.casefold() not in {n.casefold() for n, _ in report.new_players}:
+            report.new_players.append((name, start))
+        sides.append(NewPlayer(name=name, rank=round(start)))
+    white, black = sides
+    return GameRow(
+        white=white, black=black, winner=game.winner, handicap=game.handicap, komi=game.komi, kind=game.kind
+    )

@@ -1,0 +1,102 @@
+"""A list's past from another system (manage.py import_past_games): a CSV of
+games with the ranks then, saved as a sheet per club and day, new players
+starting at their rank at their first game; a dry run saves nothing; a bad
+line is named and nothing is saved; a second import is refused."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from ratings.models import Club, Game, LogEntry, Player, RecordSheet
+from tests.support import MakePlayer
+
+CSV = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,club
+2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,Stellenbosch Go Club
+2019-03-05,Cara Smit,1d,Ann Lee,3k,2,0.5,W,club,stellenbosch
+2019-03-12,Bo Chen,5k,Dan Venter,5k,0,6.5,jigo,tournament,Cape Town Go Club
+2019-02-26,Dan Venter,4k,Ann Lee,4k,,,b,,Cape Town Go Club
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "past.csv"
+    path.write_text(text)
+    return path
+
+
+def _saved() -> tuple[int, int, int, int]:
+    return Game.objects.count(), RecordSheet.objects.count(), Player.objects.count(), LogEntry.objects.count()
+
+
+def test_the_past_is_saved_as_a_sheet_per_club_and_day(
+    tmp_path: Path, club: Club, other_club: Club, make_player: MakePlayer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cara = make_player("Cara Smit", rank=0, since=date(2018, 1, 1))
+    call_command("import_past_games", str(_write(tmp_path, CSV)), "--list", "sagc")
+    out = capsys.readouterr().out
+    assert "saved 4 games on 3 sheets (2019-02-26 to 2019-03-12), 3 new players" in out
+    ann, bo, dan = (Player.objects.get(name=n) for n in ("Ann Lee", "Bo Chen", "Dan Venter"))
+    # Starting ranks: the rank at the first game in date order (Ann and Dan on 26 February: 4k).
+    assert (ann.start_rank, bo.start_rank, dan.start_rank) == (-4, -6, -4)
+    assert Player.objects.get(pk=cara.pk).start_rank == 0, "a known player is that player"
+    sheets = list(RecordSheet.objects.order_by("date").values_list("club__name", "date"))
+    assert sheets == [
+        ("Cape Town Go Club", date(2019, 2, 26)),
+        ("Stellenbosch Go Club", date(2019, 3, 5)),
+        ("Cape Town Go Club", date(2019, 3, 12)),
+    ]
+    jigo = Game.objects.get(winner="jigo")
+    assert (jigo.kind, jigo.komi, jigo.white, jigo.black) == ("tournament", Decimal("6.5"), bo, dan)
+    handicap = Game.objects.get(date=date(2019, 3, 5), white=ann)
+    assert (handicap.handicap, handicap.komi, handicap.winner) == (3, Decimal("0.5"), "black")
+    assert Game.objects.get(white=cara).winner == "white"
+    assert LogEntry.objects.count() == 4
+
+
+def test_a_dry_run_says_what_would_be_saved_and_saves_nothing(
+    tmp_path: Path, club: Club, other_club: Club, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _saved()
+    call_command("import_past_games", str(_write(tmp_path, CSV)), "--dry-run")
+    out = capsys.readouterr().out
+    assert "would save 4 games on 3 sheets" in out and "new: Cara Smit, starting at 1d" in out
+    assert _saved() == before
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("2019-03-20,Ann Lee,3k,Eve Nel,12x,0,6.5,white,club,Stellenbosch Go Club", "line 6: black_rank:"),
+        ("2019-03-20,Ann Lee,3k,Eve Nel,9k,12,6.5,white,club,Stellenbosch Go Club", "line 6: handicap: 12"),
+        ("2019-03-20,Ann Lee,3k,Eve Nel,9k,0,6.5,white,club,Durban Go Club", "line 6: club 'Durban Go Club'"),
+        ("2019-03-20,Ann Lee,3k,ann lee,9k,0,6.5,white,club,Stellenbosch Go Club", "line 6: the same player"),
+        ("2019-03-20,Ann Lee,3k,Eve Nel,,0,6.5,white,club,Stellenbosch Go Club", "line 6: Eve Nel is new"),
+        ("2019-03-20,Ann Lee,3k,Eve Nel,9k,0,6.5,lost,club,Stellenbosch Go Club", "line 6: result: 'lost'"),
+        ("2019-02-30,Ann Lee,3k,Eve Nel,9k,0,6.5,white,club,Stellenbosch Go Club", "line 6: date:"),
+    ],
+)
+def test_a_bad_line_is_named_and_nothing_is_saved(
+    tmp_path: Path, club: Club, other_club: Club, line: str, named: str
+) -> None:
+    before = _saved()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_past_games", str(_write(tmp_path, CSV + line + "\n")))
+    assert named in str(refused.value) and "nothing saved" in str(refused.value)
+    assert _saved() == before
+
+
+def test_a_file_imported_twice_saves_nothing_the_second_time(
+    tmp_path: Path, club: Club, other_club: Club
+) -> None:
+    path = _write(tmp_path, CSV)
+    call_command("import_past_games", str(path))
+    before = _saved()
+    with pytest.raises(CommandError, match="already has this game"):
+        call_command("import_past_games", str(path))
+    assert _saved() == before
