@@ -1,5 +1,6 @@
 """Helpers of the browser tests: viewports, reading a record sheet, typing a
-player's name, logging in, adding a game row, screenshots."""
+player's name, logging in, adding a game row, screenshots, and a page
+looked at (no sideways scroll, no serious axe-core violation)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.support import PASSWORD
+from tests.support import PASSWORD, need
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -63,3 +64,40 @@ def fill_player(page: Any, field: str, name: str) -> None:
     box = page.locator(f'input[name="{field}"]')
     box.fill(name)
     box.press("Tab")  # leaving the field fires "change": htmx checks the name
+
+
+def axe_problems(page: Any) -> list[str]:
+    """The serious and critical violations axe-core finds on the page."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+    except ImportError:
+        need(False, "axe-playwright-python (pip install -e '.[dev]')", "REQUIRE_BROWSER")
+        raise
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def looked_at(page: Any, folder: Path, name: str) -> None:
+    """A screenshot ``name-<width>``; the page scrolls no pixel sideways and
+    axe-core finds no serious or critical violation on it."""
+    width = page.viewport_size["width"]
+    shoot(page, folder, f"{name}-{width}")
+    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert sideways <= 0, f"{name} at {width} px scrolls {sideways} px sideways"
+    assert axe_problems(page) == [], name
+
+
+def opened_as(browser: Any, url: str, width: int, username: str, path: str) -> Any:
+    """A new page ``width`` px wide (downloads accepted), ``username`` logged in on the way to ``path``."""
+    page = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{url}/accounts/login/?next={path}")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(re.compile(re.escape(path) + "$"))
+    return page

@@ -6,7 +6,6 @@ prefixed "archive-"."""
 
 from __future__ import annotations
 
-import re
 import zipfile
 from datetime import date
 from pathlib import Path
@@ -16,39 +15,15 @@ import pytest
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import shoot
-from tests.support import PASSWORD, committee_of, make_pool, need
+from tests.browser.pages import looked_at as look
+from tests.browser.pages import opened_as
+from tests.support import PASSWORD, committee_of, make_pool
 
 pytestmark = pytest.mark.browser
 
 
-def axe_problems(page: Any) -> list[str]:
-    try:
-        from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-    except ImportError:
-        need(False, "axe-playwright-python (pip install -e '.[dev]')", "REQUIRE_BROWSER")
-        raise
-    violations = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {v['help']}" for v in violations if v["impact"] in ("serious", "critical")]
-
-
-def looked_at(page: Any, artifacts: Path, name: str) -> None:
-    width = page.viewport_size["width"]
-    shoot(page, artifacts, f"archive-{name}-{width}")
-    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert sideways <= 0, f"{name} at {width} px scrolls {sideways} px sideways"
-    assert axe_problems(page) == [], name
-
-
 def signed_in(browser: Any, live_server: LiveServer, width: int, username: str, path: str) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True).new_page()
-    page.set_default_timeout(20_000)
-    page.goto(f"{live_server.url}/accounts/login/?next={path}")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('button[type="submit"]')
-    page.wait_for_url(re.compile(re.escape(path) + "$"))
-    return page
+    return opened_as(browser, live_server.url, width, username, path)
 
 
 @pytest.mark.parametrize("width", [375, 1280])
@@ -106,3 +81,7 @@ def test_the_archive_downloaded_and_imported_in_the_browser(
     admin.wait_for_selector(".error-summary")
     assert "exists already" in admin.inner_text("body")
     looked_at(admin, artifacts, "refused")
+
+
+def looked_at(page: Any, artifacts: Path, name: str) -> None:
+    look(page, artifacts, f"archive-{name}")

@@ -7,7 +7,6 @@ $ARTIFACTS_DIR (default artifacts/), prefixed "sync-"."""
 from __future__ import annotations
 
 import io
-import re
 import zipfile
 from datetime import date
 from pathlib import Path
@@ -17,46 +16,20 @@ import pytest
 from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import shoot
-from tests.support import DATA, PASSWORD, committee_of, make_pool, need
+from tests.browser.pages import looked_at, opened_as
+from tests.support import DATA, PASSWORD, committee_of, make_pool
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (375, 1280)
 
 
-def axe_problems(page: Any) -> list[str]:
-    """The serious and critical violations axe-core finds on the page."""
-    try:
-        from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-    except ImportError:
-        need(False, "axe-playwright-python (pip install -e '.[dev]')", "REQUIRE_BROWSER")
-        raise
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def check(page: Any, artifacts: Path, name: str) -> None:
-    width = page.viewport_size["width"]
-    shoot(page, artifacts, f"sync-{name}-{width}")
-    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert sideways <= 0, f"{name} at {width} px scrolls {sideways} px sideways"
-    assert axe_problems(page) == [], name
+    looked_at(page, artifacts, f"sync-{name}")
 
 
 def new_page(browser: Any, width: int, live_server: LiveServer) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    page.set_default_timeout(20_000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/committee/ranks/new/")
-    page.fill('input[name="username"]', "committee")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('button[type="submit"]')
-    page.wait_for_url(re.compile(r"/committee/ranks/new/$"))
-    return page
+    return opened_as(browser, live_server.url, width, "committee", "/committee/ranks/new/")
 
 
 def test_rank_sync_and_season_pages_at_phone_and_desktop_widths(
