@@ -213,14 +213,14 @@ def apply_rank_sync(
             player = Player.objects.get(pk=line.player_id)
             if player.pk in players:  # two records of one person, merged since the sync was read
                 raise CommitteeError(
-                    f"{player.name} has two lines chosen in this synchronisation; choose one"
+                    f"{player.display_name} has two lines chosen in this synchronisation; choose one"
                 )
             players.add(player.pk)
             if line.match == "ambiguous":
                 picked = [c for c in line.candidates if c["line"] == choice.candidate_line]
                 if not picked:
                     raise CommitteeError(
-                        f"{player.name}: choose which of the {len(line.candidates)} entries is theirs"
+                        f"{player.display_name}: choose which of the {len(line.candidates)} entries is theirs"
                     )
                 line.line = picked[0]["line"]
                 line.national_name = picked[0]["name"][:200]
@@ -228,18 +228,20 @@ def apply_rank_sync(
                 line.national_rank = picked[0]["rank"]
                 line.match = "confirmed"
             if line.match not in APPLICABLE:
-                raise CommitteeError(f"{player.name} is not in the list: there is no national rank to apply")
+                raise CommitteeError(
+                    f"{player.display_name} is not in the list: there is no national rank to apply"
+                )
             if line.national_id:
                 if len(line.national_id) > max_id:
                     raise CommitteeError(
-                        f"{player.name}: national id {line.national_id!r} is longer than {max_id} characters"
+                        f"{player.display_name}: national id {line.national_id!r} is longer than {max_id} characters"
                     )
                 if line.national_id in claimed:
                     raise CommitteeError(
-                        f"{player.name} and {claimed[line.national_id]} cannot both be entry "
+                        f"{player.display_name} and {claimed[line.national_id]} cannot both be entry "
                         f"{line.national_id} of the list; choose one"
                     )
-                claimed[line.national_id] = player.name
+                claimed[line.national_id] = player.display_name
                 holder = (
                     Player.objects.filter(
                         rating_list_id=player.rating_list_id, **{id_field: line.national_id}
@@ -249,7 +251,7 @@ def apply_rank_sync(
                 )
                 if holder is not None:
                     raise CommitteeError(
-                        f"{player.name}: national id {line.national_id} is already {holder.name}'s"
+                        f"{player.display_name}: national id {line.national_id} is already {holder.display_name}'s"
                     )
                 line.previous_id = getattr(player, id_field)
                 if line.previous_id == line.national_id:
@@ -271,7 +273,7 @@ def apply_rank_sync(
                     )
                 except SheetError as error:
                     problems = "; ".join(m for fields in error.problems.values() for m in fields.values())
-                    raise CommitteeError(f"{player.name}: {problems}") from error
+                    raise CommitteeError(f"{player.display_name}: {problems}") from error
                 line.adjustment = adjustment
                 adjustments.append(adjustment)
             line.applied = True

@@ -123,6 +123,21 @@ def test_two_players_of_one_name_show_with_their_suffix(
     assert "Jean Dupont (Cape Town) also has this name" in page
 
 
+def test_refusals_name_players_of_one_name_with_their_suffix(club: Club, make_player: MakePlayer) -> None:
+    paris = make_player("Jean Dupont", rank=-10, suffix="Paris")
+    junior = make_player("Jean Dupont", rank=-14, suffix="junior", slug="jean-dupont-junior")
+    sync = committee.preview_rank_sync(club.rating_list, csv_list("name,saga id,rank", "Jean Dupont,S-1,8k"))
+    both = [Choice(line_of(sync, p).pk, candidate_line=2) for p in (paris, junior)]
+    with pytest.raises(
+        CommitteeError, match=r"^Jean Dupont \(junior\) and Jean Dupont \(Paris\) cannot both be entry S-1"
+    ):
+        committee.apply_rank_sync(sync, both, effective=date(2024, 6, 1))
+    with pytest.raises(
+        CommitteeError, match=r"^Jean Dupont \(Paris\): choose which of the 1 entries is theirs"
+    ):
+        committee.apply_rank_sync(sync, [Choice(line_of(sync, paris).pk)], effective=date(2024, 6, 1))
+
+
 @pytest.mark.parametrize(
     ("data", "title"),
     [
