@@ -78,6 +78,15 @@ class _UploadForm(forms.Form):
         return {}
 
 
+def _codes_of(rating_list: RatingList) -> str:
+    """'South African Go Clubs: country ZA, clubs Cape, Joha' ('' when none is known)."""
+    clubs = sorted(club.egd_code for club in rating_list.clubs.all() if club.egd_code)
+    parts = ([f"country {rating_list.country}"] if rating_list.country else []) + (
+        [f"clubs {', '.join(clubs)}"] if clubs else []
+    )
+    return f"{rating_list.name}: {', '.join(parts)}" if parts else ""
+
+
 class RankUploadForm(_UploadForm):
     """A national rank list for one rating list."""
 
@@ -87,6 +96,12 @@ class RankUploadForm(_UploadForm):
     def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choose_among(self, "rating_list", rating_lists)
+        # The codes to type, as the lists' settings know them (List settings,
+        # national codes): "South African Go Clubs: country ZA, clubs Cape, Joha".
+        known = [_codes_of(rating_list) for rating_list in rating_lists.prefetch_related("clubs")]
+        if any(known):
+            hint = "; ".join(code for code in known if code)
+            self.fields["country"].help_text = f"{self.fields['country'].help_text} Known codes: {hint}."
 
     format = forms.ChoiceField(
         choices=RANK_FORMAT_CHOICES,

@@ -246,6 +246,21 @@ def test_the_upload_page_takes_a_country_and_clubs(
     assert "names among 2: country FR, clubs 75Pa" in listed
 
 
+def test_the_upload_page_tells_the_codes_the_list_knows(
+    client_for: ClientFor, club: Club, other_club: Club
+) -> None:
+    from django.urls import reverse
+
+    client = client_for("committee")
+    assert "Known codes" not in client.get(reverse("rank_sync_new")).content.decode()
+    club.rating_list.country = "ZA"
+    club.rating_list.save()
+    Club.objects.filter(pk=club.pk).update(egd_code="Stel")
+    Club.objects.filter(pk=other_club.pk).update(egd_code="Cape")
+    page = client.get(reverse("rank_sync_new")).content.decode()
+    assert "Known codes: South African Go Clubs: country ZA, clubs Cape, Stel." in page
+
+
 def test_import_ranks_takes_a_country(
     club: Club, make_player: MakePlayer, capsys: pytest.CaptureFixture[str]
 ) -> None:
