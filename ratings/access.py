@@ -101,6 +101,17 @@ def player_for_committee(user: Any, slug: str) -> Player:
     return player
 
 
+def pair_for_committee(user: Any, slug: str, first: object, second: object) -> tuple[Player, Player]:
+    """Two players of the list ``slug`` (ids as posted), for its committee
+    (to mark them as different people)."""
+    rating_list = rating_list_for_committee(user, slug)
+    ids = [str(raw) for raw in (first, second)]
+    if not all(raw.isdigit() for raw in ids):
+        raise Http404("no such players")
+    players = Player.objects.filter(rating_list=rating_list).select_related("rating_list")
+    return get_object_or_404(players, pk=ids[0]), get_object_or_404(players, pk=ids[1])
+
+
 def merge_for_committee(user: Any, pk: int) -> LogEntry:
     """The log entry of a merge of two players, for the committee of their list (to undo it)."""
     entry = get_object_or_404(LogEntry, pk=pk, changes__has_key="merged")

@@ -35,6 +35,12 @@ urlpatterns = [
     path("players/<slug:slug>/rename/", player_change_views.player_rename, name="player_rename"),
     path("players/<slug:slug>/merge/", player_change_views.player_merge, name="player_merge"),
     path("log/<int:pk>/unmerge/", player_change_views.player_unmerge, name="player_unmerge"),
+    path("lists/<slug:slug>/duplicates/", player_change_views.list_duplicates, name="list_duplicates"),
+    path(
+        "lists/<slug:slug>/duplicates/different/",
+        player_change_views.list_duplicates_different,
+        name="list_duplicates_different",
+    ),
     path("me/", players.my_sheet, name="my_sheet"),
     path("log/", log.log, name="log"),
     # --- a rating change explained (ratings/views/games.py) ---

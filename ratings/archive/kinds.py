@@ -28,6 +28,7 @@ from accounts.models import CommitteeMember, Invitation, LinkRequest, Volunteer
 from ratings.models import (
     ChangeNotice,
     Club,
+    DifferentPeople,
     EventEntry,
     FormerSlug,
     Game,
@@ -108,6 +109,7 @@ KINDS: tuple[Kind, ...] = (
     _kind("clubs.jsonl", Club, "rating_list"),
     _kind("players.jsonl", Player, "rating_list"),
     _kind("former_slugs.jsonl", FormerSlug, "player__rating_list"),
+    _kind("different_people.jsonl", DifferentPeople, "rating_list"),
     _kind("sheets.jsonl", RecordSheet, "club__rating_list"),
     _kind("games.jsonl", Game, "rating_list"),
     _kind("event_entries.jsonl", EventEntry, "sheet__club__rating_list"),

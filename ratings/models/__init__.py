@@ -8,7 +8,8 @@ club), and a record sheet is entered at a club, its games between any two
 players of the club's list.  Ranks are numbers on the engine's scale
 (ratings/engine/ranks.py: 30k = -30, 1k = -1, 1d = 0, 9d = 8).
 
-One module a part of the data: ``lists`` (lists, clubs), ``players``,
+One module a part of the data: ``lists`` (lists, clubs), ``players`` (and
+the pairs the committee marked as different people),
 ``games`` (record sheets, games, rank adjustments), ``events`` (the
 places, tie-breaks and byes of an imported tournament), ``log``,
 ``notices`` (a player's e-mails about late changes), ``history``
@@ -41,7 +42,7 @@ from ratings.models.history import HistoryEntry, HistoryQuerySet, RatingCheckpoi
 from ratings.models.lists import SYSTEM_CHOICES, Club, Kind, RatingList, Winner
 from ratings.models.log import LogEntry, LogEntryQuerySet
 from ratings.models.notices import ChangeNotice
-from ratings.models.players import FormerSlug, Player, PlayerQuerySet, player_display_name
+from ratings.models.players import DifferentPeople, FormerSlug, Player, PlayerQuerySet, player_display_name
 from ratings.models.ripple import ResultChange
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "TIMELINE_ORDER",
     "ChangeNotice",
     "Club",
+    "DifferentPeople",
     "EventEntry",
     "FormerSlug",
     "Game",

@@ -156,3 +156,30 @@ class FormerSlug(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slug} -> {self.player_id}"
+
+
+class DifferentPeople(models.Model):
+    """Two players of a list the committee marked as two real people: the
+    duplicate finder (ratings/names/duplicates.py) no longer offers the
+    pair.  ``first`` is the player of the lower id (one row a pair)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+")
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    marked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "pair marked as different people"
+        verbose_name_plural = "pairs marked as different people"
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="different_people_once"),
+            models.CheckConstraint(
+                condition=Q(first__lt=models.F("second")), name="different_people_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} and {self.second} are different people"

@@ -11,6 +11,8 @@ family name first or last).
   PostgreSQL served by a trigram index).
 - ``matching``: entry's near misses ("did you mean …") and the players the
   entry autocomplete offers.
+- ``duplicates``: the committee's duplicate finder, likely pairs of records
+  of one person in a list, with their evidence.
 
 How others call it::
 

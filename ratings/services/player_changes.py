@@ -1,4 +1,5 @@
-"""Renaming a player, and merging two records of one person.
+"""Renaming a player, merging two records of one person, and marking two
+players as different people.
 
 - Rename: the name (and suffix) change, the record sheet gets the address of
   the new name and the old address redirects (:class:`FormerSlug`); the log
@@ -20,6 +21,9 @@
   requests (and its account, unless it was linked elsewhere since), and
   marks the list stale from the same date.  Games entered for the kept
   player after the merge stay with them.  A merge can be undone once.
+- Different people: the committee's answer to the duplicate finder
+  (ratings/names/duplicates.py) for a pair that is two real people; kept
+  (:class:`DifferentPeople`) and logged, ratings untouched.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from django.utils.text import slugify
 from ratings import services
 from ratings.exchange.names import identity_key
 from ratings.models import (
+    DifferentPeople,
     EventEntry,
     FormerSlug,
     Game,
@@ -251,3 +256,37 @@ def unmerge(entry: LogEntry, *, actor: Actor = None) -> Player:
         services.refresh_last_updated([keep, dup])
         services.mark_dirty(keep.rating_list_id, current.event_date)
     return dup
+
+
+#: The key of a "different people" log entry's ``changes``: the two players' names
+#: (the entry's players are the two records).
+DIFFERENT_PEOPLE = "different_people"
+
+
+def mark_different_people(first: Player, second: Player, *, actor: Actor = None) -> DifferentPeople:
+    """Record that two players of a list are two real people (the duplicate
+    finder then hides the pair); logged.  Marking a pair twice keeps the
+    first mark."""
+    if first.rating_list_id != second.rating_list_id:
+        raise PlayerChangeError(f"{first} and {second} are not players of one list")
+    if first.pk == second.pk:
+        raise PlayerChangeError(f"{first} is one player")
+    low, high = sorted([first, second], key=lambda p: p.pk)
+    with transaction.atomic():
+        mark, created = DifferentPeople.objects.get_or_create(
+            first=low,
+            second=high,
+            defaults={"rating_list_id": low.rating_list_id, "marked_by": services.acting_user(actor)},
+        )
+        if created:
+            services.log_change(
+                rating_list=low.rating_list_id,
+                club=None,
+                actor=actor,
+                action=LogEntry.Action.EDIT,
+                event_date=timezone.localdate(),
+                summary=f"Marked {low} and {high} as different people (not one person's two records)",
+                players=[low, high],
+                changes={DIFFERENT_PEOPLE: [low.display_name, high.display_name]},
+            )
+    return mark

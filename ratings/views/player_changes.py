@@ -1,6 +1,8 @@
 """Committee pages: rename a player, merge two records of one person, undo a
-merge.  The operations are in :mod:`ratings.services.player_changes`; who
-may: the committee of the player's list (ratings/access.py)."""
+merge, the likely duplicates of a list (and marking a pair as different
+people).  The operations are in :mod:`ratings.services.player_changes`, the
+finder in :mod:`ratings.names.duplicates`; who may: the committee of the
+player's list (ratings/access.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +13,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
 from ratings import access
 from ratings.forms.fields import LabelledChoiceField, field_of
 from ratings.models import Player
-from ratings.services.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
+from ratings.names.duplicates import likely_pairs
+from ratings.services.player_changes import (
+    PlayerChangeError,
+    mark_different_people,
+    merge_players,
+    rename_player,
+    unmerge,
+)
 
 
 class RenameForm(forms.Form):
@@ -61,7 +70,9 @@ def player_rename(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def player_merge(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     player = access.player_for_committee(request.user, slug)
-    form = MergeForm(request.POST or None, player=player)
+    # From the duplicate finder: the record to keep is chosen already.
+    kept = request.GET.get("kept", "")
+    form = MergeForm(request.POST or None, player=player, initial={"kept": kept} if kept.isdigit() else None)
     if request.method == "POST" and form.is_valid():
         kept = form.cleaned_data["kept"]
         try:
@@ -88,3 +99,28 @@ def player_unmerge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return redirect("log")
     messages.success(request, f"{player} is back with their games. Ratings will update shortly.")
     return redirect(player)
+
+
+@login_required
+@require_GET
+def list_duplicates(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The likely pairs of records of one person in a list, with their evidence."""
+    rating_list = access.rating_list_for_committee(request.user, slug)
+    context = {"rating_list": rating_list, "pairs": likely_pairs(rating_list)}
+    return render(request, "ratings/duplicates.html", context)
+
+
+@login_required
+@require_POST
+def list_duplicates_different(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Mark a pair as different people: the finder no longer offers it."""
+    first, second = access.pair_for_committee(
+        request.user, slug, request.POST.get("first"), request.POST.get("second")
+    )
+    try:
+        mark_different_people(first, second, actor=request.user)
+    except PlayerChangeError as error:
+        messages.error(request, f"Not marked: {error}")
+    else:
+        messages.success(request, f"{first} and {second} are marked as different people; the pair is hidden.")
+    return redirect("list_duplicates", slug)

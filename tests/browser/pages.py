@@ -11,6 +11,8 @@ from typing import Any
 from tests.support import PASSWORD, need
 
 PHONE = {"width": 390, "height": 844}
+#: The narrowest phone the pages are checked at.
+PHONE_375 = {"width": 375, "height": 667}
 DESKTOP = {"width": 1280, "height": 900}
 
 

@@ -1,4 +1,5 @@
-"""Correcting a game in a real browser, as a volunteer on a phone.
+"""Correcting a game in a real browser, as a volunteer, at 1280 and 375 px
+(each page: no sideways scroll, no serious axe-core violation).
 
 The sheet of a club night says Alice (W) beat Dan (B) with 5 stones; the
 paper says Dan won an even game against Zoë.  The volunteer opens "Correct a
@@ -21,7 +22,7 @@ import pytest
 from pytest_django.live_server_helper import LiveServer
 
 from ratings.models import Club, Game
-from tests.browser.pages import PHONE, shoot, signed_in
+from tests.browser.pages import DESKTOP, PHONE_375, looked_at, signed_in
 
 pytestmark = pytest.mark.browser
 
@@ -46,16 +47,17 @@ def night(checked_list: Club) -> Game:
     return sheet.games.get()
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_375], ids=["1280px", "375px"])
 def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
-    live_server: LiveServer, night: Game, browser: Any, artifacts: Path
+    live_server: LiveServer, night: Game, browser: Any, artifacts: Path, viewport: dict[str, int]
 ) -> None:
-    page = signed_in(browser, live_server.url, PHONE)
+    page = signed_in(browser, live_server.url, viewport)
     page.goto(f"{live_server.url}/sheets/{night.sheet_id}/")
     page.click(f'a[href="/games/{night.pk}/edit/"]')
     page.wait_for_url(re.compile(r"/games/\d+/edit/$"))
     assert page.locator("select#id_white, select#id_black").count() == 0  # no drop-down of every player
     assert "✓ 10k" in page.inner_text("#id_black-status")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    looked_at(page, artifacts, "correction-00-form")
 
     # White is Zoë, typed without her accents: did you mean, picked from the keyboard.
     white = page.locator('input[name="white"]')
@@ -65,7 +67,7 @@ def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
     assert "Did you mean Zoë Müller, 5k" in page.inner_text("#id_white-status")
     assert "starting rank" not in page.inner_text("#id_white-status")  # a correction makes no new player
     assert page.evaluate("document.activeElement.classList.contains('pick-player')")
-    shoot(page, artifacts, "correction-01-did-you-mean")
+    looked_at(page, artifacts, "correction-01-did-you-mean")
     page.keyboard.press("Enter")
     page.wait_for_selector("#id_white-status .known")
     assert page.input_value('input[name="white"]') == "Zoë Müller"
@@ -82,8 +84,7 @@ def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
     night.refresh_from_db()
     assert (night.white.name, night.winner) == ("Alice Mokoena", "white")  # nothing saved yet
     assert page.input_value('input[name="reason"]') == "wrong line of the paper sheet"
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    shoot(page, artifacts, "correction-02-confirm")
+    looked_at(page, artifacts, "correction-02-confirm")
 
     page.check('input[name="confirm_improbable"]')
     page.click("button.save")
@@ -93,4 +94,4 @@ def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
     assert night.flagged.startswith("result given ")
     page.goto(f"{live_server.url}/log/")
     assert "(wrong line of the paper sheet)" in page.inner_text("main")
-    shoot(page, artifacts, "correction-03-log")
+    looked_at(page, artifacts, "correction-03-log")

@@ -15,27 +15,14 @@ from typing import Any
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, log_in, shoot
+from tests.browser.pages import DESKTOP, PHONE_375, axe_problems, log_in, shoot
 
 pytestmark = pytest.mark.browser
-
-PHONE_375 = {"width": 375, "height": 667}
 
 
 def focused(page: Any) -> str:
     """The focused element: its name, or its class for a button."""
     return str(page.evaluate("(e => e && (e.name || e.className))(document.activeElement)"))
-
-
-def serious_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']}"
-        for v in results.response["violations"]
-        if v.get("impact") in ("serious", "critical")
-    ]
 
 
 def luminance(rgb: str) -> float:
@@ -82,7 +69,7 @@ def test_a_typo_is_caught_and_the_suggestion_chosen_with_the_keyboard(
     )
     # Readable: the button's text against its own background, WCAG AA (4.5).
     assert contrast(page, "#id_row-0-white-status .pick-player") >= 4.5
-    assert serious_violations(page) == []
+    assert axe_problems(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shoot(page, artifacts, f"23-01-did-you-mean-{width}")
     page.keyboard.press("Enter")  # picks Riaan Wang
@@ -135,6 +122,6 @@ def test_the_players_search_finds_names_as_typed(
             names = page.locator("main").inner_text()
             assert "Zoë Müller" in names and "Alice Mokoena" not in names, typed
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        assert serious_violations(page) == []
+        assert axe_problems(page) == []
         shoot(page, artifacts, f"23-03-players-search-{viewport['width']}")
         page.close()

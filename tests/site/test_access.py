@@ -263,7 +263,14 @@ ADMINISTRATION = [
     Action("say this is me", UNLINKED, _post("claim_player", lambda w: w["alice"].slug)),
     *(
         Action(f"read the {name} page of list 1", COMMITTEE, _get(name, "sagc"), ok=(200,), changes=False)
-        for name in ("list_members", "invitations", "link_requests", "club_new", "list_archive")
+        for name in ("list_members", "invitations", "link_requests", "club_new", "list_archive", "list_duplicates")
+    ),
+    Action(
+        "mark two players of list 1 as different people",
+        COMMITTEE,
+        lambda c, w: c.post(
+            reverse("list_duplicates_different", args=["sagc"]), {"first": w["alice"].pk, "second": w["dan"].pk}
+        ),
     ),
     Action("download list 1's archive", COMMITTEE, _get("list_archive_download", "sagc"), ok=(200,), changes=False),
     Action("import a list from its archive", SITE_ADMIN, lambda c, w: _import_list(c, w)),

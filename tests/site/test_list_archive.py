@@ -30,6 +30,7 @@ from ratings import services
 from ratings.archive import FORMAT_VERSION, ArchiveError, restore_archive, write_archive
 from ratings.archive.kinds import KINDS, LEFT_OUT
 from ratings.models import (
+    DifferentPeople,
     EventEntry,
     FormerSlug,
     Game,
@@ -41,7 +42,7 @@ from ratings.models import (
 )
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
-from ratings.services.player_changes import merge_players
+from ratings.services.player_changes import mark_different_people, merge_players
 from ratings.services.sheet_changes import delete_sheet
 from tests.site.archive_snapshot import snapshot
 from tests.site.conftest import History
@@ -74,6 +75,7 @@ def full_list(history: History) -> History:
         rows=[GameRow(white=c, black=twin, handicap=9, komi=Decimal("0.5"), winner="white")],
     )  # fmt: skip
     merge_players(twin, a, actor=chair)
+    mark_different_people(c, b, actor=chair)
     doomed = services.save_sheet(
         club=club, date=date(2024, 4, 3), actor=volunteer,
         rows=[GameRow(white=d, black=b, handicap=2, komi=Decimal("0.5"), winner="white")],
@@ -137,6 +139,11 @@ def test_round_trip_into_a_fresh_list_is_identical(full_list: History) -> None:
     assert list(
         CommitteeMember.objects.filter(rating_list=copy).values_list("user__username", flat=True)
     ) == ["chair"]
+    b, c = full_list.players[1:3]  # marked as different people
+    marks = DifferentPeople.objects.filter(rating_list=copy).select_related("first", "second", "marked_by")
+    assert [({m.first.name, m.second.name}, m.marked_by and m.marked_by.username) for m in marks] == [
+        ({b.name, c.name}, "chair")
+    ]
     twin_a = Player.objects.get(rating_list=copy, name="Player A")
     assert twin_a.slug == "player-a-2", "the address taken by the original list gets a number"
     merge = LogEntry.objects.get(rating_list=copy, summary__startswith="Merged")
