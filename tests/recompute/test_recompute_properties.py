@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ratings import recompute
@@ -53,8 +53,33 @@ entry = st.one_of(game, game, game, adjustment)
 steps = st.lists(st.tuples(entry, st.booleans()), min_size=1, max_size=25)
 
 
+def _game(day: int, white: int, tournament: bool = False, winner: str = "white") -> dict[str, Any]:
+    return {"kind": "game", "day": day, "white": white, "step": 1, "winner": winner, "handicap": 0,
+            "tournament": tournament}  # fmt: skip
+
+
+#: A late game on the day of games already rated: a recompute that starts a
+#: day (or a period) late leaves it, and its day, out (issue 29: the catch
+#: must not depend on the random examples).
+LATE_ON_A_RATED_DAY = [
+    (_game(2, 0), False),
+    (_game(5, 1), False),
+    (_game(9, 2), True),
+    (_game(5, 3, winner="black"), True),
+]
+#: A late round of a tournament already rated (days 3 and 6), on day 4: the
+#: period is rated at once, so the recompute must start on its first day.
+LATE_INSIDE_A_TOURNAMENT = [
+    (_game(1, 0), False), (_game(3, 1, tournament=True), False), (_game(6, 2, tournament=True), False),
+    (_game(8, 3), True), (_game(4, 1, tournament=True, winner="black"), True),
+]  # fmt: skip
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=steps, every=st.integers(1, 6))
+@example(steps=LATE_ON_A_RATED_DAY, every=1)
+@example(steps=LATE_ON_A_RATED_DAY, every=100)
+@example(steps=LATE_INSIDE_A_TOURNAMENT, every=1)
 def test_it_ends_in_the_full_replay_whatever_the_entry_order(
     club: Club, make_player: MakePlayer, steps: list[tuple[dict[str, Any], bool]], every: int
 ) -> None:
