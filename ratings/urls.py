@@ -25,6 +25,7 @@ from ratings.views import sheet_changes as sheet_change_views  # changes to a sa
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("favicon.ico", home.favicon, name="favicon"),
     # --- players, record sheets, log (ratings/views/players.py, log.py) ---
     path("players/", players.player_list, name="players"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
