@@ -8,7 +8,6 @@ from accounts.roles import is_committee, is_volunteer
 from ratings.models import Club, Player
 from ratings.recompute import pending_notices
 
-
 #: The pages of one list, named by its slug in the URL, and of one club.
 LIST_PAGES = {
     "rating_list", "list_settings", "list_predictions", "list_members", "invitations", "link_requests", "club_new",

@@ -53,7 +53,10 @@ def demo_places() -> dict[str, str]:
     adjustment = RankAdjustment.objects.filter(player__rating_list=sagc).first()
     assert adjustment is not None
     sync = committee.preview_rank_sync(
-        sagc, (DATA / "ranks-saga-bad-lines.csv").read_bytes(), filename="ranks-saga-bad-lines.csv", user=chair
+        sagc,
+        (DATA / "ranks-saga-bad-lines.csv").read_bytes(),
+        filename="ranks-saga-bad-lines.csv",
+        user=chair,
     )
     preview = preview_import(
         club, (DATA / "preview-club-cup.h9").read_bytes(), filename="preview-club-cup.h9", user=chair

@@ -18,9 +18,9 @@ DESKTOP = {"width": 1280, "height": 900}
 
 def read_sheet(page: Any) -> list[list[str]]:
     rows = page.locator("table.sheet tbody tr:not(.ripple-note)")  # a late game's note is no row of the sheet
-    return [
-        [cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())
-    ]
+    # A cell's value, without the links and buttons beside it (the head-to-head link, the phone's "More").
+    value = "cells => cells.map(c => { const d = c.cloneNode(true); d.querySelectorAll('.versus, .row-more').forEach(e => e.remove()); return d.textContent.trim(); })"
+    return [rows.nth(i).locator("td").evaluate_all(value) for i in range(rows.count())]
 
 
 def log_in(page: Any, url: str, username: str = "volunteer") -> None:

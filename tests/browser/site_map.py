@@ -70,21 +70,24 @@ SITE_MAP: dict[str, Entry] = {
     "": Visit("/", EVERYONE, then="open-menu"),
     "favicon.ico": Through("", "redirects to the site's icon (static/favicon.svg)"),
     "players/": Visit("/players/", PUBLIC),
-    "players/<slug:slug>/": Visit("/players/{player}/", PUBLIC + ("player",), then="open-card"),
+    "players/<slug:slug>/": Visit("/players/{player}/", (*PUBLIC, "player"), then="open-card"),
+    "players/<slug:slug>/vs/<slug:other>/": Visit("/players/{player}/vs/{opponent}/", PUBLIC),
     "me/": Visit("/me/", ("player",)),  # a linked player's record sheet
     "log/": Visit("/log/", PUBLIC),
     "games/<int:pk>/": Visit("/games/{game}/", PUBLIC),
     "adjustments/<int:pk>/": Visit("/adjustments/{adjustment}/", PUBLIC),
-    "sheets/<int:pk>/": Visit("/sheets/{sheet}/", PUBLIC + ("volunteer",)),
+    "sheets/<int:pk>/": Visit("/sheets/{sheet}/", (*PUBLIC, "volunteer")),
     "lists/<slug:slug>/": Visit("/lists/sagc/", PUBLIC),
-    "clubs/<slug:slug>/": Visit("/clubs/stellenbosch/", PUBLIC + ("volunteer",)),
+    "clubs/<slug:slug>/": Visit("/clubs/stellenbosch/", (*PUBLIC, "volunteer")),
     "clubs/<slug:slug>/kit/": Visit("/clubs/stellenbosch/kit/", ("volunteer", "committee")),
     "how/": Visit("/how/", PUBLIC),
     "how/<slug:system>/": Visit("/how/sagc/", PUBLIC),
     "handicap/": Visit("/handicap/?list=sagc&white={player}&black={opponent}", PUBLIC),
-    "api/games/": Through("committee/export/", "the JSON API: no page; its tokens are made on the export page"),
+    "api/games/": Through(
+        "committee/export/", "the JSON API: no page; its tokens are made on the export page"
+    ),
     # --- entering sheets, corrections ---
-    "sheets/new/": Visit("/sheets/new/", ENTRY + ("volunteer_b",), then="enter-games"),
+    "sheets/new/": Visit("/sheets/new/", (*ENTRY, "volunteer_b"), then="enter-games"),
     "sheets/new/row/": Through("sheets/new/", "htmx: a game row, added on the entry page"),
     "sheets/new/players/": Through("sheets/new/", "htmx: the names offered while typing"),
     "sheets/new/player-check/": Through("sheets/new/", "htmx: a typed name checked beside it"),
@@ -92,7 +95,7 @@ SITE_MAP: dict[str, Entry] = {
     "sheets/<int:pk>/add/": Visit("/sheets/{sheet}/add/", ENTRY),
     "sheets/<int:pk>/delete/": Visit("/sheets/{sheet}/delete/", ENTRY),
     "log/<int:pk>/restore/": Through("log/", "POST: the log's restore button"),
-    "games/<int:pk>/edit/": Visit("/games/{game}/edit/", ENTRY + ("volunteer_b",), refused=("volunteer_b",)),
+    "games/<int:pk>/edit/": Visit("/games/{game}/edit/", (*ENTRY, "volunteer_b"), refused=("volunteer_b",)),
     "games/<int:pk>/delete/": Visit("/games/{game}/delete/", ENTRY),
     "players/<slug:slug>/rename/": Visit("/players/{player}/rename/", COMMITTEE),
     "players/<slug:slug>/merge/": Visit("/players/{player}/merge/", COMMITTEE),
@@ -119,15 +122,29 @@ SITE_MAP: dict[str, Entry] = {
     "lists/new/": Visit("/lists/new/", ("site_admin",)),
     "lists/<slug:slug>/clubs/new/": Visit("/lists/sagc/clubs/new/", COMMITTEE),
     "lists/<slug:slug>/members/": Visit("/lists/sagc/members/", ("committee", "site_admin")),
-    "lists/<slug:slug>/members/link/": Through("lists/<slug:slug>/members/", "POST: the members page's link form"),
+    "lists/<slug:slug>/members/link/": Through(
+        "lists/<slug:slug>/members/", "POST: the members page's link form"
+    ),
     "lists/<slug:slug>/invitations/": Visit("/lists/sagc/invitations/", COMMITTEE),
     "lists/<slug:slug>/link-requests/": Visit("/lists/sagc/link-requests/", COMMITTEE),
-    "seats/volunteer/<int:pk>/remove/": Through("lists/<slug:slug>/members/", "POST: a volunteer's remove button"),
-    "seats/committee/<int:pk>/remove/": Through("lists/<slug:slug>/members/", "POST: a member's remove button"),
-    "invitations/<int:pk>/withdraw/": Through("lists/<slug:slug>/invitations/", "POST: an invitation's withdraw button"),
-    "link-requests/<int:pk>/approve/": Through("lists/<slug:slug>/link-requests/", "POST: a request's approve button"),
-    "link-requests/<int:pk>/refuse/": Through("lists/<slug:slug>/link-requests/", "POST: a request's refuse button"),
-    "players/<slug:slug>/unlink/": Through("lists/<slug:slug>/members/", "POST: a linked player's unlink button"),
+    "seats/volunteer/<int:pk>/remove/": Through(
+        "lists/<slug:slug>/members/", "POST: a volunteer's remove button"
+    ),
+    "seats/committee/<int:pk>/remove/": Through(
+        "lists/<slug:slug>/members/", "POST: a member's remove button"
+    ),
+    "invitations/<int:pk>/withdraw/": Through(
+        "lists/<slug:slug>/invitations/", "POST: an invitation's withdraw button"
+    ),
+    "link-requests/<int:pk>/approve/": Through(
+        "lists/<slug:slug>/link-requests/", "POST: a request's approve button"
+    ),
+    "link-requests/<int:pk>/refuse/": Through(
+        "lists/<slug:slug>/link-requests/", "POST: a request's refuse button"
+    ),
+    "players/<slug:slug>/unlink/": Through(
+        "lists/<slug:slug>/members/", "POST: a linked player's unlink button"
+    ),
     "players/<slug:slug>/claim/": Through("players/<slug:slug>/", "POST: the record sheet's “This is me”"),
     # --- accounts ---
     "accounts/login/": Visit("/accounts/login/", ("anonymous",), then="submit-empty"),
@@ -145,18 +162,26 @@ SITE_MAP: dict[str, Entry] = {
     "admin/logout/": Through("admin/", "POST: the admin's log out"),
     "admin/password_change/": Visit("/admin/password_change/", ("site_admin",)),
     "admin/password_change/done/": Visit("/admin/password_change/done/", ("site_admin",)),
-    "admin/autocomplete/": Through("admin/ratings/player/<path:object_id>/change/", "JSON for the admin's pickers"),
+    "admin/autocomplete/": Through(
+        "admin/ratings/player/<path:object_id>/change/", "JSON for the admin's pickers"
+    ),
     "admin/jsi18n/": Through("admin/", "the admin's JavaScript catalogue"),
-    "admin/r/<path:content_type_id>/<path:object_id>/": Through("players/<slug:slug>/", "“View on site” redirect"),
+    "admin/r/<path:content_type_id>/<path:object_id>/": Through(
+        "players/<slug:slug>/", "“View on site” redirect"
+    ),
     "admin/(?P<url>.*)$": Through("admin/", "an unknown admin address: redirected or not found"),
     "admin/auth/user/<id>/password/": Visit("/admin/auth/user/{admin_user}/password/", ("site_admin",)),
     "admin/ratings/player/": Visit("/admin/ratings/player/", ("site_admin",)),
     "admin/ratings/player/add/": Visit("/admin/ratings/player/add/", ("site_admin",)),
-    "admin/ratings/player/<path:object_id>/change/": Visit("/admin/ratings/player/{player_pk}/change/", ("site_admin",)),
+    "admin/ratings/player/<path:object_id>/change/": Visit(
+        "/admin/ratings/player/{player_pk}/change/", ("site_admin",)
+    ),
     "admin/ratings/player/<path:object_id>/history/": Visit(
         "/admin/ratings/player/{player_pk}/history/", ("site_admin",)
     ),
-    "admin/ratings/player/<path:object_id>/delete/": Visit("/admin/ratings/player/{player_pk}/delete/", ("site_admin",)),
+    "admin/ratings/player/<path:object_id>/delete/": Visit(
+        "/admin/ratings/player/{player_pk}/delete/", ("site_admin",)
+    ),
     "admin/ratings/player/<path:object_id>/": Through(
         "admin/ratings/player/<path:object_id>/change/", "redirects to the change page"
     ),

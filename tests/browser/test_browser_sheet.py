@@ -228,6 +228,12 @@ def test_a_club_night_is_entered_on_a_375px_phone_without_sideways_scrolling(
     page = context.new_page()
     page.set_default_timeout(15_000)
     log_in(page, live_server.url)
+    # The volunteer reaches the sheet through the phone's menu: folded, opened, tapped.
+    page.goto(f"{live_server.url}/log/")
+    assert page.is_hidden("text=Enter a sheet")
+    page.tap(".menu-toggle")
+    page.tap("text=Enter a sheet")
+    page.wait_for_url(re.compile(r"/sheets/new/$"))
     page.fill('input[name="event"]', "Phone night")
 
     def wide() -> int:

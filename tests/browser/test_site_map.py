@@ -32,7 +32,9 @@ def test_every_url_pattern_of_the_site_has_a_page_in_the_site_map() -> None:
     found = all_routes()
     assert "players/<slug:slug>/" in found and "admin/" in found, "the walk missed the site's routes"
     missing = [route for route in found if entry_for(route) is None]
-    assert not missing, f"routes with no accessibility coverage (add them to tests/browser/site_map.py): {missing}"
+    assert not missing, (
+        f"routes with no accessibility coverage (add them to tests/browser/site_map.py): {missing}"
+    )
 
 
 def test_every_entry_of_the_site_map_is_a_route_and_every_visit_opens_its_own_route() -> None:
@@ -44,7 +46,9 @@ def test_every_entry_of_the_site_map_is_a_route_and_every_visit_opens_its_own_ro
             if "{" not in entry.path:  # the others are filled from the demo site by the browser test
                 assert resolve(entry.path.split("?")[0]).route == route, (route, entry.path)
         else:
-            assert isinstance(SITE_MAP.get(entry.route), Visit), f"{route} goes through {entry.route}: no visit"
+            assert isinstance(SITE_MAP.get(entry.route), Visit), (
+                f"{route} goes through {entry.route}: no visit"
+            )
     for name, visit in MORE_PAGES.items():
         assert set(visit.refused) <= set(visit.who), name
 

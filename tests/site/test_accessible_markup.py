@@ -76,6 +76,10 @@ def test_every_page_names_the_icon_and_favicon_ico_leads_to_it(client: Client) -
 def test_the_menu_button_names_what_it_opens(client_for: ClientFor) -> None:
     page = client_for("committee").get("/players/").content.decode()
     button = re.search(r'<button type="button" class="menu-toggle"[^>]*>', page)
-    assert button and 'aria-controls="site-menu"' in button.group(0) and 'aria-expanded="false"' in button.group(0)
+    assert (
+        button
+        and 'aria-controls="site-menu"' in button.group(0)
+        and 'aria-expanded="false"' in button.group(0)
+    )
     menu = page.split('id="site-menu"')[1]
     assert "Enter a sheet" in menu and "Log out" in menu, "the whole navigation is inside the menu"

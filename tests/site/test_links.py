@@ -20,7 +20,7 @@ def test_the_record_sheet_links_each_change_to_its_explanation(client: Client, h
     player = history.players[5]  # played games and was demoted by the committee
     html = client.get(reverse("player", args=[player.slug])).content.decode()
     table = html.split('class="data sheet"')[1]
-    games = set(re.findall(r'<td><a href="/games/(\d+)/" title="How this change was computed">', table))
+    games = set(re.findall(r'<td[^>]*><a href="/games/(\d+)/" title="How this change was computed">', table))
     played = Game.objects.of_player(player).filter(rating_list=history.rating_list)
     assert games == {str(game.pk) for game in played}
     adjustments = re.findall(r'<tr class="adjustment">.*?<a href="/adjustments/(\d+)/"', table, re.S)
