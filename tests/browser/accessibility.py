@@ -32,6 +32,7 @@ def demo_places() -> dict[str, str]:
     from django.contrib.auth.models import User
     from django.contrib.auth.tokens import default_token_generator
     from django.core.management import call_command
+    from django.db.models import Count
     from django.utils.encoding import force_bytes
     from django.utils.http import urlsafe_base64_encode
 
@@ -39,7 +40,8 @@ def demo_places() -> dict[str, str]:
     from accounts.services import invitations
     from ratings import committee
     from ratings.committee.import_preview import preview_import
-    from ratings.models import Club, Game, Player, RankAdjustment, RatingList
+    from ratings.models import Club, Game, Player, RankAdjustment, RatingList, RecordSheet
+    from ratings.notices import mail
 
     call_command("demo", "--password", PASSWORD, stdout=None)
     sagc = RatingList.objects.get(slug="sagc")
@@ -65,6 +67,10 @@ def demo_places() -> dict[str, str]:
     claimant = User.objects.create_user("claimant", password=PASSWORD)
     LinkRequest.objects.create(user=claimant, player=opponent)
     admin = User.objects.get(username="admin")
+    event = (
+        RecordSheet.objects.filter(club__rating_list=sagc).annotate(n=Count("games")).order_by("-n").first()
+    )
+    assert event is not None
     uid = urlsafe_base64_encode(force_bytes(claimant.pk))
     return {
         "player": player.slug,
@@ -77,6 +83,8 @@ def demo_places() -> dict[str, str]:
         "import_preview": str(preview.pk),
         "invitation": token,
         "admin_user": str(admin.pk),
+        "event": str(event.pk),  # the sheet of most games: the tournament weekend
+        "unsubscribe": mail.unsubscribe_token(player),
         "password_reset": f"/accounts/password/reset/{uid}/{default_token_generator.make_token(claimant)}/",
         "known": player.name,
         "near_miss": opponent.name[:-1],  # one letter short: "did you mean…?"

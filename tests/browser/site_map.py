@@ -72,6 +72,17 @@ SITE_MAP: dict[str, Entry] = {
     "players/": Visit("/players/", PUBLIC),
     "players/<slug:slug>/": Visit("/players/{player}/", (*PUBLIC, "player"), then="open-card"),
     "players/<slug:slug>/vs/<slug:other>/": Visit("/players/{player}/vs/{opponent}/", PUBLIC),
+    "players/<slug:slug>/feed/": Through(
+        "players/<slug:slug>/", "the record sheet's news feed: XML, no page"
+    ),
+    "players/<slug:slug>/notices/": Through("players/<slug:slug>/", "POST: the record sheet's e-mail switch"),
+    "notices/unsubscribe/<str:token>/": Visit("/notices/unsubscribe/{unsubscribe}/", ("anonymous",)),
+    "events/<int:pk>/": Visit("/events/{event}/", PUBLIC),
+    "lists/<slug:slug>/events/": Visit("/lists/sagc/events/", PUBLIC),
+    "clubs/<slug:slug>/events/": Visit("/clubs/stellenbosch/events/", PUBLIC),
+    "lists/<slug:slug>/ranks/<str:name>": Through(
+        "lists/<slug:slug>/", "a rank file for pairing programs: text"
+    ),
     "me/": Visit("/me/", ("player",)),  # a linked player's record sheet
     "log/": Visit("/log/", PUBLIC),
     "games/<int:pk>/": Visit("/games/{game}/", PUBLIC),
@@ -120,6 +131,10 @@ SITE_MAP: dict[str, Entry] = {
     "committee/import/<int:pk>/": Visit("/committee/import/{import_preview}/", COMMITTEE),
     # --- list administration ---
     "lists/new/": Visit("/lists/new/", ("site_admin",)),
+    "lists/import/": Visit("/lists/import/", ("site_admin",)),
+    "lists/<slug:slug>/archive/": Visit("/lists/sagc/archive/", COMMITTEE),
+    "lists/<slug:slug>/archive/download/": Through("lists/<slug:slug>/archive/", "the archive's zip file"),
+    "lists/<slug:slug>/codes/": Visit("/lists/sagc/codes/", COMMITTEE),
     "lists/<slug:slug>/clubs/new/": Visit("/lists/sagc/clubs/new/", COMMITTEE),
     "lists/<slug:slug>/members/": Visit("/lists/sagc/members/", ("committee", "site_admin")),
     "lists/<slug:slug>/members/link/": Through(

@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_every_page_passes_axe_on_a_phone_and_a_laptop(
     persona: str, live_server: LiveServer, transactional_db: None, browser: Any, artifacts: Path
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     places = demo_places()
     axe = Axe()
