@@ -134,6 +134,10 @@ SITE_MAP: dict[str, Entry] = {
     "lists/import/": Visit("/lists/import/", ("site_admin",)),
     "lists/<slug:slug>/archive/": Visit("/lists/sagc/archive/", COMMITTEE),
     "lists/<slug:slug>/archive/download/": Through("lists/<slug:slug>/archive/", "the archive's zip file"),
+    "lists/<slug:slug>/duplicates/": Visit("/lists/sagc/duplicates/", COMMITTEE),
+    "lists/<slug:slug>/duplicates/different/": Through(
+        "lists/<slug:slug>/duplicates/", "POST: a pair's “different people” button"
+    ),
     "lists/<slug:slug>/codes/": Visit("/lists/sagc/codes/", COMMITTEE),
     "lists/<slug:slug>/clubs/new/": Visit("/lists/sagc/clubs/new/", COMMITTEE),
     "lists/<slug:slug>/members/": Visit("/lists/sagc/members/", ("committee", "site_admin")),
