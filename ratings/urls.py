@@ -10,6 +10,7 @@ from ratings.views import (
     home,
     how,
     log,
+    past_games,  # a list's past from another system
     places,
     players,
     sheets,
@@ -81,6 +82,8 @@ urlpatterns = [
     path("committee/export/", committee.export, name="export"),
     path("committee/export/token/", committee.export_token, name="export_token"),
     path("committee/import/", committee.tournament_import, name="tournament_import"),
+    path("committee/past-games/", past_games.past_games_import, name="past_games"),
+    path("committee/past-games/<int:pk>/", past_games.past_games_preview, name="past_games_preview"),
     path("committee/import/<int:pk>/", committee.tournament_import_preview, name="tournament_import_preview"),
     path("api/games/", api.games, name="api_games"),
     # --- which system predicts best, handicap advice (ratings/views/predictions.py) ---

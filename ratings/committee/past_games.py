@@ -23,8 +23,9 @@ from django.db.models import Q
 
 from ratings import exchange, services
 from ratings.committee.common import CommitteeError
+from ratings.engine.ranks import format_rank
 from ratings.exchange.past_games import PastGame, read_past_games
-from ratings.models import Club, Player, RatingList
+from ratings.models import Club, ImportPreview, Player, RatingList
 from ratings.services import GameRow, NewPlayer, SheetError
 from ratings.services.sheet_changes import repeated_games
 
@@ -38,6 +39,16 @@ class PastGamesReport:
     #: (name, starting rank) of each player the import creates.
     new_players: list[tuple[str, float]] = field(default_factory=list)
     dry_run: bool = False
+
+    def summary(self) -> dict[str, Any]:
+        """What a preview shows, and what saving must find again (JSON)."""
+        return {
+            "games": self.games,
+            "sheets": self.sheets,
+            "first": self.first.isoformat() if self.first else None,
+            "last": self.last.isoformat() if self.last else None,
+            "new_players": [[name, format_rank(rank)] for name, rank in self.new_players],
+        }
 
 
 class _DryRun(Exception):
@@ -100,6 +111,47 @@ def import_past_games(
                 raise _DryRun
     except _DryRun:
         pass
+    return report
+
+
+#: ImportPreview.format of a past-games file (a tournament's is its file format).
+PAST = "past"
+
+
+def preview_past_games(
+    rating_list: RatingList, data: bytes, *, filename: str = "", user: Any = None
+) -> ImportPreview:
+    """Check ``data`` as an import (nothing saved) and keep it, with what it
+    would save, for the committee's "Save" (as a tournament file's preview).
+    The preview hangs on the list's first club (ImportPreview belongs to a
+    club), so the list's committee, and only it, opens it."""
+    report = import_past_games(rating_list, data, user=user, dry_run=True)
+    club = rating_list.clubs.order_by("pk").first()
+    if club is None:
+        raise CommitteeError(f"{rating_list} has no club yet")
+    return ImportPreview.objects.create(
+        club=club, created_by=user if getattr(user, "pk", None) else None, filename=filename[:200],
+        format=PAST, data=data, report=report.summary(),
+    )  # fmt: skip
+
+
+def save_past_games(preview: ImportPreview, *, user: Any = None) -> PastGamesReport:
+    """Save the previewed file, exactly as shown, and delete the preview;
+    CommitteeError when it was saved already, is too old, or would now save
+    something else (nothing is saved then)."""
+    if preview.expired:
+        ImportPreview.objects.filter(pk=preview.pk).delete()
+        raise CommitteeError("this preview is more than a day old and was discarded; upload the file again")
+    with transaction.atomic():
+        current = ImportPreview.objects.select_for_update().filter(pk=preview.pk, format=PAST).first()
+        if current is None:
+            raise CommitteeError("this preview was already saved (or discarded); upload the file again")
+        report = import_past_games(current.club.rating_list, bytes(current.data), user=user)
+        if report.summary() != current.report:
+            raise CommitteeError(
+                "the list changed since the preview: upload the file again to see what it saves"
+            )
+        current.delete()
     return report
 
 

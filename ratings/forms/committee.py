@@ -369,3 +369,20 @@ class NationalCodesForm(forms.Form):
         for (kind, pk, name), message in problems.items():
             field = {"list": "country", "club": f"club_{pk}", "player": f"p{pk}_{name}"}[kind]
             self.add_error(field if field in self.fields else None, message)
+
+
+class PastGamesForm(_UploadForm):
+    """A list's past games from another system (docs/formats.md, "Past games")."""
+
+    rating_list = forms.ModelChoiceField(queryset=RatingList.objects.none(), empty_label=None, label="List")
+    field_order = ["rating_list", "file"]
+
+    def __init__(self, *args: Any, rating_lists: QuerySet[RatingList], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].label = "CSV of past games"
+        self.fields[
+            "file"
+        ].help_text = (
+            "date, white, white_rank, black, black_rank, handicap, komi, result, kind, club: a game a line"
+        )
+        _choose_among(self, "rating_list", rating_lists)

@@ -85,3 +85,38 @@ def test_the_archive_downloaded_and_imported_in_the_browser(
 
 def looked_at(page: Any, artifacts: Path, name: str) -> None:
     look(page, artifacts, f"archive-{name}")
+
+
+PAST_CSV = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,club
+2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,Stellenbosch Go Club
+2019-03-12,Bo Chen,5k,Cara Smit,1d,0,6.5,white,tournament,Stellenbosch Go Club
+"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_past_games_previewed_and_saved_in_the_browser(
+    browser: Any, live_server: LiveServer, transactional_db: None, settings: Settings, artifacts: Path,
+    tmp_path: Path, width: int,
+) -> None:  # fmt: skip
+    from django.contrib.auth.models import User
+
+    from ratings.models import Game
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
+    committee_of(User.objects.create_user("committee", "c@example.org", PASSWORD), club.rating_list)
+    csv = tmp_path / "past.csv"
+    csv.write_text(PAST_CSV)
+    page = signed_in(browser, live_server, width, "committee", "/committee/past-games/")
+    looked_at(page, artifacts, "past-upload")
+    page.set_input_files('input[name="file"]', str(csv))
+    with page.expect_navigation():
+        page.click("form button.save")
+    body = page.inner_text("body")
+    assert "2 games on 2 record sheets" in body and "Cara Smit" in body, body
+    looked_at(page, artifacts, "past-preview")
+    with page.expect_navigation():
+        page.click("form button.save")
+    assert "2 past games saved on 2 sheets" in page.inner_text("body")
+    looked_at(page, artifacts, "past-saved")
+    assert Game.objects.count() == 2

@@ -10,11 +10,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from ratings.models import Club, Game, LogEntry, Player, RecordSheet
-from tests.support import MakePlayer
+from tests.support import ClientFor, MakePlayer
 
 CSV = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,club
 2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,Stellenbosch Go Club
@@ -100,3 +102,58 @@ def test_a_file_imported_twice_saves_nothing_the_second_time(
     with pytest.raises(CommandError, match="already has this game"):
         call_command("import_past_games", str(path))
     assert _saved() == before
+
+
+def test_on_the_committees_pages_previewed_then_saved_as_shown(
+    client_for: ClientFor, club: Club, other_club: Club
+) -> None:
+    client = client_for("committee")
+    assert reverse("past_games") in client.get(reverse("export")).content.decode(), (
+        "the committee's pages link it"
+    )
+    upload = SimpleUploadedFile("past.csv", CSV.encode(), content_type="text/csv")
+    response = client.post(
+        reverse("past_games"), {"rating_list": club.rating_list_id, "file": upload}, follow=True
+    )
+    page = response.content.decode()
+    assert "4 games on 3 record sheets" in page and "from 2019-02-26 to 2019-03-12" in page
+    assert "<td>Cara Smit</td><td>1d</td>" in page and "<td>Bo Chen</td><td>6k</td>" in page
+    assert Game.objects.count() == 0, "a preview saves nothing"
+    preview_url = response.redirect_chain[-1][0]
+    saved = client.post(preview_url, follow=True)
+    assert "4 past games saved on 3 sheets" in saved.content.decode()
+    assert Game.objects.count() == 4 and Player.objects.filter(name="Cara Smit", start_rank=0).exists()
+    again = client.post(preview_url)
+    assert again.status_code == 404, "saved once: the preview is gone"
+
+
+def test_a_refused_file_is_named_on_the_upload_page(
+    client_for: ClientFor, club: Club, other_club: Club
+) -> None:
+    bad = CSV + "2019-03-20,Ann Lee,3k,Eve Nel,9k,0,6.5,white,club,Durban Go Club\n"
+    upload = SimpleUploadedFile("past.csv", bad.encode(), content_type="text/csv")
+    response = client_for("committee").post(
+        reverse("past_games"), {"rating_list": club.rating_list_id, "file": upload}
+    )
+    assert response.status_code == 400
+    assert "past.csv: line 6: club &#x27;Durban Go Club&#x27; is not a club of" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_a_preview_that_no_longer_matches_saves_nothing(
+    client_for: ClientFor, club: Club, other_club: Club
+) -> None:
+    from ratings.committee.past_games import preview_past_games
+
+    preview = preview_past_games(club.rating_list, CSV.encode(), filename="past.csv")
+    Player.objects.create(
+        rating_list=club.rating_list,
+        name="Bo Chen",
+        slug="bo-chen",
+        start_rank=-2,
+        rank=-2,
+        since=date(2018, 1, 1),
+    )
+    response = client_for("committee").post(reverse("past_games_preview", args=[preview.pk]))
+    assert response.status_code == 400 and "the list changed since the preview" in response.content.decode()
+    assert Game.objects.count() == 0

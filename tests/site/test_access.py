@@ -26,7 +26,7 @@ from accounts.models import CommitteeMember, Invitation, LinkRequest, Role, Volu
 from accounts.services import invitations
 from ratings import services
 from ratings.archive import write_archive
-from ratings.committee import import_preview
+from ratings.committee import import_preview, past_games
 from ratings.models import (
     Club,
     Game,
@@ -100,6 +100,8 @@ def world(
         "link_request": link_request,
         # A tournament file uploaded and previewed, waiting for "Save".
         "preview": import_preview.preview_import(club, TOURNAMENT_CSV, filename="games.csv"),
+        # Past games from another system, previewed, waiting for "Save".
+        "past_preview": past_games.preview_past_games(club.rating_list, PAST_CSV, filename="past.csv"),
     }
 
 
@@ -213,6 +215,17 @@ def _import(client: Client, w: dict[str, Any]) -> Any:
     return client.post(reverse("tournament_import"), {"club": w["club"].pk, "file": upload, "format": ""})
 
 
+PAST_CSV = (
+    b"date,white,white_rank,black,black_rank,handicap,komi,result,kind,club\n"
+    b"2024-05-04,Carl Venter,5k,Dora Nel,9k,4,0.5,white,club,Stellenbosch Go Club\n"
+)
+
+
+def _past_games(client: Client, w: dict[str, Any]) -> Any:
+    upload = SimpleUploadedFile("past.csv", PAST_CSV, content_type="text/csv")
+    return client.post(reverse("past_games"), {"rating_list": w["club"].rating_list_id, "file": upload})
+
+
 def _import_list(client: Client, w: dict[str, Any]) -> Any:
     archive = io.BytesIO()
     write_archive(w["club"].rating_list, archive)
@@ -274,6 +287,8 @@ ADMINISTRATION = [
     ),
     Action("download list 1's archive", COMMITTEE, _get("list_archive_download", "sagc"), ok=(200,), changes=False),
     Action("import a list from its archive", SITE_ADMIN, lambda c, w: _import_list(c, w)),
+    Action("upload past games for their preview", COMMITTEE, _past_games),
+    Action("save a preview of past games", COMMITTEE, _post("past_games_preview", lambda w: w["past_preview"].pk)),
 ]  # fmt: skip
 
 ACTIONS = [
