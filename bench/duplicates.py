@@ -23,7 +23,6 @@ names differ by a letter), which a committee would mark as different people.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -35,8 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from names import build, transliterate, typo  # noqa: E402  (bench/names.py)
-from recompute import setup_django  # noqa: E402  (bench/recompute.py)
+from names import build, list_options, migrated, transliterate, typo  # noqa: E402  (bench/names.py)
 
 WAYS = ("a typo in the surname", "family name first", "written out", "a typo in the given name")
 
@@ -53,24 +51,17 @@ def mistyped(name: str, way: str, rng: random.Random) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--players", type=int, default=5000)
+    parser = list_options(__doc__, 5000)
     parser.add_argument("--duplicates", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database", help="a DATABASE_URL to use as it is (default: a fresh one)")
     args = parser.parse_args()
-    setup_django(args.database)
+    migrated(args.database)
 
-    from django.core.management import call_command
     from django.db import IntegrityError, connection, transaction
 
     from ratings.models import Player
     from ratings.names.duplicates import likely_pairs
 
-    call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
     rating_list, _club, names = build(args.players, rng)
     originals = {p.name: p for p in Player.objects.filter(rating_list=rating_list)}

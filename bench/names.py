@@ -343,24 +343,34 @@ def build(count: int, rng: random.Random) -> tuple[Any, Any, list[str]]:
     return rating_list, club, names
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--players", type=int, default=100_000)
-    parser.add_argument("--queries", type=int, default=300)
+def list_options(doc: str | None, players: int) -> argparse.ArgumentParser:
+    """The options of a benchmark on a generated list: --players, --seed, --database."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=players)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", help="a DATABASE_URL to use as it is (default: a fresh one)")
-    args = parser.parse_args()
-    setup_django(args.database)
+    return parser
 
+
+def migrated(database: str | None) -> None:
+    """Django on the benchmark database (:func:`setup_django`), migrated."""
+    setup_django(database)
     from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def main() -> None:
+    parser = list_options(__doc__, 100_000)
+    parser.add_argument("--queries", type=int, default=300)
+    args = parser.parse_args()
+    migrated(args.database)
+
     from django.db import connection
 
     from ratings.models import Club, Player, RatingList
     from ratings.names import find
 
-    call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
     started = time.perf_counter()
     existing = RatingList.objects.filter(name="Bench list").first()
