@@ -40,6 +40,7 @@ def demo_places() -> dict[str, str]:
     from accounts.services import invitations
     from ratings import committee
     from ratings.committee.import_preview import preview_import
+    from ratings.committee.past_games import preview_past_games
     from ratings.models import Club, Game, Player, RankAdjustment, RatingList, RecordSheet
     from ratings.notices import mail
 
@@ -63,6 +64,13 @@ def demo_places() -> dict[str, str]:
     preview = preview_import(
         club, (DATA / "preview-club-cup.h9").read_bytes(), filename="preview-club-cup.h9", user=chair
     )
+    past = preview_past_games(
+        sagc,
+        b"date,white,white_rank,black,black_rank,handicap,komi,result,kind,club\n"
+        b"2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,Stellenbosch\n",
+        filename="past.csv",
+        user=chair,
+    )
     _, token = invitations.invite("newcomer@example.org", "volunteer", sagc, club, by=chair)
     claimant = User.objects.create_user("claimant", password=PASSWORD)
     LinkRequest.objects.create(user=claimant, player=opponent)
@@ -81,6 +89,7 @@ def demo_places() -> dict[str, str]:
         "adjustment": str(adjustment.pk),
         "rank_sync": str(sync.pk),
         "import_preview": str(preview.pk),
+        "past_games_preview": str(past.pk),
         "invitation": token,
         "admin_user": str(admin.pk),
         "event": str(event.pk),  # the sheet of most games: the tournament weekend

@@ -129,6 +129,8 @@ SITE_MAP: dict[str, Entry] = {
     "committee/export/token/": Through("committee/export/", "POST: the export page's token button"),
     "committee/import/": Visit("/committee/import/", COMMITTEE),
     "committee/import/<int:pk>/": Visit("/committee/import/{import_preview}/", COMMITTEE),
+    "committee/past-games/": Visit("/committee/past-games/", COMMITTEE),
+    "committee/past-games/<int:pk>/": Visit("/committee/past-games/{past_games_preview}/", COMMITTEE),
     # --- list administration ---
     "lists/new/": Visit("/lists/new/", ("site_admin",)),
     "lists/import/": Visit("/lists/import/", ("site_admin",)),
