@@ -53,6 +53,7 @@ urlpatterns = [
     path("sheets/new/row/", sheets.sheet_row, name="sheet_row"),
     path("sheets/new/players/", sheets.sheet_players, name="sheet_players"),
     path("sheets/new/player-check/", sheets.sheet_player_check, name="sheet_player_check"),
+    path("sheets/new/suggest/", sheets.sheet_suggest, name="sheet_suggest"),
     path("sheets/<int:pk>/", sheets.sheet_detail, name="sheet"),
     path("sheets/<int:pk>/add/", sheet_change_views.sheet_add_game, name="sheet_add_game"),
     path("sheets/<int:pk>/delete/", sheet_change_views.sheet_delete, name="sheet_delete"),

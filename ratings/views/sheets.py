@@ -36,7 +36,7 @@ from ratings.exchange.names import identity_key
 from ratings.forms.fields import choices_of
 from ratings.forms.sheets import GameEditForm, GameRowForm, SheetHeaderForm, sheet_new_players
 from ratings.models import Club, HistoryEntry, Player, RecordSheet
-from ratings.names import matching
+from ratings.names import find, matching
 from ratings.presentation.result_changes import ripple_context
 from ratings.presentation.tables import unit_of
 from ratings.services import SheetError
@@ -216,6 +216,31 @@ def sheet_players(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request, "ratings/partials/player_options.html", {"players": player_options(_club_of(request))}
     )
+
+
+#: How many players the entry type-ahead offers.
+SUGGESTIONS = 8
+
+
+@login_required
+@require_GET
+def sheet_suggest(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The entry type-ahead: the players of the club's list a name being
+    typed (``q``) may mean, closest first (ratings.names: accents, order,
+    typos; then recent activity, then the club's members), as the listbox
+    static/js/sheet.js shows under the name field ``field``."""
+    field = request.GET.get("field", "")
+    if re.fullmatch(r"row-\d+-(white|black)|white|black", field) is None:
+        return HttpResponse(status=400)
+    club = _club_of(request)
+    text = request.GET.get("q", "")[:100]
+    players = Player.objects.filter(rating_list=club.rating_list_id) if club else Player.objects.none()
+    matches = find(players, text, club=club, limit=SUGGESTIONS) if len(text.strip()) >= 2 else []
+    context = {
+        "field": field,
+        "players": [(m.player.display_name, matching.describe(m.player)) for m in matches],
+    }
+    return render(request, "ratings/partials/player_suggestions.html", context)
 
 
 @login_required

@@ -114,7 +114,7 @@ document.addEventListener("keydown", (event) => {
 let rankFor = null;
 document.addEventListener("keydown", (event) => {
   const input = event.target;
-  if (event.key === "Tab" && !event.shiftKey && input instanceof HTMLInputElement && input.getAttribute("list") === "players-list") {
+  if (event.key === "Tab" && !event.shiftKey && input instanceof HTMLInputElement && input.hasAttribute("data-sheet-check")) {
     rankFor = { id: input.id, next: nextAfter(input.id) };
   }
 });
@@ -161,7 +161,7 @@ document.addEventListener("change", (event) => {
   document.querySelectorAll("#rows .game-row").forEach((row) => {
     if (row === here) { after = true; return; }
     if (!after) return;
-    row.querySelectorAll('input[list="players-list"]').forEach((other) => {
+    row.querySelectorAll("input[data-sheet-check]").forEach((other) => {
       if (sameName(other.value, nameField.value)) htmx.trigger(other, "change");
     });
   });
@@ -172,9 +172,128 @@ document.addEventListener("change", (event) => {
 document.addEventListener("click", (event) => {
   const button = event.target instanceof Element ? event.target.closest(".pick-player") : null;
   if (!button) return;
-  const input = button.closest(".player-field").querySelector('input[list="players-list"]');
+  const input = button.closest(".player-field").querySelector("input[data-sheet-check]");
   input.value = button.dataset.name;
   htmx.trigger(input, "change");
   rankFor = null;
   input.focus();
+});
+
+/* Type-ahead: while a name is typed, the players it may mean, ranked by the
+   server (ratings.names through /sheets/new/suggest/: accents, word order,
+   typos; then recent activity and the club's members), in a listbox under
+   the field.  Down and Up move through them, Enter picks one (the name
+   check then runs as on leaving the field), Escape closes the list; a tap
+   or a click picks one too.  The <datalist> is for browsers without this
+   script: it matches substrings only, so it is switched off here. */
+let suggestTimer = null;
+let suggestSeq = 0;
+
+function suggestBox(input) {
+  return document.getElementById(`${input.id}-suggest`);
+}
+
+function suggestOptions(input) {
+  const box = suggestBox(input);
+  return box ? Array.from(box.querySelectorAll('[role="option"]')) : [];
+}
+
+function closeSuggestions(input) {
+  const box = suggestBox(input);
+  if (box) box.innerHTML = "";
+  input.setAttribute("aria-expanded", "false");
+  input.removeAttribute("aria-activedescendant");
+}
+
+function pickSuggestion(input, option) {
+  input.value = option.dataset.name;
+  closeSuggestions(input);
+  htmx.trigger(input, "change");
+}
+
+function isSuggesting(element) {
+  return element instanceof HTMLInputElement && element.hasAttribute("data-suggest");
+}
+
+document.addEventListener("focusin", (event) => {
+  const input = event.target;
+  if (!isSuggesting(input) || input.dataset.suggestOn) return;
+  input.dataset.suggestOn = "1";
+  input.removeAttribute("list");
+  input.setAttribute("role", "combobox");
+  input.setAttribute("aria-autocomplete", "list");
+});
+
+document.addEventListener("input", (event) => {
+  const input = event.target;
+  if (!isSuggesting(input)) return;
+  clearTimeout(suggestTimer);
+  const text = input.value.trim();
+  if (text.length < 2) {
+    suggestSeq += 1;
+    closeSuggestions(input);
+    return;
+  }
+  suggestTimer = setTimeout(() => fetchSuggestions(input, text), 200);
+});
+
+function fetchSuggestions(input, text) {
+  suggestSeq += 1;
+  const seq = suggestSeq;
+  const club = document.getElementById("id_club");
+  const params = new URLSearchParams({ q: text, field: input.name, club: club ? club.value : "" });
+  fetch(`${input.dataset.suggest}?${params}`, { credentials: "same-origin" })
+    .then((response) => (response.ok ? response.text() : ""))
+    .then((html) => {
+      /* a later keystroke, or the focus gone: this answer is stale */
+      if (seq !== suggestSeq || document.activeElement !== input) return;
+      const box = suggestBox(input);
+      if (!box) return;
+      box.innerHTML = html;
+      input.setAttribute("aria-expanded", suggestOptions(input).length ? "true" : "false");
+    })
+    .catch(() => {});
+}
+
+/* In the capture phase: Enter on a chosen player picks it and goes no
+   further (the sheet's own Enter moves to the next row). */
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (!isSuggesting(input)) return;
+  const items = suggestOptions(input);
+  if (!items.length) return;
+  const at = items.findIndex((option) => option.classList.contains("active"));
+  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    event.preventDefault();
+    const next = event.key === "ArrowDown" ? (at + 1) % items.length : (at <= 0 ? items.length - 1 : at - 1);
+    items.forEach((option, i) => {
+      option.classList.toggle("active", i === next);
+      option.setAttribute("aria-selected", i === next ? "true" : "false");
+    });
+    input.setAttribute("aria-activedescendant", items[next].id);
+    items[next].scrollIntoView({ block: "nearest" });
+  } else if (event.key === "Enter" && at >= 0) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    pickSuggestion(input, items[at]);
+  } else if (event.key === "Escape") {
+    closeSuggestions(input);
+  }
+}, true);
+
+/* A click or a tap picks a player; mousedown, so that the field keeps the focus. */
+document.addEventListener("mousedown", (event) => {
+  const option = event.target instanceof Element ? event.target.closest('.suggestions [role="option"]') : null;
+  if (!option) return;
+  event.preventDefault();
+  const input = document.getElementById(option.closest(".suggest").id.replace(/-suggest$/, ""));
+  if (input) pickSuggestion(input, option);
+});
+
+document.addEventListener("focusout", (event) => {
+  const input = event.target;
+  if (!isSuggesting(input)) return;
+  clearTimeout(suggestTimer);
+  suggestSeq += 1;
+  closeSuggestions(input);
 });

@@ -125,3 +125,44 @@ def test_the_players_search_finds_names_as_typed(
         assert axe_problems(page) == []
         shoot(page, artifacts, f"23-03-players-search-{viewport['width']}")
         page.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_375], ids=["1280px", "375px"])
+def test_the_type_ahead_offers_players_as_a_name_is_typed_and_the_keyboard_picks_one(
+    live_server: LiveServer, history: dict[str, Any], browser: Any, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    from ratings.models import Player
+
+    club = history["club"]
+    Player.objects.create(
+        name="Zoë Müller", slug="zoe-muller", rating_list=club.rating_list, home_club=club,
+        start_rank=-7, rank=-7, since=date.today() - timedelta(days=100),
+    )  # fmt: skip
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url)
+    page.click('input[name="row-0-white"]')
+    page.keyboard.type("mueller z")  # transliterated, family name first
+    page.wait_for_selector('#id_row-0-white-suggest [role="option"]')
+    assert page.inner_text("#id_row-0-white-suggest") == "Zoë Müller, 7k, Stellenbosch Go Club"
+    assert page.get_attribute('input[name="row-0-white"]', "aria-expanded") == "true"
+    page.keyboard.press("ArrowDown")
+    assert (
+        page.get_attribute('input[name="row-0-white"]', "aria-activedescendant") == "id_row-0-white-option-0"
+    )
+    assert serious_violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shoot(page, artifacts, f"23-04-type-ahead-{viewport['width']}")
+    page.keyboard.press("Enter")  # picks her; the sheet's Enter (next row) does not run
+    page.wait_for_selector("#id_row-0-white-status .known")
+    assert page.input_value('input[name="row-0-white"]') == "Zoë Müller"
+    assert focused(page) == "row-0-white"
+    assert page.locator('#id_row-0-white-suggest [role="option"]').count() == 0
+    assert page.locator(".game-row").count() == 1
+    # Escape closes the list, keeping what was typed.
+    page.click('input[name="row-0-black"]')
+    page.keyboard.type("alice mok")
+    page.wait_for_selector('#id_row-0-black-suggest [role="option"]')
+    page.keyboard.press("Escape")
+    assert page.locator('#id_row-0-black-suggest [role="option"]').count() == 0
+    assert page.input_value('input[name="row-0-black"]') == "alice mok"

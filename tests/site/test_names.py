@@ -9,12 +9,13 @@ import re
 from datetime import date
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.urls import reverse
 
 from ratings.models import Club, LogEntry, Player
 from ratings.names import alike, closeness, closest, find, ranked
-from tests.support import SHEET_URL, ClientFor, MakePlayer, sheet_data
+from tests.support import SHEET_URL, ClientFor, MakePlayer, refused_as, sheet_data
 
 pytestmark = pytest.mark.django_db
 
@@ -213,3 +214,53 @@ def test_postgresql_serves_the_search_from_the_trigram_index(people: dict[str, P
         assert sorted(row[0] for row in cursor.fetchall()) == ["pg_trgm", "unaccent"]
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'ratings_player_search_key_trgm'")
         assert "gin_trgm_ops" in cursor.fetchone()[0]
+
+
+# --- the entry type-ahead ----------------------------------------------------------------
+
+
+def test_the_type_ahead_offers_the_players_a_name_being_typed_may_mean(
+    client_for: ClientFor, club: Club, people: dict[str, Player], make_player: MakePlayer
+) -> None:
+    make_player("Zoe Mullins", slug="zoe-mullins", last_updated=date(2024, 1, 1))
+    client = client_for("volunteer")
+    url = reverse("sheet_suggest")
+    html = client.get(url, {"club": str(club.pk), "field": "row-3-white", "q": "zoe mul"}).content.decode()
+    # Equally close (each typed word starts a word of both): the more recently active first.
+    assert re.findall(r'data-name="([^"]+)"', html) == ["Zoe Mullins", "Zoë Müller"]
+    assert 'id="id_row-3-white-listbox"' in html and 'role="option"' in html
+    assert "Zoë Müller, 10k, Stellenbosch Go Club" in html
+    typo = client.get(url, {"club": str(club.pk), "field": "white", "q": "Riaan Wnag"}).content.decode()
+    assert re.findall(r'data-name="([^"]+)"', typo) == ["Riaan Wang"]
+    assert (
+        "option" not in client.get(url, {"club": str(club.pk), "field": "white", "q": "z"}).content.decode()
+    )
+    assert client.get(url, {"club": str(club.pk), "field": "<script>", "q": "zoe"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    "persona", ["anonymous", "player", "volunteer", "committee", "volunteer_b", "committee_2", "site_admin"]
+)
+def test_the_type_ahead_shows_each_persona_what_the_entry_autocomplete_shows(
+    client_for: ClientFor, club: Club, people: dict[str, Player], outsiders: dict[str, User], persona: str
+) -> None:
+    """The same access as the entry's own helpers (ratings/views/sheets.py _club_of): a
+    club the user may not enter at falls back to one they may, never to another list."""
+    from django.test import Client
+
+    if persona in outsiders:
+        client = Client()
+        client.force_login(outsiders[persona])
+    else:
+        client = client_for(persona)
+    query = {"club": str(club.pk), "field": "white", "q": "zoe"}
+    suggest = client.get(reverse("sheet_suggest"), query)
+    options = client.get(reverse("sheet_players"), {"club": club.pk})
+    assert suggest.status_code == options.status_code
+    if persona == "anonymous":
+        assert refused_as(suggest, "login")
+        return
+    if suggest.status_code == 403:
+        return
+    assert suggest.status_code == 200
+    assert ("Zoë Müller" in suggest.content.decode()) == ("Zoë Müller" in options.content.decode())
