@@ -103,3 +103,23 @@ def opened_as(browser: Any, url: str, width: int, username: str, path: str) -> A
     page.click('button[type="submit"]')
     page.wait_for_url(re.compile(re.escape(path) + "$"))
     return page
+
+
+def add_player(club: Any, name: str, slug: str, rank: int) -> Any:
+    """A player of the club's list, at home there, who joined 100 days ago."""
+    from datetime import date, timedelta
+
+    from ratings.models import Player
+
+    return Player.objects.create(
+        name=name, slug=slug, rating_list=club.rating_list, home_club=club,
+        start_rank=rank, rank=rank, since=date.today() - timedelta(days=100),
+    )  # fmt: skip
+
+
+def open_entry(browser: Any, url: str, viewport: dict[str, int]) -> Any:
+    """A new page at ``viewport``, the volunteer logged in on the entry page."""
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(15_000)
+    log_in(page, url)
+    return page

@@ -102,7 +102,9 @@ SITE_MAP: dict[str, Entry] = {
     "sheets/new/row/": Through("sheets/new/", "htmx: a game row, added on the entry page"),
     "sheets/new/players/": Through("sheets/new/", "htmx: the names offered while typing"),
     "sheets/new/player-check/": Through("sheets/new/", "htmx: a typed name checked beside it"),
-    "sheets/new/suggest/": Through("sheets/new/", "script: the type-ahead's players under a name being typed"),
+    "sheets/new/suggest/": Through(
+        "sheets/new/", "script: the type-ahead's players under a name being typed"
+    ),
     "sheets/new/advice/": Through("sheets/new/", "htmx: the handicap advice under a game row"),
     "sheets/<int:pk>/add/": Visit("/sheets/{sheet}/add/", ENTRY),
     "sheets/<int:pk>/delete/": Visit("/sheets/{sheet}/delete/", ENTRY),

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.pages import DESKTOP, add_row, fill_player, log_in, settled, shoot
+from tests.browser.pages import DESKTOP, add_player, add_row, fill_player, log_in, open_entry, settled, shoot
 from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -183,13 +183,8 @@ def test_a_typo_is_caught_by_did_you_mean_and_the_existing_player_picked(
     from ratings.models import Player, RecordSheet
 
     club = history["club"]
-    Player.objects.create(
-        name="François Dupont", slug="francois", rating_list=club.rating_list, home_club=club,
-        start_rank=-5, rank=-5, since=date.today() - timedelta(days=100),
-    )  # fmt: skip
-    page = browser.new_page(viewport=DESKTOP)
-    page.set_default_timeout(15_000)
-    log_in(page, live_server.url)
+    add_player(club, "François Dupont", "francois", -5)
+    page = open_entry(browser, live_server.url, DESKTOP)
     page.fill('input[name="event"]', "Typo night")
     page.click('input[name="row-0-white"]')
     page.keyboard.type("francois dupont")
