@@ -18,13 +18,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.requests import AuthenticatedHttpRequest
 from ratings import access, committee, services
-from ratings.committee import exports, import_preview
+from ratings.committee import exports, import_preview, past_games
 from ratings.committee.season_import import MAX_SEASON_BYTES, MAX_SEASON_FILES
 from ratings.exchange import ExchangeError
 from ratings.forms.committee import (
@@ -232,6 +232,8 @@ def tournament_import(request: AuthenticatedHttpRequest) -> HttpResponse:
 def tournament_import_preview(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """What the upload would save; "Save" imports it, exactly as shown."""
     preview = access.import_preview_for_committee(request.user, pk)
+    if preview.format == past_games.PAST:  # past games have their own preview page
+        raise Http404("not a tournament import")
     error, status = "", 200
     if preview.expired:
         preview.delete()

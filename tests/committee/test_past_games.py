@@ -127,6 +127,18 @@ def test_on_the_committees_pages_previewed_then_saved_as_shown(
     assert again.status_code == 404, "saved once: the preview is gone"
 
 
+def test_a_past_games_preview_is_no_tournament_preview(
+    client_for: ClientFor, club: Club, other_club: Club
+) -> None:
+    from ratings.committee.past_games import preview_past_games
+
+    preview = preview_past_games(club.rating_list, CSV.encode(), filename="past.csv")
+    client = client_for("committee")
+    assert client.get(reverse("tournament_import_preview", args=[preview.pk])).status_code == 404
+    assert client.post(reverse("tournament_import_preview", args=[preview.pk])).status_code == 404
+    assert client.get(reverse("past_games_preview", args=[preview.pk])).status_code == 200
+
+
 def test_a_refused_file_is_named_on_the_upload_page(
     client_for: ClientFor, club: Club, other_club: Club
 ) -> None:
