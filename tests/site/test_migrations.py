@@ -31,6 +31,7 @@ AFTER_SQUASH = [
     ("ratings", "0008_events"),
     ("ratings", "0009_player_search_key"),
     ("ratings", "0010_change_notices"),
+    ("ratings", "0011_different_people"),
 ]
 
 
