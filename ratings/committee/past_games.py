@@ -59,7 +59,9 @@ def _club(rating_list: RatingList, text: str, line: int, clubs: dict[str, Club])
     key = text.casefold()
     if key not in clubs:
         found = (
-            Club.objects.filter(rating_list=rating_list).filter(Q(name__iexact=text) | Q(slug=text)).first()
+            Club.objects.filter(rating_list=rating_list)
+            .filter(Q(name__iexact=text) | Q(slug__iexact=text))
+            .first()
         )
         if found is None:
             raise CommitteeError(f"line {line}: club {text!r} is not a club of {rating_list}")

@@ -20,7 +20,7 @@ from tests.support import ClientFor, MakePlayer
 
 CSV = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,club
 2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,Stellenbosch Go Club
-2019-03-05,Cara Smit,1d,Ann Lee,3k,2,0.5,W,club,stellenbosch
+2019-03-05,Cara Smit,1d,Ann Lee,3k,2,0.5,W,club,Stellenbosch
 2019-03-12,Bo Chen,5k,Dan Venter,5k,0,6.5,jigo,tournament,Cape Town Go Club
 2019-02-26,Dan Venter,4k,Ann Lee,4k,,,b,,Cape Town Go Club
 """
