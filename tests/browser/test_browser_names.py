@@ -98,7 +98,7 @@ def test_a_typo_is_caught_and_the_suggestion_chosen_with_the_keyboard(
     assert not Player.objects.filter(name="Riaan Wnag").exists()
 
 
-def test_the_players_search_finds_names_as_typed(
+def test_the_players_search_and_the_log_filter_find_names_as_typed(
     live_server: LiveServer, history: dict[str, Any], browser: Any, artifacts: Path
 ) -> None:
     club = history["club"]
@@ -113,6 +113,16 @@ def test_the_players_search_finds_names_as_typed(
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_problems(page) == []
         shoot(page, artifacts, f"23-03-players-search-{viewport['width']}")
+        # The log's player filter: the same matching (family name first, a typo).
+        page.goto(f"{live_server.url}/log/?player=wei+chen")
+        log = page.locator("main").inner_text()
+        assert "Chen Wei" in log and "Alice Mokoena" not in log
+        page.goto(f"{live_server.url}/log/?player=mokoena+alise")
+        log = page.locator("main").inner_text()
+        assert "Alice Mokoena" in log and "Chen Wei" not in log
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert axe_problems(page) == []
+        shoot(page, artifacts, f"23-05-log-filter-{viewport['width']}")
         page.close()
 
 
