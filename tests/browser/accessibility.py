@@ -2,10 +2,10 @@
 on a page before it is checked, and the check itself (axe-core, the width,
 the title and landmarks).
 
-axe-core runs inside the page: axe-playwright-python ships its script
-(nothing is downloaded at run time) and Playwright evaluates it.  Every
-violation whose impact is serious or critical fails; the minor and moderate
-ones are reported in the test's output only.
+axe-core runs inside the page (tests/browser/pages.py, axe_problems):
+axe-playwright-python ships its script (nothing is downloaded at run time)
+and Playwright evaluates it.  Every violation whose impact is serious or
+critical fails.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.browser.pages import add_row, fill_player, settled
+from tests.browser.pages import add_row, axe_problems, fill_player, settled
 from tests.support import DATA, PASSWORD
 
 #: The viewports: a small phone and a laptop.
 PHONE_375 = {"width": 375, "height": 812}
 DESKTOP_1280 = {"width": 1280, "height": 900}
-FAILING_IMPACTS = ("serious", "critical")
 
 
 def demo_places() -> dict[str, str]:
@@ -166,16 +165,11 @@ STEPS: dict[str, Callable[[Any, dict[str, str]], None]] = {
 }
 
 
-def problems(page: Any, axe: Any, admin: bool) -> list[str]:
+def problems(page: Any, admin: bool) -> list[str]:
     """What is wrong with the page as it stands: axe's serious and critical
     violations, a sideways scroll, no title of its own, no main landmark or
     first-level heading (our pages; Django's admin is checked by axe only)."""
-    found = []
-    results = axe.run(page)
-    for violation in results.response["violations"]:
-        if violation["impact"] in FAILING_IMPACTS:
-            targets = ", ".join(str(node["target"]) for node in violation["nodes"][:3])
-            found.append(f"axe {violation['impact']} {violation['id']}: {violation['help']} ({targets})")
+    found = [f"axe {problem}" for problem in axe_problems(page)]
     width = page.evaluate("document.documentElement.scrollWidth")
     if width > page.viewport_size["width"]:
         found.append(f"scrolls sideways: {width}px wide")

@@ -77,7 +77,7 @@ def axe_problems(page: Any) -> list[str]:
         raise
     results = Axe().run(page)
     return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}: {', '.join(str(n['target']) for n in v['nodes'][:3])})"
         for v in results.response["violations"]
         if v["impact"] in ("serious", "critical")
     ]

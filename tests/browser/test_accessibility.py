@@ -31,10 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_every_page_passes_axe_on_a_phone_and_a_laptop(
     persona: str, live_server: LiveServer, transactional_db: None, browser: Any, artifacts: Path
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-
     places = demo_places()
-    axe = Axe()
     folder = artifacts / "accessibility"
     folder.mkdir(exist_ok=True)
     visits = {**{route or "home": v for route, v in SITE_MAP.items() if isinstance(v, Visit)}, **MORE_PAGES}
@@ -63,7 +60,7 @@ def test_every_page_passes_axe_on_a_phone_and_a_laptop(
             except Exception as error:  # reported with the others
                 failures.append(f"{where}: {visit.then or 'opening'} failed: {error}")
                 continue
-            failures += [f"{where}: {p}" for p in problems(page, axe, admin=name.startswith("admin/"))]
+            failures += [f"{where}: {p}" for p in problems(page, admin=name.startswith("admin/"))]
             checked += 1
             slug = name.strip("/").replace("/", "_").replace("<", "").replace(">", "").replace(":", "-")
             if visit.who[0] == persona or name == "home":  # each page once, the home page's menu as each
