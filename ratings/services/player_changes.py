@@ -150,6 +150,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
         former = list(dup.former_slugs.values_list("slug", flat=True))
         sync_lines = list(RankSyncLine.objects.filter(player=dup).values_list("pk", flat=True))
         link_requests = list(dup.link_requests.values_list("pk", flat=True))
+        event_entries = list(EventEntry.objects.filter(player=dup).values_list("pk", flat=True))
         changes: dict[str, Any] = {
             MERGED: {
                 "duplicate": dup.pk,
@@ -162,6 +163,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
                 "former_slugs": former,
                 "sync_lines": sync_lines,
                 "link_requests": link_requests,
+                "event_entries": event_entries,
                 "kept_since": keep.since.isoformat(),
             }
         }
@@ -171,7 +173,7 @@ def merge_players(duplicate: Player, kept: Player, *, actor: Actor = None) -> Lo
         RankSyncLine.objects.filter(pk__in=sync_lines).update(player=keep)
         dup.link_requests.update(player=keep)
         ResultChange.objects.filter(player=dup).update(player=keep)
-        EventEntry.objects.filter(player=dup).update(player=keep)
+        EventEntry.objects.filter(pk__in=event_entries).update(player=keep)
         if dup.since < keep.since:
             keep.since = dup.since
             keep.save(update_fields=["since"])
@@ -233,6 +235,7 @@ def unmerge(entry: LogEntry, *, actor: Actor = None) -> Player:
         # Merges logged before these moved had no such lists (their lines were deleted).
         RankSyncLine.objects.filter(pk__in=data.get("sync_lines", [])).update(player=dup)
         keep.link_requests.filter(pk__in=data.get("link_requests", [])).update(player=dup)
+        EventEntry.objects.filter(pk__in=data.get("event_entries", [])).update(player=dup)
         ResultChange.objects.filter(player=keep).filter(
             Q(game__in=data["white"] + data["black"]) | Q(adjustment__in=data["adjustments"])
         ).update(player=dup)

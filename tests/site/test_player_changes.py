@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Club, Game, HistoryEntry, LogEntry, Player, RankAdjustment, RatingList
+from ratings.models import Club, EventEntry, Game, HistoryEntry, LogEntry, Player, RankAdjustment, RatingList
 from ratings.recompute import recompute_list
 from ratings.services import GameRow
 from ratings.services.player_changes import PlayerChangeError, merge_players, rename_player, unmerge
@@ -224,3 +224,22 @@ def test_a_new_player_does_not_take_a_renamed_players_old_address(
 ) -> None:
     rename_player(people["bob"], name="Robert Smit")
     assert services.unique_slug("Bob Smit", club) != "bob-smit"
+
+
+def test_a_merge_moves_the_duplicates_event_entries_and_its_undoing_gives_them_back(
+    people: dict[str, Player],
+) -> None:
+    francois, typo = people["francois"], people["typo"]
+    sheet = Game.objects.filter(black=typo).first().sheet  # type: ignore[union-attr]
+    entry_of_typo = EventEntry.objects.create(
+        sheet=sheet, player=typo, position=2, place="2", tiebreaks=["3"]
+    )
+    entry_of_francois = EventEntry.objects.create(sheet=sheet, player=francois, position=1, place="1")
+    log = merge_players(typo, francois)
+    assert set(EventEntry.objects.filter(player=francois).values_list("pk", flat=True)) == {
+        entry_of_typo.pk,
+        entry_of_francois.pk,
+    }
+    unmerge(log)
+    assert EventEntry.objects.get(pk=entry_of_typo.pk).player_id == typo.pk
+    assert EventEntry.objects.get(pk=entry_of_francois.pk).player_id == francois.pk
