@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-exports install engine pure clean
+.PHONY: run test lint bench bench-exports install engine pure mutation clean
 
 ## The virtualenv with the project installed in editable mode (pure: the
 ## engine is compiled in place below, once, with the venv's mypyc).
@@ -37,6 +37,18 @@ engine: | $(STAMP)
 pure: | $(STAMP)
 	rm -f $(ENGINE_BUILT)
 	touch $(ENGINE)
+
+## Mutation testing (docs/testing.md): mutmut over the pure packages
+## ([tool.mutmut] in pyproject.toml), on the pure engine: a compiled
+## extension would be imported instead of the mutated source.  MUTANTS
+## narrows the run to some mutants by name, e.g.
+## MUTANTS='ratings.engine.sagc_rules*'; MUTMUT_CHILDREN processes at once.
+## It resumes where it stopped; `$(BIN)/mutmut browse` shows the survivors.
+MUTMUT_CHILDREN ?= 2
+MUTANTS ?= ratings.engine*
+mutation: pure
+	$(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN) $(MUTANTS)
+	$(BIN)/mutmut results
 
 ## The site with demo data on the embedded default (SQLite, in-process tasks).
 run: install
