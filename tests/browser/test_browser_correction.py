@@ -22,7 +22,7 @@ import pytest
 from pytest_django.live_server_helper import LiveServer
 
 from ratings.models import Club, Game
-from tests.browser.pages import DESKTOP, PHONE_375, looked_at, signed_in
+from tests.browser.pages import DESKTOP, PHONE_375, fill_player, looked_at, signed_in
 
 pytestmark = pytest.mark.browser
 
@@ -47,11 +47,15 @@ def night(checked_list: Club) -> Game:
     return sheet.games.get()
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_375], ids=["1280px", "375px"])
+@pytest.fixture(params=[DESKTOP, PHONE_375], ids=["1280px", "375px"])
+def page(request: pytest.FixtureRequest, live_server: LiveServer, browser: Any) -> Any:
+    """The volunteer's page, at 1280 and at 375 px."""
+    return signed_in(browser, live_server.url, request.param)
+
+
 def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
-    live_server: LiveServer, night: Game, browser: Any, artifacts: Path, viewport: dict[str, int]
+    live_server: LiveServer, night: Game, page: Any, artifacts: Path
 ) -> None:
-    page = signed_in(browser, live_server.url, viewport)
     page.goto(f"{live_server.url}/sheets/{night.sheet_id}/")
     page.click(f'a[href="/games/{night.pk}/edit/"]')
     page.wait_for_url(re.compile(r"/games/\d+/edit/$"))
@@ -95,3 +99,29 @@ def test_a_volunteer_corrects_a_game_with_the_type_ahead_a_check_and_a_reason(
     page.goto(f"{live_server.url}/log/")
     assert "(wrong line of the paper sheet)" in page.inner_text("main")
     looked_at(page, artifacts, "correction-03-log")
+
+
+def test_a_game_added_to_a_saved_sheet_asks_the_repeat_then_the_improbable_result(
+    live_server: LiveServer, night: Game, page: Any, artifacts: Path
+) -> None:
+    """Alice and Dan again on the same night (a repeat), an even game the 10k won (improbable)."""
+    page.goto(f"{live_server.url}/sheets/{night.sheet_id}/add/")
+    fill_player(page, "row-0-white", "Alice Mokoena")
+    fill_player(page, "row-0-black", "Dan Kyu")
+    page.fill('input[name="row-0-handicap"]', "0")
+    page.fill('input[name="row-0-komi"]', "6.5")
+    page.check("#id_row-0-winner_1")
+    page.click("button.save")
+    page.wait_for_selector(".repeats")
+    assert "this game repeats games already entered" in page.inner_text(".repeats")
+    looked_at(page, artifacts, "add-game-01-repeat")
+    page.click("button.save-anyway")
+    page.wait_for_selector("#improbable")
+    assert "gave Dan Kyu (Black) only a" in page.inner_text("#improbable")
+    assert night.sheet.games.count() == 1  # nothing saved yet
+    looked_at(page, artifacts, "add-game-02-improbable")
+    page.check('input[name="confirm_improbable"]')
+    page.click("button.save")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    added = night.sheet.games.order_by("-pk").first()
+    assert night.sheet.games.count() == 2 and added is not None and added.flagged.startswith("result given")
