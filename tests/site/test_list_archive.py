@@ -86,6 +86,9 @@ def full_list(history: History) -> History:
         sheet=spring_open, player=b, position=1, place="1", tiebreaks=["3", "12"], byes=[]
     )
     EventEntry.objects.create(sheet=spring_open, player=c, position=2, place="", byes=[[2, "0=", "a bye"]])
+    DifferentPeople.objects.update_or_create(
+        rating_list=rating_list, first=b, second=c, defaults={"marked_by": chair}
+    )
     recompute_list(rating_list.pk)
     assert ResultChange.objects.filter(rating_list=rating_list).exists(), "the late game left ripple notes"
     assert FormerSlug.objects.filter(player=a).exists()
@@ -144,6 +147,11 @@ def test_round_trip_into_a_fresh_list_is_identical(full_list: History) -> None:
     assert [({m.first.name, m.second.name}, m.marked_by and m.marked_by.username) for m in marks] == [
         ({b.name, c.name}, "chair")
     ]
+    marks = DifferentPeople.objects.filter(rating_list=copy)
+    assert ("Player B", "Player C", "chair") in [
+        (m.first.name, m.second.name, m.marked_by and m.marked_by.username) for m in marks
+    ]
+    assert marks.count() == DifferentPeople.objects.filter(rating_list=rating_list).count()
     twin_a = Player.objects.get(rating_list=copy, name="Player A")
     assert twin_a.slug == "player-a-2", "the address taken by the original list gets a number"
     merge = LogEntry.objects.get(rating_list=copy, summary__startswith="Merged")
