@@ -22,7 +22,7 @@ import pytest
 from pytest_django.live_server_helper import LiveServer
 
 from ratings.models import Club, Game
-from tests.browser.pages import DESKTOP, PHONE_375, fill_player, looked_at, signed_in
+from tests.browser.pages import DESKTOP, PHONE_375, fill_player, looked_at, opened_as, signed_in
 
 pytestmark = pytest.mark.browser
 
@@ -125,3 +125,26 @@ def test_a_game_added_to_a_saved_sheet_asks_the_repeat_then_the_improbable_resul
     page.wait_for_url(re.compile(r"/sheets/\d+/$"))
     added = night.sheet.games.order_by("-pk").first()
     assert night.sheet.games.count() == 2 and added is not None and added.flagged.startswith("result given")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_375], ids=["1280px", "375px"])
+def test_the_committee_sees_the_correction_page_and_a_player_is_refused_it(
+    live_server: LiveServer, night: Game, browser: Any, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    from django.contrib.auth.models import User
+
+    from ratings.models import Player
+    from tests.support import PASSWORD, committee_of
+
+    committee_of(User.objects.create_user("committee", password=PASSWORD), night.rating_list)
+    Player.objects.filter(name="Dan Kyu").update(user=User.objects.create_user("player", password=PASSWORD))
+    committee = signed_in(browser, live_server.url, viewport, "committee")
+    committee.goto(f"{live_server.url}/games/{night.pk}/edit/")
+    assert committee.input_value('input[name="black"]') == "Dan Kyu"
+    looked_at(committee, artifacts, "correction-as-committee")
+    player = opened_as(browser, live_server.url, viewport["width"], "player", f"/sheets/{night.sheet_id}/")
+    response = player.goto(f"{live_server.url}/games/{night.pk}/edit/")
+    assert response.status == 403
+    player.goto(f"{live_server.url}/sheets/{night.sheet_id}/")
+    assert player.locator(f'a[href="/games/{night.pk}/edit/"]').count() == 0  # no link to it either
+    looked_at(player, artifacts, "correction-sheet-as-player")
