@@ -55,6 +55,14 @@ def test_numbers_stay_numbers(value: object) -> None:
     assert safe_cell(value) == value
 
 
+@pytest.mark.parametrize(("value", "written"), [(True, "True"), (False, "False")])
+def test_a_flag_is_written_as_its_word_not_as_a_number(value: bool, written: str) -> None:
+    """A bool is an int to Python: it is written as its word (a forfeit
+    column says True, not 1), and never as "None" (a mutant that survived
+    mutmut, docs/testing.md)."""
+    assert safe_cell(value) == written
+
+
 @given(st.text())
 def test_reading_back_restores_what_was_written(text: str) -> None:
     written = safe_cell(text)
