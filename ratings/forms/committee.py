@@ -56,6 +56,19 @@ def _choose_among(form: forms.Form, name: str, choices: QuerySet[Any]) -> None:
         field.initial = first.pk
 
 
+def _read_upload(upload: Any) -> bytes:
+    """The bytes of one uploaded file, refused when over the per-file limit
+    (settings.MAX_UPLOAD_BYTES) or empty, the file named in the error."""
+    if upload.size > MAX_UPLOAD:
+        raise forms.ValidationError(
+            f"{upload.name} is {upload.size // (1024 * 1024)} MB; the limit is {MAX_UPLOAD // (1024 * 1024)} MB"
+        )
+    data: bytes = upload.read()
+    if not data:
+        raise forms.ValidationError(f"{upload.name} is empty")
+    return data
+
+
 class _UploadForm(forms.Form):
     """A file; ``clean_file`` gives its bytes."""
 
@@ -63,15 +76,8 @@ class _UploadForm(forms.Form):
 
     def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD:
-            raise forms.ValidationError(
-                f"{upload.name} is {upload.size // (1024 * 1024)} MB; the limit is {MAX_UPLOAD // (1024 * 1024)} MB"
-            )
-        data: bytes = upload.read()
-        if not data:
-            raise forms.ValidationError(f"{upload.name} is empty")
         self.filename = str(upload.name)
-        return data
+        return _read_upload(upload)
 
     def preview_options(self) -> dict[str, Any]:
         """What the preview takes besides the place, the file and its format."""
@@ -183,12 +189,7 @@ class TournamentImportForm(forms.Form):
                 f"the files come to {total / (1024 * 1024):.1f} MB; the limit is "
                 f"{MAX_SEASON_BYTES // (1024 * 1024)} MB in all"
             )
-        files = []
-        for upload in uploads:
-            data: bytes = upload.read()
-            if not data:
-                raise forms.ValidationError(f"{upload.name} is empty")
-            files.append((str(upload.name), data))
+        files = [(str(upload.name), _read_upload(upload)) for upload in uploads]
         self.filename = files[0][0] if len(files) == 1 else f"{len(files)} files"
         return files
 
