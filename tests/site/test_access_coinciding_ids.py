@@ -21,6 +21,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.core.management.color import no_style
+from django.db import connection
+from django.db.models import Model
 
 from accounts import access as account_access
 from accounts.models import CommitteeMember, Invitation, Volunteer
@@ -38,10 +41,21 @@ def _user(name: str) -> User:
     return User.objects.create_user(name, f"{name}@example.org", PASSWORD)
 
 
+def _past_the_chosen_ids(*models: type[Model]) -> None:
+    """Move the tables' id sequences past the rows made with chosen ids (as
+    loaddata does), so that a row made afterwards never draws one of them:
+    PostgreSQL's sequences do not see ids given by hand (SQLite needs nothing)."""
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), list(models)):
+            cursor.execute(sql)
+
+
 @pytest.fixture
 def place() -> dict[str, Any]:
     """The guarded objects (ids above), their rightful volunteer and
-    committee member, and the stranger whose places are numbered like them."""
+    committee member, and the stranger whose places are numbered like them.
+    Every row with a chosen id is made first, the rows numbered by the
+    database after them."""
     target = RatingList.objects.create(pk=LIST, name="Target list", slug="target", **NO_ENTRY_CHECKS)
     club = Club.objects.create(pk=CLUB, rating_list=target, name="Target club", slug="target-club")
     white = Player.objects.create(
@@ -53,13 +67,7 @@ def place() -> dict[str, Any]:
         start_rank=-10,
         rank=-10,
     )
-    black = Player.objects.create(
-        name="Bob Black", slug="bob-black", rating_list=target, home_club=club, start_rank=-10, rank=-10
-    )
     sheet = RecordSheet.objects.create(pk=SHEET, club=club, date=date(2025, 3, 1))
-    Game.objects.create(
-        pk=GAME, club=club, sheet=sheet, date=date(2025, 3, 1), white=white, black=black, winner="white"
-    )
     RankSync.objects.create(pk=SYNC, rating_list=target, format="egd")
     volunteer, committee, stranger = (
         _user("rightful-volunteer"),
@@ -77,17 +85,31 @@ def place() -> dict[str, Any]:
         token_hash="x" * 64,
     )
     # The stranger's places: a list of every id but the target list's, a club of every id but the target club's.
-    for pk in ALL:
-        if pk != LIST:
-            elsewhere = RatingList.objects.create(
-                pk=pk, name=f"List {pk}", slug=f"list-{pk}", **NO_ENTRY_CHECKS
-            )
-            CommitteeMember.objects.create(user=stranger, rating_list=elsewhere)
+    elsewhere = [
+        RatingList.objects.create(pk=pk, name=f"List {pk}", slug=f"list-{pk}", **NO_ENTRY_CHECKS)
+        for pk in ALL
+        if pk != LIST
+    ]
     home = RatingList.objects.get(pk=CLUB)
-    for pk in ALL:
-        if pk != CLUB:
-            decoy = Club.objects.create(pk=pk, rating_list=home, name=f"Club {pk}", slug=f"club-{pk}")
-            Volunteer.objects.create(user=stranger, club=decoy)
+    decoys = [
+        Club.objects.create(pk=pk, rating_list=home, name=f"Club {pk}", slug=f"club-{pk}")
+        for pk in ALL
+        if pk != CLUB
+    ]
+    _past_the_chosen_ids(
+        RatingList, Club, Player, RecordSheet, RankSync, Volunteer, CommitteeMember, Invitation
+    )
+    black = Player.objects.create(
+        name="Bob Black", slug="bob-black", rating_list=target, home_club=club, start_rank=-10, rank=-10
+    )
+    Game.objects.create(
+        pk=GAME, club=club, sheet=sheet, date=date(2025, 3, 1), white=white, black=black, winner="white"
+    )
+    _past_the_chosen_ids(Game)
+    CommitteeMember.objects.bulk_create(
+        CommitteeMember(user=stranger, rating_list=place) for place in elsewhere
+    )
+    Volunteer.objects.bulk_create(Volunteer(user=stranger, club=decoy) for decoy in decoys)
     return {"club": club, "volunteer": volunteer, "committee": committee, "stranger": stranger}
 
 
