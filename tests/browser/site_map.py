@@ -38,9 +38,10 @@ PERSONAS: dict[str, str | None] = {
 }
 
 EVERYONE = tuple(PERSONAS)
-#: Public pages: read by everyone; checked without a login and with the
-#: longest menu (the committee's); every persona opens the home page (its own menu).
-PUBLIC = ("anonymous", "committee")
+#: Public pages: read by everyone, and checked as every persona (each sees
+#: its own menu and its own controls on them: a correction link, the e-mail
+#: switch on its record sheet, a list's settings).
+PUBLIC = EVERYONE
 ENTRY = ("volunteer", "committee")  # who enters and corrects the Stellenbosch sheets
 COMMITTEE = ("committee",)
 
@@ -70,7 +71,7 @@ SITE_MAP: dict[str, Entry] = {
     "": Visit("/", EVERYONE, then="open-menu"),
     "favicon.ico": Through("", "redirects to the site's icon (static/favicon.svg)"),
     "players/": Visit("/players/", PUBLIC),
-    "players/<slug:slug>/": Visit("/players/{player}/", (*PUBLIC, "player"), then="open-card"),
+    "players/<slug:slug>/": Visit("/players/{player}/", PUBLIC, then="open-card"),
     "players/<slug:slug>/vs/<slug:other>/": Visit("/players/{player}/vs/{opponent}/", PUBLIC),
     "players/<slug:slug>/feed/": Through(
         "players/<slug:slug>/", "the record sheet's news feed: XML, no page"
@@ -87,9 +88,9 @@ SITE_MAP: dict[str, Entry] = {
     "log/": Visit("/log/", PUBLIC),
     "games/<int:pk>/": Visit("/games/{game}/", PUBLIC),
     "adjustments/<int:pk>/": Visit("/adjustments/{adjustment}/", PUBLIC),
-    "sheets/<int:pk>/": Visit("/sheets/{sheet}/", (*PUBLIC, "volunteer")),
+    "sheets/<int:pk>/": Visit("/sheets/{sheet}/", PUBLIC),
     "lists/<slug:slug>/": Visit("/lists/sagc/", PUBLIC),
-    "clubs/<slug:slug>/": Visit("/clubs/stellenbosch/", (*PUBLIC, "volunteer")),
+    "clubs/<slug:slug>/": Visit("/clubs/stellenbosch/", PUBLIC),
     "clubs/<slug:slug>/kit/": Visit("/clubs/stellenbosch/kit/", ("volunteer", "committee")),
     "how/": Visit("/how/", PUBLIC),
     "how/<slug:system>/": Visit("/how/sagc/", PUBLIC),
