@@ -57,12 +57,19 @@ def standings(rating_list: RatingList, today: date, everyone: bool = False) -> Q
 
 
 def latest_sheets(rating_list: RatingList, limit: int = LATEST_SHEETS) -> QuerySet[RecordSheet]:
-    """The sheets entered last at the list's clubs, newest first, with their games count."""
-    return (
+    """The sheets entered last at the list's clubs, newest first, with their
+    games count (counted for those sheets only, not for every sheet of the
+    list before the newest are picked)."""
+    newest = (
         RecordSheet.objects.filter(club__rating_list=rating_list)
+        .order_by("-entered_at", "-id")
+        .values("pk")[:limit]
+    )
+    return (
+        RecordSheet.objects.filter(pk__in=newest)
         .select_related("club")
         .annotate(games_count=Count("games"))
-        .order_by("-entered_at", "-id")[:limit]
+        .order_by("-entered_at", "-id")
     )
 
 
