@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from ratings.engine.ranks import MAX_RANK, MIN_RANK, RankError, parse_rank
-
 from .errors import ExchangeError
+from .records import rank_cell
 from .text import decode_text
 
 COLUMNS = ("date", "white", "white_rank", "black", "black_rank", "handicap", "komi", "result", "kind", "club")
@@ -43,18 +42,6 @@ class PastGame:
     winner: str
     kind: str
     club: str
-
-
-def _rank(line: int, column: str, text: str) -> float | None:
-    if not text:
-        return None
-    try:
-        rank = parse_rank(text)
-    except RankError as error:
-        raise ExchangeError(line, f"{column}: {error}") from None
-    if not MIN_RANK <= rank <= MAX_RANK:
-        raise ExchangeError(line, f"{column}: {text!r} is outside 30k..9d")
-    return rank
 
 
 def _game(line: int, row: dict[str, str]) -> PastGame:
@@ -84,8 +71,8 @@ def _game(line: int, row: dict[str, str]) -> PastGame:
     if cell["white"].casefold() == cell["black"].casefold():
         raise ExchangeError(line, "the same player is on both sides")
     return PastGame(
-        line, day, cell["white"], _rank(line, "white_rank", cell["white_rank"]), cell["black"],
-        _rank(line, "black_rank", cell["black_rank"]), handicap, komi, winner, kind, cell["club"],
+        line, day, cell["white"], rank_cell(line, "white_rank", cell["white_rank"]), cell["black"],
+        rank_cell(line, "black_rank", cell["black_rank"]), handicap, komi, winner, kind, cell["club"],
     )  # fmt: skip
 
 

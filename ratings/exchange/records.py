@@ -66,6 +66,20 @@ GAME_FIELDS: tuple[str, ...] = (
 Record: TypeAlias = dict[str, str | int | float | None]
 
 
+def rank_cell(line: int, column: str, text: str | None) -> float | None:
+    """The rank written in a file's cell (None when empty); an unreadable
+    rank or one outside 30k..9d is refused naming the line and the column."""
+    if not text:
+        return None
+    try:
+        rank = parse_rank(text)
+    except RankError as error:
+        raise ExchangeError(line, f"{column}: {error}") from None
+    if not MIN_RANK <= rank <= MAX_RANK:
+        raise ExchangeError(line, f"{column}: {text!r} is outside 30k..9d")
+    return rank
+
+
 def _side(prefix: str, player: Player) -> Record:
     return {
         prefix: player.name,
@@ -175,15 +189,7 @@ def records_to_tournament(records: Iterable[tuple[int, Mapping[str, Any]]], fmt:
             key = _text(record, f"{side}_id") or player_name
             if not player_name or not key:
                 raise ExchangeError(line, f"{side}: the player's name is missing")
-            rank_text = _text(record, f"{side}_rank")
-            rank: float | None = None
-            if rank_text:
-                try:
-                    rank = parse_rank(rank_text)
-                except RankError as error:
-                    raise ExchangeError(line, f"{side}_rank: {error}") from None
-                if not MIN_RANK <= rank <= MAX_RANK:
-                    raise ExchangeError(line, f"{side}_rank: {rank_text!r} is outside 30k..9d")
+            rank = rank_cell(line, f"{side}_rank", _text(record, f"{side}_rank"))
             player = Player(
                 key=key,
                 name=player_name,
