@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 
 from tests.support import PASSWORD, REPO, make_pool, need
 
@@ -61,7 +60,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 @pytest.fixture
-def history(transactional_db: None, settings: Settings) -> dict[str, Any]:
+def history(transactional_db: None) -> dict[str, Any]:
     """A club with three players and two games already rated, and a volunteer."""
     from django.contrib.auth.models import User
 
@@ -71,7 +70,6 @@ def history(transactional_db: None, settings: Settings) -> dict[str, Any]:
     from ratings.recompute import recompute_list
     from ratings.services import GameRow
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch", primary_system="sagc")
     long_ago = date.today() - timedelta(days=400)
     people = {
@@ -106,7 +104,7 @@ def history(transactional_db: None, settings: Settings) -> dict[str, Any]:
 
 
 @pytest.fixture
-def checked_list(transactional_db: None, settings: Settings) -> Any:
+def checked_list(transactional_db: None) -> Any:
     """A club whose list asks to confirm results below 5 % and handicaps off
     the rule; Alice Mokoena 5k and Dan Kyu 10k; a volunteer of the club."""
     from django.contrib.auth.models import User
@@ -114,7 +112,6 @@ def checked_list(transactional_db: None, settings: Settings) -> Any:
     from accounts.models import Volunteer
     from ratings.models import Player
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(
         name="Stellenbosch Go Club", slug="stellenbosch", improbable_below=0.05, check_handicap=True
     )

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import looked_at as look
@@ -28,7 +27,7 @@ def signed_in(browser: Any, live_server: LiveServer, width: int, username: str, 
 
 @pytest.mark.parametrize("width", [375, 1280])
 def test_the_archive_downloaded_and_imported_in_the_browser(
-    browser: Any, live_server: LiveServer, transactional_db: None, settings: Settings, artifacts: Path,
+    browser: Any, live_server: LiveServer, transactional_db: None, artifacts: Path,
     tmp_path: Path, width: int,
 ) -> None:  # fmt: skip
     from django.contrib.auth.models import User
@@ -37,7 +36,6 @@ def test_the_archive_downloaded_and_imported_in_the_browser(
     from ratings.models import Game, Player, RatingList
     from ratings.services import GameRow
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
     committee_of(User.objects.create_user("committee", "c@example.org", PASSWORD), club.rating_list)
     User.objects.create_superuser("root", "root@example.org", PASSWORD)
@@ -95,14 +93,13 @@ PAST_CSV = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,c
 
 @pytest.mark.parametrize("width", [375, 1280])
 def test_past_games_previewed_and_saved_in_the_browser(
-    browser: Any, live_server: LiveServer, transactional_db: None, settings: Settings, artifacts: Path,
+    browser: Any, live_server: LiveServer, transactional_db: None, artifacts: Path,
     tmp_path: Path, width: int,
 ) -> None:  # fmt: skip
     from django.contrib.auth.models import User
 
     from ratings.models import Game
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
     committee_of(User.objects.create_user("committee", "c@example.org", PASSWORD), club.rating_list)
     csv = tmp_path / "past.csv"

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import DESKTOP, PHONE_375, looked_at, signed_in
@@ -26,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def pair(transactional_db: None, settings: Settings) -> Any:
+def pair(transactional_db: None) -> Any:
     """A list with Riaan Wang (two club nights) and Riaan Wnag (another
     night); a committee member, a volunteer and a player of it."""
     from django.contrib.auth.models import User
@@ -36,7 +35,6 @@ def pair(transactional_db: None, settings: Settings) -> Any:
     from ratings.models import Player
     from ratings.services import GameRow
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
     made = {
         slug: Player.objects.create(

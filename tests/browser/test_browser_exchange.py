@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import looked_at, opened_as
@@ -26,7 +25,6 @@ def test_exports_codes_and_published_ranks_in_the_browser(
     browser: Any,
     live_server: LiveServer,
     transactional_db: None,
-    settings: Settings,
     artifacts: Path,
     width: int,
 ) -> None:
@@ -36,7 +34,6 @@ def test_exports_codes_and_published_ranks_in_the_browser(
     from ratings.models import Club, Player
     from ratings.services import GameRow
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(name="Johannesburg Go Club", slug="johannesburg")
     committee_of(User.objects.create_user("committee", password=PASSWORD), club.rating_list)
     werner, thabo = (

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from django.core.mail import EmailMessage
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import DESKTOP, add_row, fill_player, read_sheet, shoot
@@ -116,7 +115,6 @@ def enter_sheet(page: Any, base: str, club: str, day: date, rows: list[Row]) -> 
 def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_both_clubs(
     live_server: LiveServer,
     transactional_db: None,
-    settings: Settings,
     mailoutbox: list[EmailMessage],
     browser: Any,
     artifacts: Path,
@@ -126,7 +124,6 @@ def test_a_list_is_set_up_in_the_browser_and_a_visitor_has_one_record_sheet_for_
     from accounts.models import CommitteeMember, Volunteer
     from ratings.models import Club, Game, Player, RatingList, RecordSheet
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     User.objects.create_superuser("admin", "admin@example.org", PASSWORD)
     base = live_server.url
 

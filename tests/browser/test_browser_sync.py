@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.pages import looked_at, opened_as
@@ -33,13 +32,12 @@ def new_page(browser: Any, width: int, live_server: LiveServer) -> Any:
 
 
 def test_rank_sync_and_season_pages_at_phone_and_desktop_widths(
-    browser: Any, live_server: LiveServer, transactional_db: None, settings: Settings, artifacts: Path
+    browser: Any, live_server: LiveServer, transactional_db: None, artifacts: Path
 ) -> None:
     from django.contrib.auth.models import User
 
     from ratings.models import Player, RecordSheet
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     club = make_pool(name="Stellenbosch Go Club", slug="stellenbosch")
     committee_of(User.objects.create_user("committee", password=PASSWORD), club.rating_list)
     for name, suffix, rank in [
