@@ -26,12 +26,23 @@ How others call it::
     closest([(line, name), ...], "WANG Riaan")                  # rank sync, imports: the best keys
     closest_words([(line, search_words(name)), ...], search_words("WANG Riaan"))  # the same, names reduced once
     closeness("Riaan Wnag", "Riaan Wang")                       # 0..1 (0: not taken for one another)
+    close_pairs([(key, search_words(name)), ...])               # every close pair among names: (a, b, closeness)
 
 May import: ratings.exchange, ratings.models.
 """
 
 from ratings.names.matching import alike, describe
-from ratings.names.scoring import closeness, closest, closest_words
+from ratings.names.scoring import close_pairs, closeness, closest, closest_words
 from ratings.names.search import Match, find, ranked
 
-__all__ = ["Match", "alike", "closeness", "closest", "closest_words", "describe", "find", "ranked"]
+__all__ = [
+    "Match",
+    "alike",
+    "close_pairs",
+    "closeness",
+    "closest",
+    "closest_words",
+    "describe",
+    "find",
+    "ranked",
+]

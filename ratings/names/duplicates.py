@@ -20,9 +20,9 @@ smaller gap between their ranks, and fewer games in all (a stray record has
 few).  Each pair says which record to keep (more games, then the older) and
 which to merge into it.
 
-Cost: names are compared pairwise in C (rapidfuzz's ``token_sort_ratio``
-over the stored search keys, :data:`PREFILTER`) and only the pairs that pass
-are scored word by word; the games read are those of the candidates only.
+Cost: names are paired by :func:`ratings.names.scoring.close_pairs` (a
+cheap pass in C over all pairs, then word by word for those that pass);
+the games read are those of the candidates only.
 """
 
 from __future__ import annotations
@@ -33,11 +33,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Count, Max, Min, Q
-from rapidfuzz import fuzz, process
 
 from ratings.exchange.names import identity_key
 from ratings.models import DifferentPeople, Game, Player, RatingList
-from ratings.names.scoring import closeness_of_words
+from ratings.names.scoring import close_pairs
 
 #: The national ids two records of one person share (field, label).
 ID_FIELDS = (
@@ -46,11 +45,6 @@ ID_FIELDS = (
     ("ffg_licence", "FFG licence"),
     ("aga_id", "AGA id"),
 )
-#: The cheap first pass over all pairs of names (0..100, rapidfuzz's
-#: token_sort_ratio of the search keys): below it, names are not compared
-#: word by word.  Names :func:`closeness_of_words` takes for one another
-#: score well above it ("riaan wang"/"riaan wnag" 90, "wei li"/"li wei" 100).
-PREFILTER = 70.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,21 +128,9 @@ def _ordered(a: int, b: int) -> tuple[int, int]:
 
 def _close_names(players: Iterable[Player]) -> Iterable[tuple[tuple[int, int], float]]:
     """(pair of ids, closeness) of the names close as whole names."""
-    people = [p for p in players if p.search_key]
-    words = [p.search_key.split() for p in people]
-    # The token-sort ratio, its words sorted once here rather than at each of
-    # the n²/2 comparisons (five times faster; the same scores).
-    keys = [" ".join(sorted(w)) for w in words]
-    for i, player in enumerate(people):
-        # Each name against the later ones only: every pair once.
-        later = keys[i + 1 :]
-        for _, _score, j in process.extract(
-            keys[i], later, scorer=fuzz.ratio, score_cutoff=PREFILTER, limit=None
-        ):
-            other = people[i + 1 + j]
-            closeness = closeness_of_words(words[i], words[i + 1 + j], whole=True)
-            if closeness > 0:
-                yield _ordered(player.pk, other.pk), closeness
+    people = [(p.pk, p.search_key.split()) for p in players if p.search_key]
+    for a, b, closeness in close_pairs(people):
+        yield _ordered(a, b), closeness
 
 
 def _shared_ids(players: Iterable[Player]) -> dict[tuple[int, int], list[str]]:

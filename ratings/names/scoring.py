@@ -32,9 +32,10 @@ Two ways of comparing:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import JaroWinkler
 
 from ratings.exchange.names import search_words
@@ -48,6 +49,12 @@ PREFIX_SCORE = 0.97
 WORD_THRESHOLD = 0.84
 #: Whole names at least this close are offered as "did you mean".
 NAME_THRESHOLD = 0.88
+#: The cheap first pass of :func:`close_pairs` over all pairs of names
+#: (0..100, rapidfuzz's ratio of the words sorted): below it, names are not
+#: compared word by word.  Names :func:`closeness_of_words` takes for one
+#: another score well above it ("riaan wang"/"riaan wnag" 90, "wei li"/"li
+#: wei" 100).
+PREFILTER = 70.0
 
 
 def word_similarity(typed: str, word: str, *, typing: bool) -> float:
@@ -136,3 +143,28 @@ def closest_words(candidates: Iterable[tuple[K, Sequence[str]]], typed: Sequence
         elif score == top and score > 0:
             best.append(key)
     return best
+
+
+def close_pairs(names: Sequence[tuple[K, Sequence[str]]]) -> Iterator[tuple[K, K, float]]:
+    """Every pair of the named things whose names (reduced to search words)
+    are close as whole names, once each, with their closeness: the
+    duplicate finder's pairs of players, an import's pairs of new names.
+
+    Quadratic, but cheap: each name is compared in C to the later ones with
+    the ratio of their sorted words (:data:`PREFILTER`, a sort done once, not
+    at each of the n²/2 comparisons) and only the pairs that pass are scored
+    word by word.
+
+    >>> list(close_pairs([(1, ["riaan", "wang"]), (2, ["andre", "marais"]), (3, ["wang", "riaan"])]))
+    [(1, 3, 1.0)]
+    """
+    keys = [" ".join(sorted(words)) for _, words in names]
+    for i, (key, words) in enumerate(names):
+        later = keys[i + 1 :]
+        for _, _score, j in process.extract(
+            keys[i], later, scorer=fuzz.ratio, score_cutoff=PREFILTER, limit=None
+        ):
+            other, other_words = names[i + 1 + j]
+            closeness = closeness_of_words(words, other_words, whole=True)
+            if closeness > 0:
+                yield key, other, closeness

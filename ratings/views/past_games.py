@@ -56,9 +56,14 @@ def past_games_preview(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
                 f"{report.games} past games saved on {report.sheets} sheets; ratings will update shortly.",
             )
             return redirect(preview.club.rating_list)
+    hints = preview.report.get("alike", {})
     context = {
         "preview": preview,
         "report": preview.report,
+        "new_players": [
+            {"name": name, "rank": rank, **hints.get(name, {"list": [], "file": []})}
+            for name, rank in preview.report["new_players"]
+        ],
         "rating_list": preview.club.rating_list,
         "error": error,
     }

@@ -66,7 +66,8 @@ def demo_places() -> dict[str, str]:
     past = preview_past_games(
         sagc,
         b"date,white,white_rank,black,black_rank,handicap,komi,result,kind,club\n"
-        b"2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,stellenbosch\n",
+        b"2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,stellenbosch\n"
+        b"2019-03-12,Anne Lee,3k,Bo Chen,6k,3,0.5,black,club,stellenbosch\n",
         filename="past.csv",
         user=chair,
     )

@@ -87,7 +87,8 @@ def looked_at(page: Any, artifacts: Path, name: str) -> None:
 
 PAST_CSV = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,club
 2019-03-05,Ann Lee,3k,Bo Chen,6k,3,0.5,black,club,Stellenbosch Go Club
-2019-03-12,Bo Chen,5k,Cara Smit,1d,0,6.5,white,tournament,Stellenbosch Go Club
+2019-03-12,Bo Chen,5k,Cara Smith,1d,0,6.5,white,tournament,Stellenbosch Go Club
+2019-03-19,Cara Smit,1d,Ann Lee,3k,2,0.5,white,club,Stellenbosch Go Club
 """
 
 
@@ -110,10 +111,11 @@ def test_past_games_previewed_and_saved_in_the_browser(
     with page.expect_navigation():
         page.click("form button.save")
     body = page.inner_text("body")
-    assert "2 games on 2 record sheets" in body and "Cara Smit" in body, body
+    assert "3 games on 3 record sheets" in body and "Cara Smit" in body, body
+    assert "Cara Smith (also new, in this file)" in body, "two spellings of one name are pointed out"
     looked_at(page, artifacts, "past-preview")
     with page.expect_navigation():
         page.click("form button.save")
-    assert "2 past games saved on 2 sheets" in page.inner_text("body")
+    assert "3 past games saved on 3 sheets" in page.inner_text("body")
     looked_at(page, artifacts, "past-saved")
-    assert Game.objects.count() == 2
+    assert Game.objects.count() == 3

@@ -169,3 +169,70 @@ def test_a_preview_that_no_longer_matches_saves_nothing(
     response = client_for("committee").post(reverse("past_games_preview", args=[preview.pk]))
     assert response.status_code == 400 and "the list changed since the preview" in response.content.decode()
     assert Game.objects.count() == 0
+
+
+def test_one_name_written_with_other_case_or_spacing_is_one_new_player(
+    tmp_path: Path, club: Club, other_club: Club, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The list's identity rule (case and spacing aside), as at entry: one
+    # person, even inside one sheet, starting at their first rank.
+    text = CSV + (
+        "2019-03-20,Eve Nel,9k,Ann Lee,3k,0,6.5,white,club,Stellenbosch Go Club\n"
+        "2019-03-20,Bo Chen,5k,eve  NEL,8k,0,6.5,black,club,Stellenbosch Go Club\n"
+        "2019-03-27,EVE NEL,8k,Cara Smit,1d,0,6.5,black,club,Stellenbosch Go Club\n"
+        # "Zoë" composed, then decomposed (as macOS writes it): one name.
+        "2019-03-27,Zo\u00eb Nel,9k,Ann Lee,3k,0,6.5,white,club,Stellenbosch Go Club\n"
+        "2019-04-03,Zoe\u0308 Nel,9k,Bo Chen,5k,0,6.5,white,club,Stellenbosch Go Club\n"
+    )
+    call_command("import_past_games", str(_write(tmp_path, text)), "--list", "sagc")
+    out = capsys.readouterr().out
+    assert "6 new players" in out and out.count("new: ") == 6, "Ann, Bo, Cara, Dan, Eve and Zoë, once"
+    assert Player.objects.filter(name_key="zo\u00eb nel").count() == 1
+    eve = Player.objects.get(name_key="eve nel")
+    assert Player.objects.filter(name__iexact="eve nel").count() == 1
+    assert eve.start_rank == -9
+    assert Game.objects.filter(white=eve).count() + Game.objects.filter(black=eve).count() == 3
+
+
+ALIKE = """date,white,white_rank,black,black_rank,handicap,komi,result,kind,club
+2019-03-05,José Dias,3k,Riaan Wnag,6k,3,0.5,black,club,Stellenbosch Go Club
+2019-03-12,Jose Dias,3k,Ann Lee,3k,0,6.5,white,club,Stellenbosch Go Club
+"""
+
+
+def test_new_names_alike_a_player_or_each_other_are_shown_never_merged(
+    tmp_path: Path, club: Club, other_club: Club, make_player: MakePlayer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_player("Riaan Wang", rank=-5, since=date(2018, 1, 1))
+    call_command("import_past_games", str(_write(tmp_path, ALIKE)), "--list", "sagc", "--dry-run")
+    lines = {
+        line.split(",")[0].strip(): line for line in capsys.readouterr().out.splitlines() if "new:" in line
+    }
+    assert "Riaan Wang, 5k" in lines["new: Riaan Wnag"], "a typo of a player of the list is shown"
+    assert "Jose Dias (also new, in this file)" in lines["new: José Dias"]
+    assert "José Dias (also new, in this file)" in lines["new: Jose Dias"]
+    assert "alike" not in lines["new: Ann Lee"], "a name like no other is shown alone"
+    # Shown, never taken for one another: saved, they are four new players.
+    call_command("import_past_games", str(_write(tmp_path, ALIKE)), "--list", "sagc")
+    assert set(Player.objects.values_list("name", flat=True)) == {
+        "Riaan Wang", "Riaan Wnag", "José Dias", "Jose Dias", "Ann Lee",
+    }  # fmt: skip
+
+
+def test_the_preview_page_shows_the_alike_names_and_still_saves(
+    client_for: ClientFor, club: Club, other_club: Club, make_player: MakePlayer
+) -> None:
+    make_player("Riaan Wang", rank=-5, since=date(2018, 1, 1))
+    client = client_for("committee")
+    upload = SimpleUploadedFile("past.csv", ALIKE.encode(), content_type="text/csv")
+    response = client.post(
+        reverse("past_games"), {"rating_list": club.rating_list_id, "file": upload}, follow=True
+    )
+    page = response.content.decode()
+    assert "Riaan Wang, 5k" in page and "(in the list)" in page
+    assert "Jose Dias (also new, in this file)" in page
+    # A player added meanwhile changes the hints, not what the file saves.
+    make_player("Jose Diaz", rank=-3, since=date(2018, 1, 1))
+    saved = client.post(response.redirect_chain[-1][0], follow=True)
+    assert "2 past games saved on 2 sheets" in saved.content.decode()
+    assert Player.objects.filter(name="Riaan Wnag").exists()

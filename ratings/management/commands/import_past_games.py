@@ -41,5 +41,12 @@ class Command(BaseCommand):
             f"{verb} {report.games} games on {report.sheets} sheets ({report.first} to {report.last}), "
             f"{len(report.new_players)} new players"
         )
+        hints = report.hints()
         for name, rank in report.new_players:
-            self.stdout.write(f"  new: {name}, starting at {format_rank(rank)}")
+            alike = hints.get(name, {})
+            seen = [
+                *alike.get("list", []),
+                *(f"{other} (also new, in this file)" for other in alike.get("file", [])),
+            ]
+            also = f"; alike: {'; '.join(seen)}" if seen else ""
+            self.stdout.write(f"  new: {name}, starting at {format_rank(rank)}{also}")
