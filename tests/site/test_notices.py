@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
+from ratings.engine import SYSTEM_LABELS
 from ratings.models import ChangeNotice, Club, Player, RecomputeRun, ResultChange
 from ratings.notices import mail
 from ratings.recompute import recompute_list
@@ -87,6 +88,27 @@ def test_the_feed_has_each_new_result_and_each_changed_one_with_the_reason(
     assert game_ids == set(changed.values_list("game_id", flat=True))
     page = client.get(reverse("player", args=[ann.slug])).content.decode()
     assert f'href="{reverse("player_feed", args=[ann.slug])}"' in page
+
+
+def test_a_changed_rank_adjustment_is_told_in_its_own_words(client: Client, club: Club, ann: Player) -> None:
+    # The committee set Ann's rank after her games with Bob; a game entered
+    # late before them changes what the adjustment did (the index it reset).
+    adjustment = services.add_adjustment(player=ann, date=ann.since + timedelta(days=40), rank=-4)
+    recompute_list(club.rating_list_id)
+    late_game(club)
+    changed = ResultChange.objects.filter(player=ann, adjustment=adjustment)
+    assert changed.exists(), "the late game changed the adjustment's result"
+    entries = [e for e in feed_entries(client, ann) if "rank adjustment" in e["title"]]
+    day = f"{adjustment.date:%Y-%m-%d}"
+    sagc = SYSTEM_LABELS["sagc"]
+    assert [e["title"] for e in entries] == [
+        f"{sagc}: your rank adjustment of {day} changed"
+    ] * changed.count()
+    for entry in entries:
+        assert entry["link"].endswith(reverse("adjustment", args=[adjustment.pk]))
+        assert "was entered late" in entry["summary"], entry["summary"]
+        assert f"so your rank adjustment of {day} was rated again in {sagc}" in entry["summary"]
+        assert "against" not in entry["title"], "an adjustment has no opponent"
 
 
 def test_no_e_mail_unless_asked(club: Club, ann: Player) -> None:
