@@ -69,7 +69,8 @@ def test_links_to_the_national_pages_of_the_ids_known(client: Client, make_playe
     known = make_player("Known Player", egd_pin="12345678", ffg_licence="1800014", aga_id="4321")
     html = client.get(reverse("player", args=[known.slug])).content.decode()
     assert 'href="https://www.europeangodatabase.eu/EGD/Player_Card.php?&amp;key=12345678"' in html
-    assert "ffg.jeudego.org" in html and "1800014" in html
+    # The FFG's person page takes its own number, not the licence: shown, not linked.
+    assert "FFG licence 1800014" in html and "jeudego" not in html
     assert 'href="https://agagd.usgo.org/player/4321/"' in html
     unknown = make_player("Unknown Player")
     html = client.get(reverse("player", args=[unknown.slug])).content.decode()
