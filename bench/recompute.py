@@ -21,12 +21,20 @@ the games the bench adds are deleted again at the end.
 - a 10-game sheet saved (services.save_sheet, the recompute left to the
   worker: what a volunteer waits for when a broker is configured);
 - sheet page / player list: median of 20 requests through the Django test
-  client (a busy player's record sheet; /players/).
+  client (a busy player's record sheet; /players/);
+- game page: 21 games spread over the biggest club's history, each
+  requested once, median and worst (``--game-systems all``: with all six
+  systems, the list recomputed with them first, its systems put back after).
+
+On PostgreSQL it also measures the full recompute's **write floor**
+(bench/write_floor.py): the same rows COPYed in binary into a bare table of
+the history's columns and the history's indexes built on it, in the same
+run, and prints the full recompute's time over it (the ratio).
 
 Wall and CPU seconds are printed for each part (the CPU figure shows the
 cost when the machine is shared).  The last line is
 
-    full: S s; late game at 99%: L s; sheet page: M ms; player list: Q ms
+    full: S s; floor ratio: R; late game at 99%: L s; sheet page: M ms; player list: Q ms; game page: ...
 """
 
 from __future__ import annotations
@@ -45,6 +53,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from write_floor import write_floor  # noqa: E402  (bench/write_floor.py)
 
 
 def bench_database() -> str:
@@ -165,6 +176,12 @@ def main() -> None:
         help="full: one recompute_list(full=True) per list instead of recompute_all",
     )
     parser.add_argument(
+        "--game-systems",
+        choices=["list", "all"],
+        default="list",
+        help="the game page with the list's own systems, or with all six (the list recomputed with them)",
+    )
+    parser.add_argument(
         "--database",
         metavar="URL",
         help="reuse this database (generated into once; history emptied before each run)",
@@ -257,6 +274,16 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
             f"  server CPU {server_cpu() - server_before:.3f} s (backend, its workers, WAL and checkpoints)"
         )
     print(f"  peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    ratio = "n/a"
+    if connection.vendor == "postgresql" and not args.per_list:
+        floor = write_floor(connection, server_cpu)
+        server = f"; server CPU {floor.server:.3f} s" if floor.server is not None else ""
+        print(
+            f"write floor: {floor.wall:.3f} s wall ({floor.rows} rows: binary COPY into a bare table"
+            f" {floor.copy:.3f} s, its indexes {floor.indexes:.3f} s), {floor.cpu:.3f} s CPU{server}"
+        )
+        ratio = f"{full_wall / floor.wall:.2f}x"
+        print(f"  full recompute / write floor: {ratio}")
 
     biggest = max(clubs, key=lambda c: Game.objects.filter(club=c).count())
     dates = list(Game.objects.filter(club=biggest).order_by("date").values_list("date", flat=True))
@@ -307,9 +334,57 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
         print(f"  pages not measured: {error}")
         sheet_ms = players_ms = "n/a"
     print(f"  sheet page of {busy.name} ({busy.games_count} games)")
+    game_pages = _game_pages(client, biggest, args.game_systems)
     print(
-        f"full: {full_wall:.1f} s; late game at 99%: {late_wall:.2f} s; sheet page: {sheet_ms}; player list: {players_ms}"
+        f"full: {full_wall:.1f} s; floor ratio: {ratio}; late game at 99%: {late_wall:.2f} s;"
+        f" sheet page: {sheet_ms}; player list: {players_ms}; game page: {game_pages}"
     )
+
+
+def _game_pages(client: Any, club: Any, systems: str, count: int = 21) -> str:
+    """The game page (its explanation replays from the last checkpoint) of
+    ``count`` games spread evenly over ``club``'s history, each requested
+    once: median and worst.  ``systems`` "all": with every system computed
+    by the club's list (set, the list recomputed, and the list's own
+    systems put back afterwards), else the list's own."""
+    from django.urls import reverse
+
+    from ratings import recompute
+    from ratings.engine import SYSTEM_NAMES
+    from ratings.models import Game, RatingList
+
+    rating_list = RatingList.objects.get(pk=club.rating_list_id)
+    compared = rating_list.compared_systems
+    ids = list(Game.objects.filter(club=club).order_by("date", "pk").values_list("pk", flat=True))
+    picks = [ids[i * (len(ids) - 1) // (count - 1)] for i in range(count)]
+    try:
+        if systems == "all":
+            rating_list.compared_systems = [s for s in SYSTEM_NAMES if s != rating_list.primary_system]
+            rating_list.save(update_fields=["compared_systems"])
+            _timed(
+                f"list recomputed with {len(rating_list.systems)} systems (not a target)",
+                lambda: recompute.recompute_list(rating_list.pk, full=True, trigger="bench"),
+            )
+        computed = len(rating_list.systems)
+        client.get(reverse("game", args=[picks[0]]))  # warm caches and templates
+        samples = []
+        for pk in picks:
+            cpu, start = time.process_time(), time.perf_counter()
+            response = client.get(reverse("game", args=[pk]))
+            samples.append(((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000))
+            assert response.status_code == 200, (pk, response.status_code)
+    finally:
+        if systems == "all":
+            rating_list.compared_systems = compared
+            rating_list.save(update_fields=["compared_systems"])
+    walls = [wall for wall, _ in samples]
+    cpus = [cpu for _, cpu in samples]
+    figure = f"{statistics.median(walls):.0f} ms median, {max(walls):.0f} ms worst"
+    print(
+        f"game page ({computed} systems, {count} games spread over the list): {figure}"
+        f" ({statistics.median(cpus):.0f} / {max(cpus):.0f} ms CPU)"
+    )
+    return figure
 
 
 if __name__ == "__main__":
