@@ -16,7 +16,9 @@ from ratings.models.log import LogEntry
 from ratings.models.players import Player
 
 #: A chart's row: see HistoryQuerySet.for_charts.
-ChartRow = tuple[str, date, float, float, float, str | None, str | None, str, str | None]
+ChartRow = tuple[str, int, date, float, float]
+#: A hovered point's game: see HistoryQuerySet.point_details.
+PointDetail = tuple[float, str | None, str | None, str, str | None]
 
 
 class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
@@ -40,24 +42,27 @@ class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
 
     def for_charts(self, player: Player, systems: list[str]) -> list[ChartRow]:
         """Each row of the player in ``systems``, oldest first, as the charts
-        plot and title them: (system, date, rank after, rating after, change,
-        opponent's name and suffix, colour, winner); one query on the
-        (player, system, seq) index."""
+        plot them: (system, seq, date, rank after, rating after); one query
+        on the (player, system, seq) index, without a join: the games behind
+        the few points marked for hover are read apart (:meth:`point_details`)."""
         return list(
             self.filter(player=player, system__in=systems)
             .order_by("system", "seq")
-            .values_list(
-                "system",
-                "date",
-                "rank_after",
-                "rating_after",
-                "change",
-                "opponent__name",
-                "opponent__suffix",
-                "colour",
-                "game__winner",
-            )
+            .values_list("system", "seq", "date", "rank_after", "rating_after")
         )
+
+    def point_details(self, player: Player, system: str, seqs: list[int]) -> dict[int, PointDetail]:
+        """What the player's rows ``seqs`` in ``system`` say on hover, by seq:
+        (change, opponent's name and suffix, colour, winner); one query on
+        the (player, system, seq) index."""
+        rows = (
+            self.filter(player=player, system=system, seq__in=seqs)
+            .order_by()
+            .values_list("seq", "change", "opponent__name", "opponent__suffix", "colour", "game__winner")
+        )
+        return {
+            seq: (change, name, suffix, colour, winner) for seq, change, name, suffix, colour, winner in rows
+        }
 
     def with_opponent_rank(self) -> HistoryQuerySet:
         """Annotate ``opponent_rank``: the opponent's rank at the time of the

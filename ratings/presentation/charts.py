@@ -22,6 +22,7 @@ PAD_TOP = 8
 PAD_BOTTOM = 22
 MAX_POINTS = 400  # a long sheet keeps the last value of each date, thinned to this
 MAX_MARKS = 120  # points to hover, at most (each is a few dozen bytes of SVG)
+MAX_TITLED = 10  # games a mark names, at most; it counts the others of its date
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,7 @@ def history_chart(
     step_when: Callable[[float, float], bool] | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
-    titles: Callable[[int], str] | None = None,
+    titles: Callable[[list[int]], list[str]] | None = None,
 ) -> Chart | None:
     """The chart of ``points`` (date, value) in date order; None when empty.
 
@@ -91,9 +92,10 @@ def history_chart(
     range holds any, at most five of them.  ``step_when(previous, value)``
     true: the line steps (flat to the date, then straight up or down)
     instead of sloping from the previous point, e.g. at a rank change,
-    which happens on one date and not gradually in between.  ``titles(i)``:
-    what is behind point ``i``, shown on hover over its date's mark (the
-    points of a date joined); asked only for the dates marked.
+    which happens on one date and not gradually in between.  ``titles(indices)``:
+    what is behind each of those points, shown on hover over its date's mark
+    (the points of a date joined, at most MAX_TITLED of them, then how many
+    more); asked once, only for the points named.
     """
     kept = thin(points)
     if not kept:
@@ -133,13 +135,23 @@ def history_chart(
     marks: tuple[Mark, ...] = ()
     if titles is not None:
         marked = spread(kept, MAX_MARKS)
-        wanted = {d for d, _ in marked}
-        behind: dict[date, list[str]] = {}
+        behind: dict[date, list[int]] = {d: [] for d, _ in marked}
         for i, (day, _) in enumerate(points):
-            if day in wanted:
-                behind.setdefault(day, []).append(titles(i))
-        marks = tuple(Mark(x_of(d), y_of(v), "; ".join(behind[d])) for d, v in marked)
+            if day in behind:
+                behind[day].append(i)
+        named = [i for d, _ in marked for i in behind[d][:MAX_TITLED]]
+        title_of = dict(zip(named, titles(named), strict=True))
+        marks = tuple(Mark(x_of(d), y_of(v), mark_title(behind[d], title_of)) for d, v in marked)
     return Chart(width, height, coords, x_ticks, y_ticks, first, last, len(kept), marks)
+
+
+def mark_title(behind: list[int], title_of: dict[int, str]) -> str:
+    """A mark's title: its date's points, the first MAX_TITLED named, the
+    others counted (a day of a thousand games would make a title of tens of
+    kilobytes that no one reads)."""
+    title = "; ".join(title_of[i] for i in behind[:MAX_TITLED])
+    more = len(behind) - MAX_TITLED
+    return title if more <= 0 else f"{title}; and {more} more that day"
 
 
 def _date_ticks(first: date, last: date, most: int = 4) -> list[date]:

@@ -19,7 +19,7 @@ from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
 from ratings.exchange.cells import csv_lines
 from ratings.models import ChangeNotice, FormerSlug, HistoryEntry, Player, RatingList, player_display_name
-from ratings.models.history import ChartRow
+from ratings.models.history import ChartRow, PointDetail
 from ratings.names import ranked
 from ratings.presentation import results
 from ratings.presentation.charts import Chart, history_chart
@@ -169,11 +169,13 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     if request.GET.get("export") == "csv":
         rows = (row.cells() for row in sheet_rows(entries, player))
         return csv_response(f"{player.slug}-{system}.csv", [headers, *rows])
-    # The page's place in the sheet first (seq numbers only, from the
-    # unique index), then its rows with their joins: joining before the
-    # LIMIT made the database join every row of a long sheet whenever its
-    # statistics were stale (a freshly rewritten history on PostgreSQL).
-    seqs = HistoryEntry.objects.for_sheet(player, system).values_list("seq", flat=True)
+    # The page's place in the sheet first (seq numbers only, newest first,
+    # from the charts' rows, which are every row of every system), then its
+    # rows with their joins: joining before the LIMIT made the database join
+    # every row of a long sheet whenever its statistics were stale (a
+    # freshly rewritten history on PostgreSQL).
+    history = chart_rows(player, player.rating_list.systems)
+    seqs = [row[1] for row in reversed(history[system])]
     page = Paginator(seqs, SHEET_ROWS_PER_PAGE).get_page(request.GET.get("page"))
     shown = list(entries.filter(seq__in=list(page.object_list)))
     # A row whose result a late game changed: its latest change, noted.
@@ -196,7 +198,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
             "rows": lines,
             "charts": [
                 (name, SYSTEM_LABELS.get(name, name), chart)
-                for name, chart in rating_charts(player, player.rating_list.systems)
+                for name, chart in rating_charts(player, history)
                 if chart is not None and chart.count > 1
             ],
             "totals": results.totals(player, timezone.localdate()),
@@ -210,25 +212,31 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
     )
 
 
-def rating_charts(player: Player, systems: list[str]) -> list[tuple[str, Chart | None]]:
-    """The history chart of each system, from one query: SAGC plots rank +
-    index / 2000 (the index runs from -999 to +999 inside a rank, so a
-    rank's band is one unit tall and a promotion does not look like a fall
-    to 0); other systems plot their own rating (GoR, level).  Each point
-    says on hover the game or adjustment behind it."""
+def chart_rows(player: Player, systems: list[str]) -> dict[str, list[ChartRow]]:
+    """The player's rows of each system, oldest first, from one query."""
     rows: dict[str, list[ChartRow]] = {name: [] for name in systems}
     for row in HistoryEntry.objects.for_charts(player, systems):
         rows[row[0]].append(row)
-    charts: list[tuple[str, Chart | None]] = []
-    for system in systems:
-        points = rows[system]
+    return rows
 
-        def titles(i: int, points: list[ChartRow] = points, system: str = system) -> str:
-            return point_title(points[i], system)
+
+def rating_charts(player: Player, rows: dict[str, list[ChartRow]]) -> list[tuple[str, Chart | None]]:
+    """The history chart of each system of ``rows`` (:func:`chart_rows`):
+    SAGC plots rank + index / 2000 (the index runs from -999 to +999 inside
+    a rank, so a rank's band is one unit tall and a promotion does not look
+    like a fall to 0); other systems plot their own rating (GoR, level).
+    Each point says on hover the game or adjustment behind it: those games
+    are read for the marked points only, one query a system."""
+    charts: list[tuple[str, Chart | None]] = []
+    for system, points in rows.items():
+
+        def titles(indices: list[int], points: list[ChartRow] = points, system: str = system) -> list[str]:
+            details = HistoryEntry.objects.point_details(player, system, [points[i][1] for i in indices])
+            return [point_title(points[i], details[points[i][1]], system) for i in indices]
 
         if system == "sagc":
             chart = history_chart(
-                [(row[1], row[2] + row[3] / 2000) for row in points],
+                [(row[2], row[3] + row[4] / 2000) for row in points],
                 label=lambda v: format_rank(round(v)),
                 whole_ticks=True,
                 step_when=lambda before, after: round(before) != round(after),  # a rank change
@@ -237,15 +245,16 @@ def rating_charts(player: Player, systems: list[str]) -> list[tuple[str, Chart |
         else:
             # Whole numbers on the axis: "1720" fits the margin, "1719.674" does not.
             chart = history_chart(
-                [(row[1], row[3]) for row in points], label=lambda v: f"{v:.0f}", titles=titles
+                [(row[2], row[4]) for row in points], label=lambda v: f"{v:.0f}", titles=titles
             )
         charts.append((system, chart))
     return charts
 
 
-def point_title(row: ChartRow, system: str) -> str:
+def point_title(row: ChartRow, detail: PointDetail, system: str) -> str:
     """ "2024-03-05: won against Bob Nel (+12.5), 3k 450" """
-    _, day, rank, rating, change, opponent, suffix, colour, winner = row
+    _, _, day, rank, rating = row
+    change, opponent, suffix, colour, winner = detail
     if opponent is None:
         what = "rank adjustment"
     else:

@@ -3,7 +3,7 @@
 from datetime import date
 
 from ratings.engine.ranks import format_rank
-from ratings.presentation.charts import history_chart
+from ratings.presentation.charts import MAX_TITLED, history_chart
 
 
 def test_a_player_who_stayed_within_one_rank_gets_the_two_band_lines_labelled() -> None:
@@ -40,3 +40,22 @@ def test_the_line_steps_at_a_rank_change_and_slopes_within_a_rank() -> None:
     assert chart.count == 3
     plain = history_chart(points)
     assert plain is not None and len(plain.points.split()) == 3, "no steps unless asked"
+
+
+def test_a_mark_names_the_first_games_of_its_date_and_counts_the_others() -> None:
+    # Two dates: one of three games, one of MAX_TITLED + 5 (a bulk import of a day).
+    busy = MAX_TITLED + 5
+    points = [(date(2026, 1, 1), 1.0)] * 3 + [(date(2026, 2, 1), 2.0)] * busy
+    asked: list[list[int]] = []
+
+    def titles(indices: list[int]) -> list[str]:
+        asked.append(indices)
+        return [f"game {i}" for i in indices]
+
+    chart = history_chart(points, titles=titles)
+    assert chart is not None
+    assert asked == [[0, 1, 2, *range(3, 3 + MAX_TITLED)]], "once, for the points named only"
+    first, second = (mark.title for mark in chart.marks)
+    assert first == "game 0; game 1; game 2"
+    named = "; ".join(f"game {i}" for i in range(3, 3 + MAX_TITLED))
+    assert second == f"{named}; and 5 more that day"
