@@ -23,6 +23,7 @@ from collections.abc import Generator
 from datetime import date
 from typing import Any
 
+import hypothesis
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -30,6 +31,8 @@ from django.test import Client
 from ratings.models import Club, RatingList
 from tests.support import (
     DECIDED,
+    MUTATION_EXAMPLES,
+    MUTATION_RUN,
     NO_ENTRY_CHECKS,
     PASSWORD,
     REQUIRE,
@@ -47,11 +50,28 @@ DESELECTED = "postgresql_deselected"
 
 def pytest_configure(config: pytest.Config) -> None:
     """Hash test passwords with MD5: PBKDF2 costs about a second per user on
-    this machine, and tests create many users.  Never used outside tests."""
+    this machine, and tests create many users.  Never used outside tests.
+
+    In a mutation run (``support.MUTATION_RUN``) the hypothesis properties run
+    the ``mutation`` profile: few examples, derandomised (the same examples
+    for every mutant, no example database shared by the forked runs), no
+    deadline (a loaded machine and mutmut's call tracing slow every call).
+    Loaded here, before the test modules are imported, as each property's
+    ``@settings`` takes what it does not set from the profile loaded then."""
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     config.stash[_deselected] = 0
+    if MUTATION_RUN:
+        hypothesis.settings.register_profile(
+            "mutation",
+            max_examples=MUTATION_EXAMPLES,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            suppress_health_check=[hypothesis.HealthCheck.too_slow],
+        )
+        hypothesis.settings.load_profile("mutation")
 
 
 _deselected = pytest.StashKey[int]()

@@ -6,6 +6,7 @@
   :func:`shared_data`, :func:`realdata`, and what the valid tournament
   files among them hold: :data:`VALID_TOURNAMENTS`;
 - real services and the compiled engine: :func:`need`;
+- a mutation run's hypothesis examples: :data:`MUTATION_RUN`, :func:`examples`;
 - waiting for something to happen: :func:`wait_until` (never a bare sleep);
 - the data of many tests: :data:`PASSWORD`, :data:`ROLES`,
   :data:`NO_ENTRY_CHECKS`, :func:`make_pool`, :func:`volunteer_of`,
@@ -67,6 +68,25 @@ DECIDED = "makes this a failure)"
 POLL_SECONDS = 0.05
 
 T = TypeVar("T")
+
+#: A mutation run (``make mutation``, docs/testing.md): mutmut sets
+#: ``MUTANT_UNDER_TEST`` in its own process from its first step
+#: (``mutant_generation``), through its stats step (``stats``, every selected
+#: test run once with every mutated function recording its callers) to each
+#: mutant's run in a forked child (the mutant's name).  The hypothesis
+#: properties then run the ``mutation`` profile (tests/conftest.py): few
+#: examples, always the same ones, so that thousands of runs end in time and a
+#: mutant's verdict does not depend on the examples drawn.
+MUTATION_RUN = "MUTANT_UNDER_TEST" in os.environ
+#: The examples of each property in a mutation run.
+MUTATION_EXAMPLES = 10
+
+
+def examples(count: int) -> int:
+    """A property's ``max_examples``: ``count``, or at most
+    :data:`MUTATION_EXAMPLES` in a mutation run (a property's own setting
+    would otherwise win over the profile's)."""
+    return min(count, MUTATION_EXAMPLES) if MUTATION_RUN else count
 
 
 def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from ratings.engine import SYSTEM_NAMES
 from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
 from ratings.evaluation.predict import PREDICTORS, evaluate
+from tests.support import examples
 
 DAY = date(2024, 3, 1)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
@@ -122,7 +123,7 @@ def histories(draw: st.DrawFn) -> tuple[list[Game], dict[PlayerId, Start]]:
     return games, starts
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(histories(), histories(), st.data())
 def test_later_games_never_change_an_earlier_prediction(
     history: tuple[list[Game], dict[PlayerId, Start]],

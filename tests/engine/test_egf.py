@@ -44,7 +44,7 @@ from ratings.engine.egf_rules import (
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, gor_to_rank
 from tests.engine.egf_helpers import histories, rating_starts, read_h9
-from tests.support import DATA
+from tests.support import DATA, examples
 
 DAY = date(2024, 3, 2)
 
@@ -360,7 +360,7 @@ def test_a_tournament_s_ratings_are_not_updated_between_rounds(
 # --- properties -----------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories())
 def test_property_no_rating_below_the_floor_and_wins_never_cost(
     history: tuple[dict[str, float], list[list[Game]]],
@@ -375,7 +375,7 @@ def test_property_no_rating_below_the_floor_and_wins_never_cost(
             assert result.ledger.change[2 * i + (g.winner is Winner.BLACK)] >= 0.0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories(), st.data())
 def test_property_resuming_at_a_period_boundary_equals_full_replay(
     history: tuple[dict[str, float], list[list[Game]]], data: st.DataObject
@@ -395,7 +395,7 @@ def test_property_resuming_at_a_period_boundary_equals_full_replay(
     assert dict(full.state) == dict(rest.state)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories(), st.randoms())
 def test_property_order_of_games_within_a_period_does_not_matter(
     history: tuple[dict[str, float], list[list[Game]]], rnd: random.Random
@@ -407,7 +407,7 @@ def test_property_order_of_games_within_a_period_does_not_matter(
     assert {p: s.rating for p, s in one.items()} == pytest.approx({p: s.rating for p, s in two.items()})
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.floats(-900, 2900), st.floats(-900, 2900), st.sampled_from(list(Winner)))
 def test_property_swapping_colours_of_an_even_game_mirrors_the_changes(
     rw: float, rb: float, winner: Winner

@@ -22,7 +22,7 @@ from ratings.engine.egf_old import OldEGF
 from ratings.engine.egf_rules import old_a, old_con, old_expected
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from tests.engine.egf_helpers import histories, rating_starts, read_h9
-from tests.support import DATA
+from tests.support import DATA, examples
 
 DAY = date(2019, 6, 1)
 
@@ -167,7 +167,7 @@ def test_a_tournament_old_and_new_systems_agree_on_who_gained() -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories())
 def test_property_floor_ranks_and_signs(history: tuple[dict[str, float], list[list[Game]]]) -> None:
     starts, periods = history
@@ -185,7 +185,7 @@ def test_property_floor_ranks_and_signs(history: tuple[dict[str, float], list[li
         assert result.ledger.change[loser_slot] <= 116 * 0.008
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories(), st.data())
 def test_property_resuming_at_a_period_boundary_equals_full_replay(
     history: tuple[dict[str, float], list[list[Game]]], data: st.DataObject
@@ -205,7 +205,7 @@ def test_property_resuming_at_a_period_boundary_equals_full_replay(
     assert dict(full.state) == dict(rest.state)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(histories(), st.randoms())
 def test_property_order_of_games_within_a_period_does_not_matter(
     history: tuple[dict[str, float], list[list[Game]]], rnd: random.Random

@@ -25,6 +25,7 @@ from ratings.engine import SYSTEM_NAMES, get_system
 from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ranks import parse_rank
 from ratings.whatif import rate_csv
+from tests.support import examples
 
 DAY = date(2024, 5, 4)
 NAMES = ("a", "b", "c", "d", "e", "f")
@@ -122,7 +123,7 @@ CHECKS = {
 
 
 @pytest.mark.parametrize("system", SYSTEM_NAMES)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(history=histories())
 def test_the_terms_of_every_explanation_recombine_to_the_stored_change(
     system: str, history: tuple[list[Game], dict[PlayerId, Start]]

@@ -41,11 +41,12 @@ from ratings.engine.base import (
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from ratings.synthetic import synthetic_history
+from tests.support import examples
 
 # Rank bounds by system.  West Surrey's ladder has rungs from 40k to 9.9d
 # (the West Surrey ladder page, "The rungs"); every other system stays within 30k..9d.
 BOUNDS: Mapping[str, tuple[float, float]] = {"west-surrey": (-40.0, 8.9)}
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 History = tuple[list[Event], dict[PlayerId, Start]]
 
 

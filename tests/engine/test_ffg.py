@@ -24,6 +24,7 @@ from ratings.engine.base import (
 from ratings.engine.ffg import FFG, epsilon, expected, k_factor, threshold
 from ratings.engine.ffg_common import handicap_stones
 from tests.engine.ffg_helpers import histories
+from tests.support import examples
 
 DAY = date(2023, 3, 4)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
@@ -325,7 +326,7 @@ def test_start_levels_outside_the_bounds_enter_at_the_bounds() -> None:
 # --- properties ---------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
 def test_levels_stay_within_minus_2950_and_850(history: tuple[list[Game], dict[PlayerId, Start]]) -> None:
     events, starts = history
@@ -335,7 +336,7 @@ def test_levels_stay_within_minus_2950_and_850(history: tuple[list[Game], dict[P
     assert all(-2950 <= p.level <= 850 for p in result.state.values())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(forfeits=False), st.data())
 def test_forfeit_games_change_nothing(
     history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
@@ -355,7 +356,7 @@ def test_forfeit_games_change_nothing(
             assert mixed.ledger.change[2 * i] == 0.0 and mixed.ledger.change[2 * i + 1] == 0.0
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(), st.data())
 def test_resuming_at_a_period_boundary_equals_full_replay(
     history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject

@@ -24,6 +24,7 @@ from ratings.engine.ffg import FFG, epsilon, k_factor, threshold
 from ratings.engine.ffg_common import game_coefficient, handicap_bonus, handicap_stones
 from ratings.engine.ranks import rank_to_ffg
 from tests.engine.ffg_helpers import histories
+from tests.support import examples
 
 DAY = date(2024, 3, 2)
 W, B, J = Winner.WHITE, Winner.BLACK, Winner.JIGO
@@ -141,7 +142,7 @@ def test_new_10k_and_20k_players_end_where_the_ffg_pages_iteration_ends(
     assert final_levels(games, starts)["new"] == level
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
 def test_the_default_ffg_ends_where_the_seeds_iteration_ends(
     history: tuple[list[Game], dict[PlayerId, Start]],

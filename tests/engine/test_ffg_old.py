@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
 from ratings.engine.ffg_old import OldFFG, basic_change, weight
+from tests.support import examples
 
 DAY = date(2015, 5, 9)
 W, B = Winner.WHITE, Winner.BLACK
@@ -216,7 +217,7 @@ def histories(draw: st.DrawFn, forfeits: bool = True) -> tuple[list[Game], dict[
     return events, starts
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
 def test_levels_never_fall_below_minus_2950(history: tuple[list[Game], dict[PlayerId, Start]]) -> None:
     events, starts = history
@@ -225,7 +226,7 @@ def test_levels_never_fall_below_minus_2950(history: tuple[list[Game], dict[Play
     assert all(p.level >= -2950 for p in result.state.values())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(forfeits=False), st.data())
 def test_forfeit_games_change_nothing(
     history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
@@ -239,7 +240,7 @@ def test_forfeit_games_change_nothing(
     assert OldFFG().rate(events, starts=starts).state == OldFFG().rate(mixed, starts=starts).state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(), st.data())
 def test_resuming_at_a_period_boundary_equals_full_replay(
     history: tuple[list[Game], dict[PlayerId, Start]], data: st.DataObject
@@ -257,7 +258,7 @@ def test_resuming_at_a_period_boundary_equals_full_replay(
     assert full.state == tail.state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(forfeits=False))
 def test_the_adjustment_converges(history: tuple[list[Game], dict[PlayerId, Start]]) -> None:
     # With room for 1000 iterations, every corrected player's variation over

@@ -36,6 +36,7 @@ from ratings.engine.sagc_rules import (
     start_rank,
     status_factor,
 )
+from tests.support import examples
 
 DAY = date(2024, 3, 1)
 
@@ -535,7 +536,7 @@ def ledger_rows(result: Any) -> list[tuple[float, ...]]:
     return [tuple(ledger.row(i, c)) for i in range(len(ledger)) for c in (0, 1) if ledger.row(i, c)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(state=states, events=mixed)
 def test_the_fast_loop_agrees_with_the_rules_one_by_one(
     state: dict[PlayerId, SAGCState], events: list[Any]

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from ratings.engine.base import Adjustment, Game, Kind, Start, Winner, period_key
 from ratings.engine.ranks import MAX_RANK, MIN_RANK
 from ratings.synthetic import synthetic_history
+from tests.support import examples
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -56,7 +57,7 @@ def test_it_does_not_touch_the_global_random_state() -> None:
     seed=st.integers(0, 2**32),
     clubs=st.integers(1, 3),
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_any_history_is_well_formed(games: int, players: int, seed: int, clubs: int) -> None:
     clubs = min(clubs, players // 2)
     events, starts = synthetic_history(games, players=players, seed=seed, clubs=clubs, start=date(2020, 2, 1))

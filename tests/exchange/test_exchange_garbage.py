@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.exchange import ExchangeError, parse_rank_list, parse_tournament, read_rank_list, read_tournament
-from tests.support import shared_bytes
+from tests.support import examples, shared_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,14 +63,14 @@ def _only_exchange_errors(call: object) -> None:
         assert str(error)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=400))
 def test_random_bytes_raise_only_exchange_errors(data: bytes) -> None:
     _only_exchange_errors(lambda: read_rank_list(data))
     _only_exchange_errors(lambda: read_tournament(data))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.one_of(
@@ -96,7 +96,7 @@ def test_lines_like_the_real_ones_raise_only_exchange_errors(
 
 
 @pytest.mark.realfiles
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_real_files_cut_anywhere_raise_only_exchange_errors(data: st.DataObject) -> None:
     name = data.draw(
@@ -134,7 +134,7 @@ RECORD_FIELDS = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.one_of(
         JSON_VALUES,

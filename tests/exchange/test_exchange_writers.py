@@ -26,7 +26,7 @@ from ratings.exchange import (
     write_tournament,
 )
 from ratings.exchange.model import game_komi
-from tests.support import shared_bytes
+from tests.support import examples, shared_bytes
 
 ROUNDED = ("h9", "tou", "csv", "json")
 
@@ -219,14 +219,14 @@ def club_periods(draw: st.DrawFn) -> Tournament:
     return club_tournament("Club ladder", players, games, komi=6.5)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(club_periods(), st.sampled_from(ROUNDED))
 def test_any_club_period_reads_back_to_the_same_games(t: Tournament, fmt: GameFormat) -> None:
     back = parse_tournament(write_tournament(t, fmt))
     assert games_of(back) == games_of(t)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(club_periods())
 def test_any_club_period_reads_back_from_aga_without_its_jigos(t: Tournament) -> None:
     back = parse_tournament(write_tournament(t, "aga"))
