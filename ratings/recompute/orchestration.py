@@ -8,13 +8,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 
 from django.db import transaction
 
 from ratings import models as m
+from ratings.engine import base
 from ratings.recompute.errors import RecomputeBusy
 from ratings.recompute.indexes import (
     REBUILD_MIN_ROWS,
@@ -284,35 +285,41 @@ def recompute_all(
 def _replay_beside_the_write(
     rating_lists: list[m.RatingList], runs: list[m.RecomputeRun], progress: Progress, options: Options
 ) -> None:
-    """recompute_all on PostgreSQL: every list's timeline is read first;
-    then a replay thread replays one list after the other while this
-    thread, in the write transaction, COPYs each list as soon as it is
-    replayed.  The server ingests the rows (another process, another core)
-    while Python runs the engine; this thread waits on the socket without
-    the GIL.  The replay thread makes no query (a full replay of a timeline
-    already read), so it has no connection: none is shared across threads.
-    (SQLite's work runs in this process and binding its rows holds the GIL:
-    overlapping did not pay there, measured, docs/recompute.md.)"""
-    clock = time.perf_counter
-    began = clock()
-    timelines = [load_timeline(rating_list) for rating_list in rating_lists]
-    timings["load"] += clock() - began
+    """recompute_all on PostgreSQL: the reads, the replays and the COPYs
+    one list behind the other.  In the write transaction, this thread reads
+    a list's timeline and hands it to a replay thread, reads the next list's
+    while that one is replayed, then COPYs the replayed list while the next
+    is replayed: the server answers a query or ingests rows (another
+    process, another core) while Python runs the engine, and this thread
+    waits on the socket without the GIL.  (Reading every timeline first left
+    the server's core idle for the whole read, 3-6 s at a million games,
+    measured, docs/recompute.md.)  The replay thread makes no query (a full
+    replay of a timeline already read), so it has no connection: none is
+    shared across threads.  (SQLite's work runs in this process and binding
+    its rows holds the GIL: overlapping did not pay there, measured.)"""
     systems = [list_systems(rating_list, options.system) for rating_list in rating_lists]
-    expected = sum(
-        2 * len(each) * len(timeline.events) for each, timeline in zip(systems, timelines, strict=True)
-    )
+    expected = _expected_rows(rating_lists, systems, options.rebuild_min_rows)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="recompute-replay") as replayer:
-        futures = [
-            replayer.submit(
-                replay, rating_list, each, None, None, run, progress, options.checkpoint_every, timeline, True
-            )
-            for rating_list, each, run, timeline in zip(rating_lists, systems, runs, timelines, strict=True)
-        ]
-        del timelines  # each is freed once replayed
+        futures: list[Future[Rewrite]] = []
+
+        def submit(i: int) -> None:
+            began = time.perf_counter()
+            timeline = load_timeline(rating_lists[i])
+            timings["load"] += time.perf_counter() - began
+            future = replayer.submit(
+                replay, rating_lists[i], systems[i], None, None, runs[i], progress, options.checkpoint_every,
+                timeline, True,
+            )  # fmt: skip
+            futures.append(future)
 
         def replayed() -> Iterator[Rewrite]:
-            # In order; each rewrite is freed once written.
-            while futures:
+            # In order, inside the write transaction; each timeline and
+            # rewrite is freed once written.
+            for i in range(len(rating_lists)):
+                if i == 0:
+                    submit(0)
+                if i + 1 < len(rating_lists):
+                    submit(i + 1)  # read while list i is replayed
                 yield futures.pop(0).result()
 
         try:
@@ -320,6 +327,25 @@ def _replay_beside_the_write(
         finally:
             for future in futures:  # a failed write or replay: no more replays
                 future.cancel()
+
+
+def _expected_rows(
+    rating_lists: list[m.RatingList], systems: list[list[tuple[str, base.RatingSystem]]], enough: int
+) -> int:
+    """About how many history rows the lists will have (2 a game a system,
+    1 an adjustment a system), counted only as far as ``enough``: whether
+    the write is large is all recompute_all needs to know before the
+    timelines are read (a count stopped by LIMIT, a few milliseconds)."""
+    total = 0
+    for rating_list, each in zip(rating_lists, systems, strict=True):
+        if not each or total >= enough:
+            continue
+        per_event = 2 * len(each)
+        cap = enough // per_event + 1
+        games = m.Game.objects.filter(rating_list=rating_list).order_by()[:cap].count()
+        adjustments = m.RankAdjustment.objects.filter(rating_list=rating_list).order_by()[:cap].count()
+        total += per_event * games + len(each) * adjustments
+    return total
 
 
 def _write_all(
