@@ -8,29 +8,26 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from html import escape as escape_html
 from typing import Any
 
-from django.db.models import Count, Max, Min, QuerySet, Sum
+from django.db.models import Count, QuerySet
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.ranks import format_rank
-from ratings.models import Club, EventEntry, Game, HistoryEntry, Player, RatingList, RecordSheet, Winner
+from ratings.models import (
+    Club,
+    EventEntry,
+    HistoryEntry,
+    Player,
+    RatingList,
+    RecordSheet,
+    Winner,
+    player_display_name,
+)
 from ratings.presentation.tables import signed
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One round of one player: h9's notation ("3+/w0": against number 3,
-    won, White, no handicap; "!" for a forfeit; the file's "0=" for a bye)."""
-
-    text: str
-    title: str
-    game_id: int | None = None
-    #: The game's page (its explanation); "" for a bye or several games.
-    url: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +41,19 @@ class Effect:
 @dataclass
 class Row:
     number: int
-    player: Player
+    #: The player's name as shown, and their record sheet.
+    name: str
+    url: str
     place: str = ""
     tiebreaks: Sequence[str] = ()
-    cells: list[Cell] = field(default_factory=list)
+    #: One a round (or game), written: ``<td class="cell" ...>...</td>`` (:func:`cell_html`).
+    cells: list[str] = field(default_factory=list)
     won: int = 0
     games: int = 0
     rank_before: str = ""
     effects: list[Effect] = field(default_factory=list)
     #: The tie-breaks, padded to the table's number of tie-break columns.
     tiebreak_cells: list[str] = field(default_factory=list)
-    #: The player's record sheet, worked out once per row.
-    url: str = ""
     #: The row as the page writes it (:func:`row_html`).
     html: str = ""
 
@@ -85,90 +83,106 @@ class Crosstable:
 RESULT_MARK = {"won": "+", "lost": "-", "jigo": "="}
 
 
-def result_of(game: Game, white: bool) -> str:
-    if game.winner == Winner.JIGO:
+def escape(text: object) -> str:
+    """Django's ``escape``, without its lazy-text wrapper (a tenth of the
+    page's time when called for each of a large crosstable's texts)."""
+    return escape_html(str(text))
+
+
+#: One round of one player, its HTML escaped: h9's notation ("3+/w0":
+#: against number 3, won, White, no handicap; "!" for a forfeit; the
+#: file's "0=" for a bye), what it says on hover, the game's page ("" for a bye).
+Slot = tuple[str, str, str]
+
+
+def result_of(winner: str, white: bool) -> str:
+    if winner == Winner.JIGO:
         return "jigo"
-    return "won" if (game.winner == Winner.WHITE) == white else "lost"
+    return "won" if (winner == Winner.WHITE) == white else "lost"
 
 
 def crosstable(sheet: RecordSheet) -> Crosstable:
     """The event's table in a fixed number of queries: games, entries,
-    players, the history's sums per player and system."""
+    players, the history of the games.  Written with tuples and strings, no
+    object a cell: a 500-player tournament has 2,500 of them."""
     rating_list: RatingList = sheet.club.rating_list
-    games = list(sheet.games.order_by("round", "id"))
-    entries = list(EventEntry.objects.filter(sheet=sheet).order_by("position"))
-    player_ids = {g.white_id for g in games} | {g.black_id for g in games} | {e.player_id for e in entries}
-    players = Player.objects.only("name", "suffix", "slug", "rank").in_bulk(player_ids)
-    rows: dict[int, Row] = {}
-    for entry in entries:
-        rows.setdefault(
-            entry.player_id,
-            Row(entry.position, players[entry.player_id], entry.place, entry.tiebreaks),
+    games = list(
+        sheet.games.order_by("round", "id").values_list(
+            "id", "round", "white_id", "black_id", "winner", "forfeit", "handicap", "komi", "date"
         )
+    )
+    entries = list(
+        EventEntry.objects.filter(sheet=sheet)
+        .order_by("position")
+        .values_list("player_id", "position", "place", "tiebreaks", "byes")
+    )
+    player_ids = {g[2] for g in games} | {g[3] for g in games} | {e[0] for e in entries}
+    names = {
+        pk: (name, suffix, slug)
+        for pk, name, suffix, slug in Player.objects.filter(pk__in=player_ids)
+        .order_by()
+        .values_list("id", "name", "suffix", "slug")
+    }
+    # The record sheet's address made once and filled in per row.
+    player_url = reverse("player", args=["slug"])
+
+    def row_of(number: int, pk: int, place: str = "", tiebreaks: Sequence[str] = ()) -> Row:
+        name, suffix, slug = names[pk]
+        url = player_url.replace("/slug/", f"/{slug}/", 1)
+        return Row(number, player_display_name(name, suffix), url, place, tiebreaks)
+
+    rows: dict[int, Row] = {}
+    for pk, position, place, tiebreaks, _ in entries:
+        if pk not in rows:
+            rows[pk] = row_of(position, pk, place, tiebreaks)
     if not entries:
         # A club night: its players, most games won first.
         won: dict[int, int] = defaultdict(int)
-        for game in games:
-            if game.winner != Winner.JIGO:
-                won[game.white_id if game.winner == Winner.WHITE else game.black_id] += 1
-        ordered = sorted(player_ids, key=lambda pk: (-won[pk], players[pk].name, players[pk].suffix))
-        rows = {pk: Row(n, players[pk]) for n, pk in enumerate(ordered, start=1)}
+        for _, _, white_id, black_id, winner, *_ in games:
+            if winner != Winner.JIGO:
+                won[white_id if winner == Winner.WHITE else black_id] += 1
+        ordered = sorted(player_ids, key=lambda pk: (-won[pk], names[pk][0], names[pk][1]))
+        rows = {pk: row_of(n, pk) for n, pk in enumerate(ordered, start=1)}
     else:
         # Games entered later by hand for someone the file did not list.
         for pk in sorted(player_ids - rows.keys()):
-            rows[pk] = Row(max(r.number for r in rows.values()) + 1, players[pk])
-    tournament = any(g.round for g in games)
+            rows[pk] = row_of(max(r.number for r in rows.values()) + 1, pk)
+    tournament = any(g[1] for g in games)
     # The game page's address made once and filled in per cell (reversing
     # 2,500 times was most of a 500-player tournament's page).
     game_url = reverse("game", args=[0])
-    player_url = reverse("player", args=["slug"])
-    for row in rows.values():
-        row.url = player_url.replace("/slug/", f"/{row.player.slug}/", 1)
-    by_slot: dict[tuple[int, int], list[Cell]] = defaultdict(list)
+    escaped = {pk: escape(row.name) for pk, row in rows.items()}
+    by_slot: dict[tuple[int, int], list[Slot]] = defaultdict(list)
     counts: dict[int, int] = defaultdict(int)
-    for game in games:
-        for pk, opponent, white in (
-            (game.white_id, game.black_id, True),
-            (game.black_id, game.white_id, False),
-        ):
-            result = result_of(game, white)
+    for game_id, round_, white_id, black_id, winner, forfeit, handicap, komi, _ in games:
+        url = game_url.replace("0", str(game_id), 1)
+        for pk, opponent, white in ((white_id, black_id, True), (black_id, white_id, False)):
+            result = result_of(winner, white)
             row = rows[pk]
             row.games += 1
             row.won += result == "won"
             counts[pk] += 1
-            slot = game.round if tournament and game.round else counts[pk]
-            sep = "!" if game.forfeit else "/"
-            text = f"{rows[opponent].number}{RESULT_MARK[result]}{sep}{'w' if white else 'b'}{game.handicap}"
+            slot = round_ if tournament and round_ else counts[pk]
+            # Only the opponent's name needs escaping: the rest is digits and notation.
+            text = f"{rows[opponent].number}{RESULT_MARK[result]}{'!' if forfeit else '/'}{'w' if white else 'b'}{handicap}"
             title = (
-                f"{result} {'by forfeit ' if game.forfeit else ''}against {players[opponent]}, "
-                f"{'White' if white else 'Black'}, handicap {game.handicap}, komi {game.komi:g}"
+                f"{result} {'by forfeit ' if forfeit else ''}against {escaped[opponent]}, "
+                f"{'White' if white else 'Black'}, handicap {handicap}, komi {komi:g}"
             )
-            by_slot[(pk, slot)].append(Cell(text, title, game.pk, game_url.replace("0", str(game.pk), 1)))
-    for entry in entries:
-        for bye in entry.byes:
+            by_slot[(pk, slot)].append((text, title, url))
+    for pk, *_, byes in entries:
+        for bye in byes:
             round_, cell, words = [*bye, "", ""][:3]
-            by_slot[(entry.player_id, int(round_))].append(Cell(str(cell) or "0", str(words)))
+            by_slot[(pk, int(round_))].append((escape(str(cell) or "0"), escape(str(words)), ""))
     width = max((slot for _, slot in by_slot), default=0)
     for pk, row in rows.items():
-        for slot in range(1, width + 1):
-            found = by_slot.get((pk, slot), [])
-            row.cells.append(
-                Cell(
-                    " ".join(c.text for c in found),
-                    "; ".join(c.title for c in found),
-                    found[0].game_id if len(found) == 1 else None,
-                    found[0].url if len(found) == 1 else "",
-                )
-                if found
-                else Cell("", "")
-            )
-    days = sheet.games.aggregate(first=Min("date"), last=Max("date"))
+        row.cells = [cell_html(by_slot.get((pk, slot))) for slot in range(1, width + 1)]
+    first_day, last_day = min((g[8] for g in games), default=None), max((g[8] for g in games), default=None)
     pending = (
-        rating_list.dirty_from is not None
-        and days["last"] is not None
-        and rating_list.dirty_from <= days["last"]
+        rating_list.dirty_from is not None and last_day is not None and rating_list.dirty_from <= last_day
     )
-    add_effects(rows, rating_list.systems, sheet, pending)
+    rated = [g[0] for g in games if not g[5]]  # a forfeit is kept with the event, never rated
+    add_effects(rows, rating_list.systems, rated, pending)
     tiebreaks = max((len(r.tiebreaks) for r in rows.values()), default=0)
     for row in rows.values():
         row.tiebreak_cells = [*row.tiebreaks, *[""] * (tiebreaks - len(row.tiebreaks))]
@@ -180,26 +194,44 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
         systems=rating_list.systems,
         tiebreak_columns=tiebreaks,
         pending=pending,
-        first_day=days["first"],
-        last_day=days["last"],
+        first_day=first_day,
+        last_day=last_day,
     )
 
 
-def add_effects(rows: dict[int, Row], systems: Sequence[str], sheet: RecordSheet, pending: bool) -> None:
+def cell_html(found: list[Slot] | None) -> str:
+    """A round's cell: its game (linked to the game's page), its games or its bye."""
+    if not found:
+        return '<td class="cell"></td>'
+    if len(found) == 1:
+        text, title, url = found[0]
+    else:
+        text, title, url = " ".join(f[0] for f in found), "; ".join(f[1] for f in found), ""
+    title = f' title="{title}"' if title else ""
+    return (
+        f'<td class="cell"{title}><a href="{url}">{text}</a></td>'
+        if url
+        else f'<td class="cell"{title}>{text}</td>'
+    )
+
+
+def add_effects(rows: dict[int, Row], systems: Sequence[str], games: list[int], pending: bool) -> None:
     """Each player's change over the event in each system: the sum of the
-    history's changes of its games; "being rated" while a recompute is
-    pending, "not rated" when the system rated none of their games."""
+    history's changes of its rated ``games`` (one query on the history's
+    game index); "being rated" while a recompute is pending, "not rated"
+    when the system rated none of their games."""
     sums: dict[tuple[int, str], float] = {}
-    # A forfeit is kept with the event, never rated (its history row moves nothing).
-    rated = HistoryEntry.objects.filter(game__sheet=sheet, game__forfeit=False)
-    history = rated.values("player_id", "system").annotate(total=Sum("change")).order_by()
-    for item in history:
-        sums[(item["player_id"], item["system"])] = item["total"]
     # The rank each player came with: before their first game of the event.
-    first_rows = rated.filter(system=systems[0]).order_by("seq").values_list("player_id", "rank_before")
-    for pk, rank in first_rows:
-        if not rows[pk].rank_before:
-            rows[pk].rank_before = format_rank(rank)
+    first: dict[int, tuple[int, float]] = {}
+    history = HistoryEntry.objects.filter(game__in=games).order_by()
+    for pk, system, change, seq, rank in history.values_list(
+        "player_id", "system", "change", "seq", "rank_before"
+    ):
+        sums[(pk, system)] = sums.get((pk, system), 0.0) + change
+        if system == systems[0] and (pk not in first or seq < first[pk][0]):
+            first[pk] = (seq, rank)
+    for pk, (_, rank) in first.items():
+        rows[pk].rank_before = format_rank(rank)
     for pk, row in rows.items():
         for system in systems:
             found = sums.get((pk, system))
@@ -228,14 +260,11 @@ def row_html(row: Row) -> SafeString:
     cells = [
         f'<td class="num">{row.number}</td>',
         f'<td class="num">{escape(row.place)}</td>',
-        f'<td class="name"><a href="{escape(row.url)}">{escape(row.player.display_name)}</a></td>',
+        f'<td class="name"><a href="{escape(row.url)}">{escape(row.name)}</a></td>',
         f"<td>{escape(row.rank_before)}</td>",
+        *row.cells,
+        f'<td class="num">{row.won}/{row.games}</td>',
     ]
-    for cell in row.cells:
-        title = f' title="{escape(cell.title)}"' if cell.title else ""
-        text = f'<a href="{escape(cell.url)}">{escape(cell.text)}</a>' if cell.url else escape(cell.text)
-        cells.append(f'<td class="cell"{title}>{text}</td>')
-    cells.append(f'<td class="num">{row.won}/{row.games}</td>')
     cells += [f'<td class="num">{escape(value)}</td>' for value in row.tiebreak_cells]
     cells += [
         f'<td class="num{"" if effect.rated else " hint"}">{escape(effect.text)}</td>'

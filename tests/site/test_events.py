@@ -202,3 +202,39 @@ def test_an_event_page_makes_a_fixed_number_of_queries(
     assert report.sheet is not None
     with django_assert_max_num_queries(10):
         assert client.get(reverse("event", args=[report.sheet.pk])).status_code == 200
+
+
+def test_every_text_of_the_crosstable_is_escaped_and_cells_hold_their_games(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
+    # The crosstable's rows are written in Python (ratings/presentation/events.py),
+    # not by the template: names, places, tie-breaks and byes from a file are escaped there.
+    day = timezone.localdate() - timedelta(days=2)
+    ann, bob = make_player("Ann <b>&amp;", since=day), make_player('Bob "O\'Neil"', since=day)
+    sheet = services.save_sheet(
+        club=club,
+        date=day,
+        rows=[
+            services.GameRow(white=ann, black=bob, winner="white", round=1, kind="tournament"),
+            services.GameRow(white=bob, black=ann, winner="black", round=1, kind="tournament"),
+        ],
+        event="Cup",
+        kind="tournament",
+    )
+    EventEntry.objects.create(sheet=sheet, player=ann, position=1, place="1<", tiebreaks=["3&", 7])
+    EventEntry.objects.create(sheet=sheet, player=bob, position=2, place="2", byes=[[2, "0=", "bye <ill>"]])
+    html = client.get(reverse("event", args=[sheet.pk])).content.decode()
+    table = html[html.index('<table class="data crosstable">') :].split("</table>")[0]
+    assert "<b>" not in table and "<ill>" not in table
+    assert ">Ann &lt;b&gt;&amp;amp;</a>" in table and ">Bob &quot;O&#x27;Neil&quot;</a>" in table
+    assert (
+        '<td class="num">1&lt;</td>' in table and '<td class="num">3&amp;</td><td class="num">7</td>' in table
+    )
+    # Two games in one round: one cell, both games, no single game linked; a bye of round 2.
+    two = "against Bob &quot;O&#x27;Neil&quot;, White, handicap 0, komi 6.5; won against Bob"
+    assert f'<td class="cell" title="won {two}' in table
+    assert '">2+/w0 2+/b0</td>' in table
+    assert '<td class="cell" title="bye &lt;ill&gt;">0=</td>' in table
+    headers, rows = page_rows(html)
+    assert [h for h in headers if h.startswith("Round")] == ["Round 1", "Round 2"]
+    assert rows[1][4:7] == ["2+/w0 2+/b0", "", "2/2"]
