@@ -7,7 +7,8 @@ bench/recompute.py does; ``--database URL`` reuses one, generating into it
 only when it has no games) and fills it with ``manage.py generate`` (not
 timed). Then, with wall and CPU seconds and the peak resident memory of
 the process *during that step* (the kernel's VmHWM, reset before each
-step, as bench/engine.py measures it):
+step, as bench/engine.py measures it), and on PostgreSQL the database
+server's CPU seconds (its backend for this session), with the load average:
 
 - export: ``write_archive`` of the list into a zip file on disk
   (ratings/archive/export.py: every file streamed from a chunked cursor);
@@ -27,9 +28,12 @@ the original. The last line is
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -37,6 +41,26 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from exports import _step, migrate_and_generate  # noqa: E402  (a step's time and peak memory)
 from recompute import setup_django  # noqa: E402
+
+
+def _backend_cpu(connection: Any) -> Callable[[], float] | None:
+    """PostgreSQL on this machine: a function giving the CPU seconds this
+    session's backend has spent so far (only its own: on a shared machine
+    the server's other processes work for others too).  None elsewhere."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        stat = Path(f"/proc/{cursor.fetchone()[0]}/stat")
+    if not stat.exists():
+        return None
+
+    def used() -> float:
+        text = stat.read_text()
+        fields = text[text.rindex(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    return used
 
 
 def main() -> None:
@@ -60,6 +84,21 @@ def main() -> None:
     from ratings.recompute import recompute_list
 
     migrate_and_generate(args)
+    from django.db import connection
+
+    server_cpu = _backend_cpu(connection)
+
+    def step(label: str, work: Any) -> tuple[float, float, Any]:
+        """_step, with the database server's CPU seconds and the load."""
+        before = server_cpu() if server_cpu else 0.0
+        done = _step(label, work)
+        if server_cpu:
+            print(
+                f"  database server (this session's backend): {server_cpu() - before:.2f} s CPU", flush=True
+            )
+        print(f"  load average: {' '.join(f'{n:.1f}' for n in os.getloadavg())}", flush=True)
+        return done
+
     original = RatingList.objects.exclude(slug="bench-import").get()
     games = Game.objects.filter(rating_list=original).count()
     with tempfile.TemporaryDirectory() as folder:
@@ -69,11 +108,11 @@ def main() -> None:
             with path.open("wb") as out:
                 return write_archive(original, out)
 
-        export_s, export_mb, counts = _step(f"export {games} games", export)
+        export_s, export_mb, counts = step(f"export {games} games", export)
         print(f"archive: {path.stat().st_size / 1e6:.1f} MB, {sum(counts.values())} rows", flush=True)
         if RatingList.objects.filter(slug="bench-import").exists():
             raise SystemExit("a list bench-import exists already: use a fresh database")
-        import_s, import_mb, restored = _step(
+        import_s, import_mb, restored = step(
             "import (one transaction, no recompute)",
             lambda: restore_archive(str(path), "bench-import", recompute_now=False),
         )
@@ -87,7 +126,7 @@ def main() -> None:
         if there != here:
             raise SystemExit(f"the import holds {here} {of}, the original {there}")
     if args.recompute:
-        _step(
+        step(
             "recompute of the imported list (full)",
             lambda: recompute_list(copy.pk, full=True, trigger="bench"),
         )

@@ -8,9 +8,10 @@ count and SHA-256 (docs/formats.md, "List archive").  One module a job:
 ``manifest`` (the format: files, version, checksums; no Django), ``kinds``
 (which rows of which model go in which file), ``ids`` (old ids to new ones,
 compactly), ``people`` (accounts by e-mail address), ``log_changes`` (the ids inside
-log entries), ``export`` (the zip,
-written as the rows are read) and ``restore`` (checked, then written in one
-transaction, then recomputed) and ``scheduled`` (every list's archive into
+log entries), ``values`` (an archive's values checked and made the
+database's, quickly), ``tables`` (rows written a block at a time, ids
+drawn beforehand), ``export`` (the zip, written as the rows are read) and
+``restore`` (checked, then written in one transaction, then recomputed) and ``scheduled`` (every list's archive into
 a folder, on Celery beat, the newest N kept).
 
 May import: accounts.models, ratings.models, ratings.places, ratings.recompute,

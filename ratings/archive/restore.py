@@ -3,12 +3,15 @@
 First every file's rows and checksum are checked against the manifest
 (nothing is read from a file that fails); then, in one transaction, each
 file in turn is read as a stream and written in chunks: every field
-converted and validated by its model field (the field's name and the
-line are named when one is wrong), every reference mapped to the new row
-(a reference to a row the archive does not hold is refused), the
+converted and validated by its model field (``values``: the field's name
+and the line are named when one is wrong), every reference mapped to the
+new row (a reference to a row the archive does not hold is refused), the
 database's own rules (unique names, ranges) checked by inserting the chunk
 under a savepoint; a chunk the database refuses is inserted again row by
-row to name the line at fault.  Any problem rolls the whole import back.
+row to name the line at fault.  The rows are written with ids drawn
+beforehand, by COPY on PostgreSQL (``tables``), or by the model's
+``bulk_create`` when the model has rules of its own for rows made in bulk
+(a player's identity key).  Any problem rolls the whole import back.
 After the commit the list is recomputed from its first game, so its
 history is this site's own.
 
@@ -21,25 +24,30 @@ taken is left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, models, transaction
+from django.db import DatabaseError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from ratings import recompute
-from ratings.archive import log_changes
+from ratings.archive import log_changes, tables
 from ratings.archive.ids import IdMap
 from ratings.archive.kinds import FILE_OF, KINDS, Kind
 from ratings.archive.manifest import ArchiveError, Reader
 from ratings.archive.people import People
+from ratings.archive.tables import Table
+from ratings.archive.values import Convert, checker, preparer
 from ratings.models import Club, FormerSlug, Game, LogEntry, Player, RankAdjustment, RatingList, RecomputeRun
 from ratings.places import RESERVED_SLUGS, free_slug
 
+#: Rows written at once by the model's bulk_create, and by tables.Table.
 CHUNK = 1000
+BLOCK = 10_000
 
 
 @dataclass
@@ -100,9 +108,17 @@ def _first_event(rating_list: RatingList) -> Any:
     return min((d for d in dates if d is not None), default=None)
 
 
-def _chunks(rows: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[list[tuple[int, dict[str, Any]]]]:
-    while chunk := list(islice(rows, CHUNK)):
+def _chunks(
+    rows: Iterator[tuple[int, dict[str, Any]]], size: int
+) -> Iterator[list[tuple[int, dict[str, Any]]]]:
+    while chunk := list(islice(rows, size)):
         yield chunk
+
+
+#: (line number, old id, the new row's values by attribute name)
+Built = list[tuple[int, Any, dict[str, Any]]]
+#: (line number, old id, new id)
+Written = list[tuple[int, Any, int]]
 
 
 class _Loader:
@@ -113,60 +129,62 @@ class _Loader:
         self.people = People()
         self.counts: dict[str, int] = {}
         self.rating_list: RatingList
+        #: Each file's plain fields: (name, attribute, checker, may be left out).
+        self.plain: dict[str, list[tuple[str, str, Convert, bool]]] = {}
+        self.given: set[str] = set()  # player addresses given by this import
+        self.prepared: dict[str, list[tuple[str, Convert, Callable[[], Any]]]] = {}
 
     def lookup(self, file: str, old: Any) -> int | None:
         return self.maps[file].get(old) if isinstance(old, int) else None
 
     def load(self, kind: Kind) -> None:
+        self.plain[kind.file] = [
+            (f.name, f.attname, checker(f), f.has_default() or f.null) for f in kind.plain
+        ]
+        table = Table(kind.model) if tables.fits(kind.model) else None
+        target = self.maps.get(kind.file)
         written = 0
-        for chunk in _chunks(self.reader.read(kind.file)):
-            built = [
-                (number, row["id"] if isinstance(row, dict) else None, self.build(kind, number, row))
-                for number, row in chunk
-            ]
-            built = self.adjust(kind, built)
-            self.insert(kind, built)
-            target = self.maps.get(kind.file)
-            for number, old, obj in built:
-                if target is not None:
+        for chunk in _chunks(self.reader.read(kind.file), BLOCK if table else CHUNK):
+            new = self.write(kind, table, chunk) if table else self.insert(kind, chunk)
+            if target is not None:
+                for number, old, pk in new:
                     try:
-                        target.add(old, obj.pk)
+                        target.add(old, pk)
                     except ValueError as error:
                         raise ArchiveError(f"{kind.file} line {number}: id: {error}") from None
-            written += len(built)
+            written += len(new)
         self.counts[kind.file] = written
         if kind.model is RatingList:
             self.rating_list = RatingList.objects.get(slug=self.slug)
 
-    def build(self, kind: Kind, number: int, row: dict[str, Any]) -> models.Model:
-        where = f"{kind.file} line {number}"
+    def build(self, kind: Kind, number: int, row: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(row.get("id"), int):
-            raise ArchiveError(f"{where}: id: not a whole number")
+            raise ArchiveError(f"{kind.file} line {number}: id: not a whole number")
         values: dict[str, Any] = {}
-        for f in kind.plain:
-            if f.name not in row:
-                if f.has_default() or f.null:
+        for name, attname, check, optional in self.plain[kind.file]:
+            if name not in row:
+                if optional:
                     continue
-                raise ArchiveError(f"{where}: {f.name}: missing")
+                raise ArchiveError(f"{kind.file} line {number}: {name}: missing")
             try:
-                values[f.attname] = f.clean(row[f.name], None)
+                values[attname] = check(row[name])
             except ValidationError as error:
-                raise ArchiveError(f"{where}: {f.name}: {' '.join(error.messages)}") from None
+                raise ArchiveError(f"{kind.file} line {number}: {name}: {' '.join(error.messages)}") from None
         for name, target in kind.refs:
             old = row.get(name)
             if old is None:
                 if not getattr(kind.model._meta.get_field(name), "null", False):
-                    raise ArchiveError(f"{where}: {name}: missing")
+                    raise ArchiveError(f"{kind.file} line {number}: {name}: missing")
                 values[f"{name}_id"] = None
                 continue
             new = self.lookup(target, old)
             if new is None:
-                raise ArchiveError(f"{where}: {name}: {old!r} is not a row of {target}")
+                raise ArchiveError(f"{kind.file} line {number}: {name}: {old!r} is not a row of {target}")
             values[f"{name}_id"] = new
         for name in kind.people:
             email = row.get(name)
             if email is not None and not isinstance(email, str):
-                raise ArchiveError(f"{where}: {name}: not an e-mail address")
+                raise ArchiveError(f"{kind.file} line {number}: {name}: not an e-mail address")
             values[f"{name}_id"] = self.people.account(email)
         if kind.model is RatingList:
             values["slug"] = self.slug
@@ -178,39 +196,101 @@ class _Loader:
             values["changes"] = log_changes.remap(values.get("changes"), self.lookup)
         elif kind.model is RecomputeRun and values.get("status") == RecomputeRun.Status.RUNNING:
             values["status"] = RecomputeRun.Status.ABANDONED  # it runs nowhere here
-        return kind.model(**values)
+        return values
 
-    def adjust(self, kind: Kind, built: list[tuple[int, Any, Any]]) -> list[tuple[int, Any, Any]]:
+    def adjust(self, kind: Kind, built: Built) -> Built:
         """Addresses taken on this site: a player's gets a number, a former
         one (a redirect) is left out."""
         if kind.model not in (Player, FormerSlug):
             return built
-        wanted = [obj.slug for _, _, obj in built]
+        wanted = [values.get("slug", "") for _, _, values in built]
         taken = set(Player.objects.filter(slug__in=wanted).values_list("slug", flat=True))
         taken |= set(FormerSlug.objects.filter(slug__in=wanted).values_list("slug", flat=True))
         if kind.model is FormerSlug:
-            return [item for item in built if item[2].slug not in taken]
-        for _, _, obj in built:
-            if obj.slug in taken:
-                obj.slug = self.free_player_slug(obj.slug)
+            return [item for item in built if item[2].get("slug", "") not in taken]
+        self.given.update(wanted)
+        free = self.free_player_slugs([slug for slug in wanted if slug in taken])
+        for _, _, values in built:
+            values["slug"] = free.get(values.get("slug", ""), values.get("slug", ""))
         return built
 
-    def free_player_slug(self, slug: str) -> str:
-        n = 2
-        while Player.objects.filter(slug=f"{slug[:110]}-{n}").exists():
+    def free_player_slugs(self, slugs: list[str]) -> dict[str, str]:
+        """A free address for each of ``slugs`` (each taken): the first of
+        "-2", "-3"... that no player has and this import has not given, one
+        query for each number tried."""
+        free: dict[str, str] = {}
+        n, pending = 2, slugs
+        while pending:
+            tries = {slug: f"{slug[:110]}-{n}" for slug in pending}
+            used = set(Player.objects.filter(slug__in=list(tries.values())).values_list("slug", flat=True))
+            pending = []
+            for slug, attempt in tries.items():
+                if attempt in used or attempt in self.given:
+                    pending.append(slug)
+                else:
+                    free[slug] = attempt
+                    self.given.add(attempt)
             n += 1
-        return f"{slug[:110]}-{n}"
+        return free
 
-    def insert(self, kind: Kind, built: list[tuple[int, Any, Any]]) -> None:
-        objs = [obj for _, _, obj in built]
+    def write(self, kind: Kind, table: Table, chunk: list[tuple[int, dict[str, Any]]]) -> Written:
+        """Write the rows of ``chunk`` by ``table``: every column, the ORM's
+        default for a field left out, the time of the import for a field the
+        ORM sets when a row is added.  Rows are built as they are sent, so
+        the database works on them meanwhile, unless building one asks the
+        database (a list, a club, a taken address).  Returns (line, old id,
+        new id) of each row written."""
+        for name in kind.people:  # found or made before, not in the middle of a COPY
+            for _, row in chunk:
+                email = row.get(name)
+                self.people.account(email if isinstance(email, str) else None)
+        ids = table.new_ids(len(chunk))
+        built: Iterable[tuple[int, Any, dict[str, Any]]] = (
+            (number, row.get("id"), self.build(kind, number, row)) for number, row in chunk
+        )
+        if kind.model in (RatingList, Club, FormerSlug):
+            built = self.adjust(kind, list(built))
+        columns = self.columns(table)
+        new: Written = []
+
+        def rows() -> Iterator[tuple[int, list[Any]]]:
+            for pk, (number, old, values) in zip(ids, built, strict=False):
+                new.append((number, old, pk))
+                row = [pk]
+                for name, prepare, default in columns:
+                    row.append(prepare(values[name]) if name in values else prepare(default()))
+                yield number, row
+
+        table.write(kind.file, rows())
+        return new
+
+    def columns(self, table: Table) -> list[tuple[str, Convert, Callable[[], Any]]]:
+        """(attribute, preparer, default) of each of ``table``'s fields; an
+        attribute "" for a field whose value is the time of the import."""
+        if table.name not in self.prepared:
+            now = timezone.now()
+            self.prepared[table.name] = [
+                ("", preparer(f), lambda: now)
+                if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+                else (f.attname, preparer(f), f.get_default)
+                for f in table.fields
+            ]
+        return self.prepared[table.name]
+
+    def insert(self, kind: Kind, chunk: list[tuple[int, dict[str, Any]]]) -> Written:
+        """Write the rows of ``chunk`` by the model's ``bulk_create`` (its
+        own rules for rows made in bulk kept); returns (line, old id, new
+        id) of each row written."""
+        built = self.adjust(kind, [(n, row.get("id"), self.build(kind, n, row)) for n, row in chunk])
+        objs = [kind.model(**values) for _, _, values in built]
         try:
             with transaction.atomic():
                 kind.model._default_manager.bulk_create(objs)
-            return
+            return [(number, old, obj.pk) for (number, old, _), obj in zip(built, objs, strict=True)]
         except DatabaseError as error:
             refused = error
         fields = [f.attname for f in kind.model._meta.concrete_fields if not f.primary_key]
-        for number, _, obj in built:  # again one by one, to name the line
+        for (number, _, _), obj in zip(built, objs, strict=True):  # again one by one, to name the line
             again = kind.model(**{name: getattr(obj, name) for name in fields})
             try:
                 with transaction.atomic():
