@@ -4,8 +4,9 @@ lists on a site with several."""
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
@@ -125,35 +126,33 @@ def movers(rating_list: RatingList, today: date, days: int = MOVER_DAYS, shown: 
         .order_by("seq")
         .values_list("player_id", "rank_before", "rating_before", "rank_after", "rating_after", "change")
     )
-    first: dict[int, tuple[float, float]] = {}
-    last: dict[int, tuple[float, float]] = {}
-    total: dict[int, float] = {}
-    count: dict[int, int] = {}
-    for player_id, rank_before, rating_before, rank_after, rating_after, change in rows:
-        first.setdefault(player_id, (rank_before, rating_before))
-        last[player_id] = (rank_after, rating_after)
-        total[player_id] = total.get(player_id, 0.0) + change
-        count[player_id] = count.get(player_id, 0) + 1
-    moved = [
-        Mover(
+    # Plain dict and list work over the window's rows (13,000 at the bench's
+    # million games), a Mover made only for those shown.
+    results = list(rows)
+    first = {row[0]: row for row in reversed(results)}
+    last = {row[0]: row for row in results}
+    total: dict[int, float] = defaultdict(float)
+    for row in results:
+        total[row[0]] += row[5]
+    count = Counter(row[0] for row in results)
+    moved = {pk: position(system, *last[pk][3:5]) - position(system, *first[pk][1:3]) for pk in first}
+    up = sorted((pk for pk, by in moved.items() if by > 0), key=lambda pk: (-moved[pk], pk))[:shown]
+    down = sorted((pk for pk, by in moved.items() if by < 0), key=lambda pk: (moved[pk], pk))[:shown]
+
+    players = Player.objects.only("name", "suffix", "slug").in_bulk([*up, *down])
+
+    def mover(pk: int) -> Mover:
+        return Mover(
             player_id=pk,
-            rank_before=first[pk][0],
-            rank_after=last[pk][0],
+            rank_before=first[pk][1],
+            rank_after=last[pk][3],
             change=total[pk],
             games=count[pk],
-            position_change=position(system, *last[pk]) - position(system, *first[pk]),
+            position_change=moved[pk],
+            player=players[pk],
         )
-        for pk in first
-    ]
-    up = sorted((m for m in moved if m.position_change > 0), key=lambda m: (-m.position_change, m.player_id))
-    down = sorted((m for m in moved if m.position_change < 0), key=lambda m: (m.position_change, m.player_id))
-    chosen = [*up[:shown], *down[:shown]]
-    players = Player.objects.only("name", "suffix", "slug").in_bulk([m.player_id for m in chosen])
 
-    def named(group: Sequence[Mover]) -> list[Mover]:
-        return [replace(m, player=players[m.player_id]) for m in group]
-
-    return Movers(up=named(up[:shown]), down=named(down[:shown]))
+    return Movers(up=[mover(pk) for pk in up], down=[mover(pk) for pk in down])
 
 
 @dataclass(frozen=True, slots=True)
