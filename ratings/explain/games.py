@@ -35,8 +35,7 @@ from ratings.recompute import (
     checkpoints_at,
     list_systems,
     load_timeline,
-    period_end,
-    period_start,
+    period_bounds,
     resume_date,
 )
 
@@ -117,7 +116,7 @@ def explain_game(game: m.Game) -> GameExplanation:
         return GameExplanation(game, Status.FORFEIT)
     if _pending_from(rating_list, game.date):
         return GameExplanation(game, Status.PENDING)
-    end = period_end(rating_list, game.date)
+    start, end = period_bounds(rating_list, game.date)
     if _pending_from(rating_list, end):
         return GameExplanation(game, Status.PENDING)
     stored = {
@@ -130,7 +129,6 @@ def explain_game(game: m.Game) -> GameExplanation:
     names = [name for name, _ in systems]
     if any((name, pk) not in stored for name in names for pk in (game.white_id, game.black_id)):
         return GameExplanation(game, Status.PENDING)  # never computed yet
-    start = period_start(rating_list, game.date)
     resume = resume_date(rating_list, names, start)
     checkpoints = checkpoints_at(rating_list, names, resume)
     timeline = load_timeline(rating_list, resume, until=end)

@@ -27,7 +27,7 @@ from ratings.recompute.scheduling import (
     schedule,
     sweep,
 )
-from ratings.recompute.timeline import Timeline, load_timeline, period_end, period_start
+from ratings.recompute.timeline import Timeline, load_timeline, period_bounds, period_end, period_start
 from ratings.recompute.writing import copy_rows, write_history
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "load_timeline",
     "mark_dirty",
     "pending_notices",
+    "period_bounds",
     "period_end",
     "period_start",
     "recompute_all",

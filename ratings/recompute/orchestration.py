@@ -148,10 +148,11 @@ def _recompute_locked(
     abandon_running(rating_list)
     generation = rating_list.dirty_generation
     start: date | None = None
+    known: dict[date, date] = {}  # period starts looked up, for the ripple
     if not full:
         candidates = [d for d in (rating_list.dirty_from, from_date) if d is not None]
         if candidates:
-            start = period_start(rating_list, min(candidates))
+            start = known[min(candidates)] = period_start(rating_list, min(candidates))
         elif m.HistoryEntry.objects.filter(rating_list=rating_list).exists() or not (
             m.Game.objects.filter(rating_list=rating_list).exists()
             or m.RankAdjustment.objects.filter(rating_list=rating_list).exists()
@@ -176,7 +177,7 @@ def _recompute_locked(
         with gc_paused():
             rewrite = replay(rating_list, systems, start, resume, run, progress, options.checkpoint_every)
             # Before the write: the stored history is still the old one.
-            ripple = find(rewrite, run, causes.excluding(unrated(rating_list.pk)))
+            ripple = find(rewrite, run, causes.excluding(unrated(rating_list.pk)), known)
             _write_one(rewrite, run, options, ripple)
         mark_clean(rating_list.pk, generation)
     return run

@@ -13,23 +13,23 @@ from ratings import models as m
 def update_players(rating_list: m.RatingList, state: Mapping[Any, Any], games: Mapping[int, int]) -> None:
     """Cache rank, rating and games count from the primary system, writing
     only the players whose values changed."""
-    changed = []
-    for player in m.Player.objects.filter(rating_list=rating_list).only(
+    changed: list[tuple[int, float, float, int]] = []
+    stored = m.Player.objects.filter(rating_list=rating_list).values_list(
         "id", "start_rank", "rank", "rating", "games_count"
-    ):
-        own = state.get(player.pk)
-        rank = float(own.rank) if own is not None else float(player.start_rank)
+    )  # tuples, not model instances: 5,000 players a run
+    for pk, start_rank, *cached in stored:
+        own = state.get(pk)
+        rank = float(own.rank) if own is not None else float(start_rank)
         rating = float(own.rating) if own is not None else 0.0
-        count = games.get(player.pk, 0)
-        if (player.rank, player.rating, player.games_count) != (rank, rating, count):
-            player.rank, player.rating, player.games_count = rank, rating, count
-            changed.append(player)
+        count = games.get(pk, 0)
+        if cached != [rank, rating, count]:
+            changed.append((pk, rank, rating, count))
     if changed:
         # Lock the rows in primary-key order first, so this never deadlocks
         # with a sheet being saved that updates the same players; then one
         # executemany (bulk_update's CASE expressions cost seconds to build
         # for thousands of players).
-        pks = [p.pk for p in changed]
+        pks, ranks, ratings, counts = (list(column) for column in zip(*changed, strict=True))
         list(m.Player.objects.select_for_update().filter(pk__in=pks).order_by("pk").values_list("pk"))
         conn = transaction.get_connection()
         quote = conn.ops.quote_name
@@ -42,16 +42,11 @@ def update_players(rating_list: m.RatingList, state: Mapping[Any, Any], games: M
                     f"UPDATE {table} SET {quote('rank')} = v.rank, {quote('rating')} = v.rating, "
                     f"{quote('games_count')} = v.games FROM unnest(%s::bigint[], %s::float8[], "
                     f"%s::float8[], %s::integer[]) AS v(id, rank, rating, games) WHERE {table}.{quote('id')} = v.id",
-                    [
-                        pks,
-                        [p.rank for p in changed],
-                        [p.rating for p in changed],
-                        [p.games_count for p in changed],
-                    ],
+                    [pks, ranks, ratings, counts],
                 )
                 return
             cursor.executemany(
                 f"UPDATE {table} SET {quote('rank')} = %s, {quote('rating')} = %s, "
                 f"{quote('games_count')} = %s WHERE {quote('id')} = %s",
-                [(p.rank, p.rating, p.games_count, p.pk) for p in changed],
+                [(rank, rating, count, pk) for pk, rank, rating, count in changed],
             )

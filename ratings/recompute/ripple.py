@@ -15,7 +15,7 @@ SQLite its lock on writers) is not made longer by it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain, compress
@@ -83,15 +83,19 @@ class Causes:
         return Causes(self.games | more.games, self.adjustments | more.adjustments, self.since)
 
 
-def find(rewrite: Rewrite, run: m.RecomputeRun, causes: Causes) -> list[tuple[Any, ...]]:
+def find(
+    rewrite: Rewrite, run: m.RecomputeRun, causes: Causes, known: Mapping[date, date] | None = None
+) -> list[tuple[Any, ...]]:
     """The ripple of ``causes`` in ``rewrite``, as rows of ResultChange
     (record writes them).  Only the replayed range is compared, from the
     earliest date a cause touched (its rating period's start), and only the
-    systems the list computed before and computes now."""
+    systems the list computed before and computes now.  ``known``: rating
+    periods' starts the run has already looked up (date -> period_start),
+    most often the very date a late game's run started from."""
     if causes.since is None or not rewrite.ledgers:
         return []
     began = time.perf_counter()
-    since = period_start(rewrite.rating_list, causes.since)
+    since = (known or {}).get(causes.since) or period_start(rewrite.rating_list, causes.since)
     if rewrite.start is not None:
         since = max(since, rewrite.start)
     columns = rewrite.columns

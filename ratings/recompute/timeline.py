@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from itertools import compress, repeat
@@ -13,7 +13,6 @@ from operator import not_
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Max, Min
 
 from ratings import models as m
 from ratings.engine import base
@@ -107,7 +106,7 @@ def load_timeline(
         game_rows = cursor.fetchall()
     # The sheets' events as a dict rather than a join in the query (cheaper
     # on both backends, measured: 0.2-0.3 s a list of 200,000 games).
-    events_of = _sheet_events(m.RecordSheet.objects.filter(club__rating_list=rating_list))
+    events_of = _sheet_events(rating_list)
     if not adjustment_rows:
         # The common case: games only, column by column (no merge layer).
         timeline = _games(game_rows, slug, events_of)
@@ -157,17 +156,16 @@ def _index_order(cursor: Any, vendor: str) -> Iterator[None]:
             cursor.execute("SELECT set_config('enable_sort', %s, false)", [previous])
 
 
-def _sheet_events(sheets: Any) -> dict[int, str | None]:
-    """Sheet id -> the event that makes its games one rating period, None
-    for every other sheet.  The period of a game (base.period_key) is a
-    tournament sheet's event, one period per year so that next year's
-    edition is another period (_games adds the year); every other game
-    belongs to its club's day."""
-    tournament = m.Kind.TOURNAMENT.value
-    return {
-        pk: event if event and kind == tournament else None
-        for pk, event, kind in sheets.values_list("id", "event", "kind")
-    }
+def _sheet_events(rating_list: m.RatingList) -> dict[int, str]:
+    """Sheet id -> the event that makes its games one rating period, for
+    the list's tournament sheets with an event (any other sheet is not in
+    it: its games have no period of their own).  The period of a game
+    (base.period_key) is a tournament sheet's event, one period per year so
+    that next year's edition is another period (_games adds the year);
+    every other game belongs to its club's day.  Only these sheets are
+    read: one in twenty at a million games (a late game's read: 8 ms less)."""
+    sheets = m.RecordSheet.objects.filter(club__rating_list=rating_list, kind=m.Kind.TOURNAMENT)
+    return dict(sheets.exclude(event="").values_list("id", "event"))
 
 
 class Cache(dict[Any, Any]):
@@ -189,7 +187,7 @@ def _as_date(value: Any) -> date:
 
 
 def _games(
-    rows: Sequence[tuple[Any, ...]], slug: Mapping[int, str], events_of: Mapping[int, str | None]
+    rows: Sequence[tuple[Any, ...]], slug: Mapping[int, str], events_of: Mapping[int, str]
 ) -> Timeline:
     """The timeline of the rows of the timeline query (games only).
 
@@ -217,7 +215,7 @@ def _games(
     ) = zip(*rows, strict=True)
     days = list(map(Cache(_as_date).__getitem__, days_raw))
     # The period (see _sheet_events): a tournament sheet's event and year.
-    periods: list[str | None] = list(map(events_of.__getitem__, sheets))
+    periods: list[str | None] = list(map(events_of.get, sheets))
     for i in compress(range(len(periods)), periods):
         periods[i] = f"{periods[i]} ({days[i].year})"
     forfeited = list(map(bool, forfeits))  # 0/1 on SQLite
@@ -266,31 +264,7 @@ def period_start(rating_list: m.RatingList, day: date) -> date:
     (a tournament) that it would split: EGF and FFG rate a period at once
     (the Revised European Ratings page; the FFG algorithm page "Chaque itération se fait sur l'ensemble des rondes
     du tournoi"), so a recompute may only start on a period boundary."""
-    pairs = (
-        m.Game.objects.filter(rating_list=rating_list, sheet__kind=m.Kind.TOURNAMENT, date__lt=day)
-        .filter(date__gte=date(day.year, 1, 1))
-        .exclude(sheet__event="")
-        .values_list("sheet__event")
-        .annotate(first=Min("date"))
-        .order_by()
-    )
-    firsts = dict(pairs)
-    if not firsts:
-        return day
-    later = set(
-        m.Game.objects.filter(
-            rating_list=rating_list,
-            sheet__kind=m.Kind.TOURNAMENT,
-            date__gte=day,
-            sheet__event__in=list(firsts),
-        )
-        .filter(date__lte=date(day.year, 12, 31))
-        .values_list("sheet__event", flat=True)
-        .distinct()
-        .order_by()
-    )
-    split = [first for event, first in firsts.items() if event in later]
-    return min(split, default=day)
+    return _start(_tournament_spans(rating_list, day.year).values(), day)
 
 
 def period_end(rating_list: m.RatingList, day: date) -> date:
@@ -299,25 +273,48 @@ def period_end(rating_list: m.RatingList, day: date) -> date:
     another one is in progress on that date: the events up to the returned
     date, and no further, end every period they begin (what period_start
     is to the first event of a replay, this is to its last)."""
+    return _end(_tournament_spans(rating_list, day.year).values(), day)
+
+
+def period_bounds(rating_list: m.RatingList, day: date) -> tuple[date, date]:
+    """(period_start, period_end) of ``day``, reading the year's
+    tournaments once (a game's explanation needs both)."""
+    spans = _tournament_spans(rating_list, day.year).values()
+    return _start(spans, day), _end(spans, day)
+
+
+def _start(spans: Collection[tuple[date, date]], day: date) -> date:
+    return min((first for first, last in spans if first < day <= last), default=day)
+
+
+def _end(spans: Collection[tuple[date, date]], day: date) -> date:
     end = day
     while True:
-        open_events = (
-            m.Game.objects.filter(rating_list=rating_list, sheet__kind=m.Kind.TOURNAMENT)
-            .filter(date__gte=date(day.year, 1, 1), date__lte=end)
-            .exclude(sheet__event="")
-            .values_list("sheet__event", flat=True)
-        )
-        last = (
-            m.Game.objects.filter(
-                rating_list=rating_list,
-                sheet__kind=m.Kind.TOURNAMENT,
-                date__gt=end,
-                date__lte=date(day.year, 12, 31),
-                sheet__event__in=open_events,
-            )
-            .order_by()
-            .aggregate(last=Max("date"))["last"]
-        )
-        if last is None:
+        last = max((last for first, last in spans if first <= end), default=end)
+        if last <= end:
             return end
         end = last
+
+
+def _tournament_spans(rating_list: m.RatingList, year: int) -> dict[str, tuple[date, date]]:
+    """The first and last date of each tournament's games in ``year`` (its
+    rating period: the event in that year), for period_start and period_end.
+
+    Two short reads rather than joins: the list's tournament sheets with
+    an event (_sheet_events, as load_timeline reads periods), then the
+    sheet and date of the list's games of that year, by the timeline index
+    (5-10 ms at a million games; the planner joined the year's games
+    through every tournament sheet's games: 20-50 ms a query, and a game
+    page's period_end ran two or more, 68 ms, measured)."""
+    events = _sheet_events(rating_list)
+    spans: dict[str, tuple[date, date]] = {}
+    if not events:
+        return spans
+    games = m.Game.objects.filter(rating_list=rating_list, date__range=(date(year, 1, 1), date(year, 12, 31)))
+    for sheet, played in games.order_by().values_list("sheet_id", "date"):
+        event = events.get(sheet)
+        if event is None:
+            continue
+        first, last = spans.get(event, (played, played))
+        spans[event] = (min(first, played), max(last, played))
+    return spans
