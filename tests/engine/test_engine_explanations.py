@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import SYSTEM_NAMES, get_system
-from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
-from ratings.engine.ranks import parse_rank
+from ratings.engine.base import Adjustment, Game, Kind, PlayerId, Start, Winner
+from ratings.engine.ranks import format_rank, parse_rank
 from ratings.whatif import rate_csv
 from tests.support import examples
 
@@ -145,6 +145,51 @@ def test_the_terms_of_every_explanation_recombine_to_the_stored_change(
             assert change == 0
             continue
         CHECKS[system](dict(terms), change, after)
+
+
+#: What each system calls the rating before an adjustment, and how it shows ratings.
+ADJUSTED_FROM = {
+    "egf": ("rating", float),
+    "egf-old": ("rating", float),
+    "ffg": ("level", float),
+    "ffg-old": ("level", float),
+    "west-surrey": ("rung", format_rank),
+}
+
+
+@pytest.mark.parametrize("system", sorted(ADJUSTED_FROM))
+def test_a_committee_adjustment_is_explained_between_two_games(system: str) -> None:
+    # The properties' histories hold games only.  An adjustment's row names the
+    # rating it set and the one before, as the ledger holds them; it has no
+    # second row, and the games on either side are still explained as games.
+    # (SAGC explains no adjustment row: its explanation is None.)
+    events: list[Game | Adjustment] = [
+        Game(DAY, "a", "b", Winner.WHITE, kind=Kind.TOURNAMENT, event="T"),
+        Adjustment(DAY + timedelta(days=30), "a", -3.0),
+        Game(DAY + timedelta(days=60), "a", "b", Winner.BLACK, kind=Kind.TOURNAMENT, event="U"),
+    ]
+    result = get_system(system).rate(
+        events, starts={"a": Start(rank=-5.0), "b": Start(rank=-5.0)}, explain=True
+    )
+    ledger, explanations = result.ledger, result.explanations
+    assert explanations is not None and len(explanations) == 6
+    adjustment = explanations[2]
+    assert adjustment is not None and explanations[3] is None
+    key, shown = ADJUSTED_FROM[system]
+    before, after = ledger.rating_before[2], ledger.rating_after[2]
+    assert before != after
+    assert dict(adjustment.terms) == {
+        key: shown(before),
+        "adjusted_to": shown(after),
+        "change": ledger.change[2],
+        "reason": adjustment.terms["reason"],
+    }
+    assert "committee adjustment" in adjustment.terms["reason"]
+    assert adjustment.formula == f"change = adjusted_to − {key}"
+    for slot in (0, 1, 4, 5):
+        explanation = explanations[slot]
+        assert explanation is not None and "adjusted_to" not in explanation.terms
+        assert explanation.terms["change"] == ledger.change[slot]
 
 
 # --- golden explanations: the sources' and the EGD's worked examples ---------------------------
