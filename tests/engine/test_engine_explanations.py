@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Callable
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
@@ -148,7 +149,7 @@ def test_the_terms_of_every_explanation_recombine_to_the_stored_change(
 
 
 #: What each system calls the rating before an adjustment, and how it shows ratings.
-ADJUSTED_FROM = {
+ADJUSTED_FROM: dict[str, tuple[str, Callable[[float], object]]] = {
     "egf": ("rating", float),
     "egf-old": ("rating", float),
     "ffg": ("level", float),

@@ -220,6 +220,52 @@ def test_bad_events_are_refused_naming_the_field(event: Any, field: str) -> None
     assert (caught.value.index, caught.value.field) == (1, field)
 
 
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (game("A", "A", Winner.WHITE), "event 1: black: 'A' cannot play against themself"),
+        (game("A", "B", "black"), "event 1: winner: expected white, black or jigo, got 'black'"),  # type: ignore[arg-type]
+        (
+            game("A", "B", Winner.WHITE, kind="club"),
+            "event 1: kind: expected free, internet, club or tournament, got 'club'",
+        ),
+        (game("A", "B", Winner.WHITE, handicap=-1), "event 1: handicap: expected 0..48 stones, got -1"),
+        (game("A", "B", Winner.WHITE, handicap=49), "event 1: handicap: expected 0..48 stones, got 49"),
+        (game("A", "B", Winner.WHITE, handicap=True), "event 1: handicap: expected 0..48 stones, got True"),
+        (game("A", "B", Winner.WHITE, handicap=2.0), "event 1: handicap: expected 0..48 stones, got 2.0"),
+        (game("A", "B", Winner.WHITE, komi=1e6), "event 1: komi: expected a number of points, got 1000000.0"),
+        (
+            game("A", "B", Winner.WHITE, komi=-1e6),
+            "event 1: komi: expected a number of points, got -1000000.0",
+        ),
+        (game("A", "B", Winner.WHITE, board=11), "event 1: board: expected 9, 13 or 19, got 11"),
+    ],
+)
+def test_a_refused_game_says_what_was_expected_and_what_it_got(event: Any, message: str) -> None:
+    # The message is what the user sees beside the row (the field alone is tested above).
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-3), "B": Start(rank=-3)}
+    with pytest.raises(InvalidEvent) as caught:
+        WestSurrey().rate([game("A", "B", Winner.WHITE), event], starts=starts)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"handicap": 0},
+        {"handicap": 48},
+        {"komi": 999_999.5},
+        {"komi": -999_999.5},
+        {"board": 9},
+        {"board": 13},
+    ],
+)
+def test_the_edges_of_each_field_are_accepted(extra: dict[str, Any]) -> None:
+    starts: dict[PlayerId, Start] = {"A": Start(rank=-3), "B": Start(rank=-3)}
+    result = WestSurrey().rate([game("A", "B", Winner.WHITE, **extra)], starts=starts)
+    assert len(result.ledger.change) == 2
+
+
 def test_state_from_json_refuses_a_strength_off_the_ladder() -> None:
     with pytest.raises(ValueError, match="rung"):
         WestSurrey().state_from_json({"rank": -9.9})
@@ -257,6 +303,22 @@ def test_bga_list_is_not_used_below_15k() -> None:
     # "Start using this when your BGA rating reaches 15kyu."
     assert bga_grade(-17, parse_rank("15.5k")) == -17
     assert bga_grade(-17, parse_rank("15k")) == -15
+
+
+@pytest.mark.parametrize(
+    ("current", "bga", "message"),
+    [
+        (2.0, 1.0, "current grade: expected a whole grade, got 2.0"),
+        (True, 1.0, "current grade: expected a whole grade, got True"),
+        ("2", 1.0, "current grade: expected a whole grade, got '2'"),
+        (1, float("nan"), "BGA rating: expected a number, got nan"),
+        (1, float("inf"), "BGA rating: expected a number, got inf"),
+    ],
+)
+def test_bga_grade_refuses_a_grade_or_rating_it_cannot_read(current: Any, bga: float, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        bga_grade(current, bga)
+    assert str(caught.value) == message
 
 
 @settings(deadline=None)
