@@ -89,6 +89,12 @@ def test_revised_european_ratings_deepmind_table_converts_elo_to_gor(who: str, e
     assert round(elo_to_gor(elo)) == gor, who
 
 
+@pytest.mark.parametrize("gor", [-900.0, 100.0, 1500.25, 2100.0, 2700.0, 3000.5, 3250.0])
+def test_elo_to_gor_is_the_exact_inverse_of_gor_to_elo(gor: float) -> None:
+    # The tables above round to whole points; the page gives the two formulas as inverses.
+    assert elo_to_gor(gor_to_elo(gor)) == pytest.approx(gor, abs=1e-9)
+
+
 def test_revised_european_ratings_beta_is_minus_seven_log_of_distance_to_perfect_play() -> None:
     assert beta(2300) == pytest.approx(-7 * math.log(1000))
     # Se = 1 / (1 + exp(beta(r2) - beta(r1))): equal ratings are even, and

@@ -259,6 +259,52 @@ def test_egf_egd_tournament_t191116b_handicap_game() -> None:
     assert round(white["change"], 3) == 24.739 and round(black["change"], 3) == -22.052
 
 
+def test_egf_names_every_term_of_a_rated_game() -> None:
+    # The terms are the explanation's words on the game page: their names are its contract.
+    game = Game(
+        DAY, "w", "b", Winner.WHITE, handicap=3, komi=0.5, kind=Kind.TOURNAMENT, event="T", event_class="B"
+    )
+    white, black = explain_one("egf", game, {"w": Start(rating=600.0), "b": Start(rating=39.888)})
+    assert list(white) == list(black) == [
+        "rating", "handicap", "handicap_shift", "rating_in_Se", "opponent_in_Se", "Sa", "Se", "con",
+        "beta", "beta_opponent", "bonus", "class", "weight", "change", "rating_before", "period_changes",
+        "rating_after", "floor", "floored",
+    ]  # fmt: skip
+    assert (white["handicap"], black["handicap"], white["class"], white["weight"]) == (3, 3, "B", 0.75)
+    assert (white["rating_before"], black["rating_before"]) == (600.0, 39.888)
+    assert white["rating_after"] == 600.0 + white["change"]
+    assert black["rating_after"] == pytest.approx(39.888 + black["change"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        ({"forfeit": True}, "a forfeit is not a game"),
+        ({"kind": Kind.FREE}, "free games do not count"),
+        ({"board": 13}, "this game does not count (a board other than 19x19, or a fast game)"),
+    ],
+)
+def test_an_egf_game_that_does_not_count_says_why(extra: dict[str, Any], reason: str) -> None:
+    # After a rated game of two others, so that each side's row is its own player's.
+    games = [
+        Game(DAY, "x", "y", Winner.WHITE, event="T"),
+        Game(DAY, "w", "b", Winner.WHITE, event="T", **extra),
+    ]
+    starts: dict[PlayerId, Start] = {
+        "x": Start(rating=100.0),
+        "y": Start(rating=200.0),
+        "w": Start(rating=600.0),
+        "b": Start(rating=1000.0),
+    }
+    explanations = get_system("egf").rate(games, starts=starts, explain=True).explanations
+    assert explanations is not None
+    white, black = explanations[2], explanations[3]
+    assert white is not None and black is not None
+    assert dict(white.terms) == {"level": 600.0, "change": 0.0, "reason": reason}
+    assert dict(black.terms) == {"level": 1000.0, "change": 0.0, "reason": reason}
+    assert white.formula == f"no change: {reason}"
+
+
 def test_egf_old_egd_example_5() -> None:
     # EGD old Example 5 (epsilon 0): 1850 with 5 stones beats 2400: counts 2300, a = 90,
     # Se(Black) = 0.248, con 33 and 15: +24.8 and -11.3.
