@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
+from django.db.models import JSONField
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -115,6 +116,17 @@ def _chunks(
         yield chunk
 
 
+def _default(f: Any, now: Any) -> Callable[[], Any]:
+    """The database's value of ``f`` in a row that does not give it: the
+    time of the import for a field the ORM sets when a row is added, else
+    the field's default."""
+    prepare = preparer(f)
+    if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+        value = prepare(now)
+        return lambda: value
+    return lambda: prepare(f.get_default())
+
+
 #: (line number, old id, the new row's values by attribute name)
 Built = list[tuple[int, Any, dict[str, Any]]]
 #: (line number, old id, new id)
@@ -132,16 +144,17 @@ class _Loader:
         #: Each file's plain fields: (name, attribute, checker, may be left out).
         self.plain: dict[str, list[tuple[str, str, Convert, bool]]] = {}
         self.given: set[str] = set()  # player addresses given by this import
-        self.prepared: dict[str, list[tuple[str, Convert, Callable[[], Any]]]] = {}
+        self.prepared: dict[str, list[tuple[str, Convert | None, Callable[[], Any]]]] = {}
 
     def lookup(self, file: str, old: Any) -> int | None:
         return self.maps[file].get(old) if isinstance(old, int) else None
 
     def load(self, kind: Kind) -> None:
-        self.plain[kind.file] = [
-            (f.name, f.attname, checker(f), f.has_default() or f.null) for f in kind.plain
-        ]
         table = Table(kind.model) if tables.fits(kind.model) else None
+        self.plain[kind.file] = [  # the database's values at once when the rows go to the table
+            (f.name, f.attname, checker(f, prepared=table is not None), f.has_default() or f.null)
+            for f in kind.plain
+        ]
         target = self.maps.get(kind.file)
         written = 0
         for chunk in _chunks(self.reader.read(kind.file), BLOCK if table else CHUNK):
@@ -257,22 +270,29 @@ class _Loader:
             for pk, (number, old, values) in zip(ids, built, strict=False):
                 new.append((number, old, pk))
                 row = [pk]
-                for name, prepare, default in columns:
-                    row.append(prepare(values[name]) if name in values else prepare(default()))
+                for name, finish, default in columns:
+                    if name in values:
+                        row.append(finish(values[name]) if finish else values[name])
+                    else:
+                        row.append(default())
                 yield number, row
 
         table.write(kind.file, rows())
         return new
 
-    def columns(self, table: Table) -> list[tuple[str, Convert, Callable[[], Any]]]:
-        """(attribute, preparer, default) of each of ``table``'s fields; an
-        attribute "" for a field whose value is the time of the import."""
+    def columns(self, table: Table) -> list[tuple[str, Convert | None, Callable[[], Any]]]:
+        """For each of ``table``'s fields: its attribute ("" for a field
+        whose value is the time of the import), how its value is finished
+        (a JSON field's, prepared after it is changed; None: ready), and its
+        default (the database's value)."""
         if table.name not in self.prepared:
             now = timezone.now()
             self.prepared[table.name] = [
-                ("", preparer(f), lambda: now)
-                if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
-                else (f.attname, preparer(f), f.get_default)
+                (
+                    "" if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False) else f.attname,
+                    preparer(f) if isinstance(f, JSONField) else None,
+                    _default(f, now),
+                )
                 for f in table.fields
             ]
         return self.prepared[table.name]
