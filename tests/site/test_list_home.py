@@ -16,7 +16,9 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from ratings import services
+from ratings.engine.ranks import format_rank
 from ratings.models import Club, Game, HistoryEntry, Player, RatingList
+from ratings.presentation.tables import signed, unit_of
 from ratings.recompute import recompute_list
 from tests.support import MakePlayer, make_pool
 
@@ -188,3 +190,23 @@ def test_the_list_home_makes_a_fixed_number_of_queries(
         make_player(f"Extra {n}")
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(url, {"all": "1"})
+
+
+def test_each_mover_shows_the_ranks_the_sum_of_changes_and_the_results_of_the_window(
+    client: Client, club: Club, played: dict[str, Player]
+) -> None:
+    # The movers' first and last rows, sums and counts come from the database's
+    # window functions (ratings/presentation/standings.py); counted apart here.
+    html = client.get(reverse("rating_list", args=[club.rating_list.slug])).content.decode()
+    part = html[html.index("Biggest movers") :].split("<h2>Latest sheets</h2>")[0]
+    shown = re.findall(r'<a href="/players/[^"]+/">([^<]+)</a> <span class="hint">([^<]+)</span>', part)
+    assert len(shown) == 3  # Ann, Bob and Dan played in the window
+    since = timezone.localdate() - timedelta(days=30)
+    for name, hint in shown:
+        results = list(
+            played[name.split()[0].lower()].history.filter(system="sagc", date__gt=since).order_by("seq")
+        )
+        total = signed(round(sum(r.change for r in results), 1))
+        ranks = f"{format_rank(results[0].rank_before)} → {format_rank(results[-1].rank_after)}"
+        plural = "s" if len(results) > 1 else ""
+        assert hint == f"{ranks} · {total} {unit_of('sagc').lower()} · {len(results)} result{plural}", name
