@@ -286,10 +286,11 @@ class SheetLine:
     event_url: str = ""
 
     @classmethod
-    def of(cls, row: SheetRow, opponent_url: str | None = None) -> SheetLine:
+    def of(cls, row: SheetRow, opponent_url: str | None = None, links: Links | None = None) -> SheetLine:
+        link = links or Links()
         cells = row.cells()
         if opponent_url is None:
-            opponent_url = "" if row.adjustment else row.opponent.get_absolute_url()
+            opponent_url = "" if row.adjustment else link.to("player", row.opponent.slug)
         name, rank, colour, handicap, komi, winner, factor, change, index, new_rank, day, comments = cells
         if row.adjustment and row.opponent_rank is not None and row.new_rank != row.opponent_rank:
             # A rank change by adjustment shows the step of ranks,
@@ -309,19 +310,41 @@ class SheetLine:
             new_index=index,
             new_rank=new_rank,
             date=day,
-            sheet_url=reverse("sheet", args=[row.sheet_id]) if row.sheet_id else "",
-            event_url=reverse("event", args=[row.sheet_id]) if row.sheet_id else "",
+            sheet_url=link.to("sheet", row.sheet_id) if row.sheet_id else "",
+            event_url=link.to("event", row.sheet_id) if row.sheet_id else "",
             comments=comments,
-            explained_url=explained_url(row),
+            explained_url=explained_url(row, link),
         )
 
 
-def explained_url(row: SheetRow) -> str:
+class Links:
+    """The addresses of one page's rows: each URL pattern reversed once, with
+    a stand-in for its last argument, then filled in per row (reversing
+    some 250 times was a sixth of a long record sheet's page)."""
+
+    STAND_IN = "987654321"  # a whole number, so that it fits a slug and an int
+
+    def __init__(self) -> None:
+        self.patterns: dict[tuple[str, tuple[object, ...]], tuple[str, str]] = {}
+
+    def to(self, name: str, last: object, *first: object) -> str:
+        """reverse(name, args=[*first, last]), for a ``last`` that reverse
+        writes as it is: a whole number, or a slug (ASCII: SlugField)."""
+        key = (name, first)
+        pattern = self.patterns.get(key)
+        if pattern is None:
+            head, _, tail = reverse(name, args=[*first, self.STAND_IN]).rpartition(self.STAND_IN)
+            pattern = self.patterns[key] = (head, tail)
+        return f"{pattern[0]}{last}{pattern[1]}"
+
+
+def explained_url(row: SheetRow, links: Links | None = None) -> str:
     """The page that explains a row's change (game or adjustment), if any."""
+    link = links or Links()
     if row.game_id is not None:
-        return reverse("game", args=[row.game_id])
+        return link.to("game", row.game_id)
     if row.adjustment_id is not None:
-        return reverse("adjustment", args=[row.adjustment_id])
+        return link.to("adjustment", row.adjustment_id)
     return ""
 
 
@@ -336,6 +359,7 @@ def sheet_lines(rows: Iterable[SheetRow], player: Player | None = None) -> list[
     """The page's lines; each opponent's links (their record sheet and, given
     the sheet's ``player``, the head-to-head of the two) worked out once (a
     club's players meet the same opponents again and again)."""
+    links = Links()
     urls: dict[int, tuple[str, str]] = {}
     lines = []
     for row in rows:
@@ -344,10 +368,10 @@ def sheet_lines(rows: Iterable[SheetRow], player: Player | None = None) -> list[
         elif (known := urls.get(row.opponent.pk)) is not None:
             url, versus = known
         else:
-            url = row.opponent.get_absolute_url()
-            versus = reverse("head_to_head", args=[player.slug, row.opponent.slug]) if player else ""
+            url = links.to("player", row.opponent.slug)
+            versus = links.to("head_to_head", row.opponent.slug, player.slug) if player else ""
             urls[row.opponent.pk] = (url, versus)
-        lines.append(replace(SheetLine.of(row, url), versus_url=versus))
+        lines.append(replace(SheetLine.of(row, url, links), versus_url=versus))
     return lines
 
 

@@ -432,3 +432,23 @@ def test_an_opponent_is_named_with_the_suffix_that_tells_them_apart(
     assert sheet_csv(client, ann)[1][0] == "Sam Dube (junior)"
     html = client.get(reverse("player", args=[ann.slug])).content.decode()
     assert ">Sam Dube (junior)</a>" in html
+
+
+def test_the_rows_links_are_what_reverse_makes(db: None) -> None:
+    # Each pattern reversed once a page and filled in per row (tables.Links).
+    from ratings.presentation.tables import Links
+
+    links = Links()
+    for name, args in [
+        ("game", [7]),
+        ("game", [123456]),
+        ("sheet", [987654321]),
+        ("event", [1]),
+        ("adjustment", [40]),
+        ("player", ["ann-botha"]),
+        ("player", ["slug"]),
+        ("head_to_head", ["ann-botha", "bob-nel"]),
+        ("head_to_head", ["ann-botha", "cat"]),
+        ("head_to_head", ["987654321", "987654321"]),
+    ]:
+        assert links.to(name, args[-1], *args[:-1]) == reverse(name, args=args), (name, args)
