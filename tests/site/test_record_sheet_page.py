@@ -439,7 +439,7 @@ def test_the_rows_links_are_what_reverse_makes(db: None) -> None:
     from ratings.presentation.tables import Links
 
     links = Links()
-    for name, args in [
+    cases: list[tuple[str, list[object]]] = [
         ("game", [7]),
         ("game", [123456]),
         ("sheet", [987654321]),
@@ -450,5 +450,6 @@ def test_the_rows_links_are_what_reverse_makes(db: None) -> None:
         ("head_to_head", ["ann-botha", "bob-nel"]),
         ("head_to_head", ["ann-botha", "cat"]),
         ("head_to_head", ["987654321", "987654321"]),
-    ]:
+    ]
+    for name, args in cases:
         assert links.to(name, args[-1], *args[:-1]) == reverse(name, args=args), (name, args)
