@@ -3,6 +3,7 @@
 the read pages, and the notes of results a late game changed.
 
 - ``tables``: the record sheet's 12 columns, the players list, the log;
+  ``sheet_html``: the record sheet page's rows written as HTML;
 - ``charts``: a player's rating history; ``calibration_chart``: the
   committee's calibration figure;
 - ``filters``: the GET forms of the players list and the log;

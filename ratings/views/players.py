@@ -26,6 +26,7 @@ from ratings.presentation.charts import Chart, history_chart
 from ratings.presentation.filters import PlayerFilterForm
 from ratings.presentation.national import national_links
 from ratings.presentation.result_changes import notes_for
+from ratings.presentation.sheet_html import sheet_rows_html
 from ratings.presentation.tables import (
     PlayerTable,
     number,
@@ -196,6 +197,7 @@ def player_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
             "unit": unit_of(system),
             "page": page,
             "rows": lines,
+            "rows_html": sheet_rows_html(lines, headers, unit_of(system)),
             "charts": [
                 (name, SYSTEM_LABELS.get(name, name), chart)
                 for name, chart in rating_charts(player, history)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -453,3 +454,56 @@ def test_the_rows_links_are_what_reverse_makes(db: None) -> None:
     ]
     for name, args in cases:
         assert links.to(name, args[-1], *args[:-1]) == reverse(name, args=args), (name, args)
+
+
+# The record sheet's rows as templates/ratings/player_detail.html wrote them
+# before ratings/presentation/sheet_html.py wrote them in Python.
+FORMER_ROWS = """  {% for row in rows %}
+    <tr{% if row.adjustment %} class="adjustment{% if row.ripple %} changed{% endif %}"{% elif row.ripple %} class="changed"{% endif %}>
+      <td class="name">{% if row.opponent_url %}<a href="{{ row.opponent_url }}">{{ row.opponent }}</a>{% if row.versus_url %} <a class="versus" href="{{ row.versus_url }}" title="Every game against {{ row.opponent }}">h2h</a>{% endif %}{% else %}{{ row.opponent }}{% endif %}<button type="button" class="row-more" aria-expanded="false" aria-label="All columns: {{ row.opponent }}, {{ row.date }}">More</button></td>
+      <td class="opt" data-label="{{ headers.1 }}">{{ row.opponent_rank }}</td><td class="opt" data-label="{{ headers.2 }}">{{ row.colour }}</td><td class="opt" data-label="{{ headers.3 }}">{{ row.handicap }}</td><td class="opt" data-label="{{ headers.4 }}">{{ row.komi }}</td><td data-label="{{ headers.5 }}">{{ row.winner }}</td><td class="opt" data-label="{{ headers.6 }}">{{ row.status_factor }}</td>{% if row.ripple %}<td class="ripple-changed" title="{{ row.ripple }}" data-label="{{ headers.7 }}">{% else %}<td data-label="{{ headers.7 }}">{% endif %}{% if row.sheet_url and row.explained_url %}<a href="{{ row.explained_url }}" title="How this change was computed">{{ row.change }}</a>{% else %}{{ row.change }}{% endif %}</td><td class="opt" data-label="{{ headers.8 }}">{{ row.new_index }}</td><td data-label="{{ headers.9 }}">{{ row.new_rank }}</td>{% if row.sheet_url %}<td data-label="{{ headers.10 }}"><a href="{{ row.sheet_url }}" title="The record sheet this game was entered on">{{ row.date }}</a></td>{% elif row.explained_url %}<td data-label="{{ headers.10 }}"><a href="{{ row.explained_url }}" title="What this adjustment did, and why">{{ row.date }}</a></td>{% else %}<td data-label="{{ headers.10 }}">{{ row.date }}</td>{% endif %}<td class="opt comments" data-label="{{ headers.11 }}">{% if row.event_url %}<a class="versus" href="{{ row.event_url }}" title="The event: its crosstable and everyone's rating change">event</a> {% endif %}{{ row.comments }}</td>
+    </tr>
+    {% if row.ripple %}<tr class="ripple-note"><td colspan="12"><span class="ripple-mark">*</span> {{ row.ripple }}: change {{ row.ripple.change }}, {{ unit }} {{ row.ripple.rating }}, rank {{ row.ripple.rank }}</td></tr>{% endif %}
+  {% endfor %}"""
+
+
+def test_the_rows_written_in_python_are_what_the_template_wrote(db: None) -> None:
+    from django.template import engines
+
+    from ratings.presentation.sheet_html import sheet_rows_html
+    from ratings.presentation.tables import SHEET_HEADERS, Note, SheetLine
+
+    note = Note("3 March 2026", "a game of 1 March <2026> was entered late", "+1 → +2", "5 → 6", "3k → 2k")
+    plain = SheetLine(
+        adjustment=False,
+        opponent='Bob "B" <Nel> & co',
+        opponent_url="/players/bob/",
+        opponent_rank="3k",
+        colour="White",
+        handicap="0",
+        komi="6.5",
+        winner="White",
+        status_factor="1",
+        change="+12.5",
+        new_index="450",
+        new_rank="3k",
+        date="2026-03-05",
+        sheet_url="/sheets/4/",
+        comments="it's <b>",
+        explained_url="/games/9/",
+        versus_url="/players/ann/vs/bob/",
+        event_url="/events/4/",
+    )
+    lines = [
+        plain,
+        replace(plain, ripple=note),
+        replace(plain, versus_url="", event_url="", sheet_url="", explained_url=""),
+        replace(plain, opponent_url="", sheet_url="", event_url=""),
+        replace(plain, adjustment=True, opponent_url="", sheet_url="", event_url="", change="demoted 1 rank"),
+        replace(plain, adjustment=True, opponent_url="", sheet_url="", event_url="", ripple=note),
+    ]
+    headers = tuple(h.replace("index", "GoR") for h in SHEET_HEADERS)
+    former = (
+        engines["django"].from_string(FORMER_ROWS).render({"rows": lines, "headers": headers, "unit": "GoR"})
+    )
+    assert "<b>" not in former and str(sheet_rows_html(lines, headers, "GoR")) == former[len("  ") :]
