@@ -71,7 +71,11 @@ def main() -> None:
     args = parser.parse_args()
     url = bench_database()
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "clubrating.settings"}
-    env.pop("CELERY_BROKER_URL", None)
+    # A broker nothing consumes: what a recompute enqueues after it (the
+    # list's prediction figures, due after a list's first recompute: about
+    # 30 s for 200,000 games) is a worker's job, not the recompute's;
+    # without a broker it ran in-process and only in the first pass.
+    env["CELERY_BROKER_URL"] = "memory://"
     for command in (
         ["migrate", "--noinput"],
         ["generate", "--games", str(2 * args.games), "--players", str(2 * args.players), "--clubs", "2"],
