@@ -55,7 +55,11 @@ def pytest_configure(config: pytest.Config) -> None:
     In a mutation run (``support.MUTATION_RUN``) the hypothesis properties run
     the ``mutation`` profile: few examples, derandomised (the same examples
     for every mutant, no example database shared by the forked runs), no
-    deadline (a loaded machine and mutmut's call tracing slow every call).
+    deadline (a loaded machine and mutmut's call tracing slow every call),
+    and no shrinking: a mutant is killed by the first failing example, and
+    shrinking it (minutes for the engine's properties, e.g. a mutated
+    ``sagc_rules.index_change`` against the fast loop) would only make
+    mutmut call it a timeout.
     Loaded here, before the test modules are imported, as each property's
     ``@settings`` takes what it does not set from the profile loaded then."""
     from django.conf import settings
@@ -69,6 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
             derandomize=True,
             database=None,
             deadline=None,
+            phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
             suppress_health_check=[hypothesis.HealthCheck.too_slow],
         )
         hypothesis.settings.load_profile("mutation")
