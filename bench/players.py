@@ -18,9 +18,9 @@ it only if it has no games), then, untimed:
   (some seconds: the busiest player's count and an empty recompute).
 
 Then times, through the Django test client, the median of 20 requests
-(after one warm-up) of each page, with the mean CPU time of this process
-(Python and templates, not the database server's) beside it, the fairer
-figure on a shared machine:
+(after one warm-up) of each page, with the median CPU time of this process
+over the same requests (Python and templates, not the database server's)
+beside it, the fairer figure on a shared machine:
 
 - the record sheet of the player with 5,000 games (its first page);
 - the event page of the 500-player tournament;
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -45,7 +46,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from recompute import _generate, _median_ms, history_parser, setup_django  # noqa: E402  (bench/recompute.py)
+from recompute import _generate, history_parser, setup_django  # noqa: E402  (bench/recompute.py)
 
 TOURNAMENT_PLAYERS = 500
 ROUNDS = 5
@@ -164,11 +165,19 @@ def measure(pages: dict[str, str]) -> None:
     print("load average: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()), flush=True)
     figures: dict[str, float] = {}
     for name, url in pages.items():
-        cpu = time.process_time()
-        figures[name] = _median_ms(client, url)
-        cpu_ms = (time.process_time() - cpu) * 1000 / 21  # the warm-up and 20 timed
+        client.get(url)  # warm caches and templates
+        walls, cpus = [], []
+        for _ in range(20):
+            wall, cpu = time.perf_counter(), time.process_time()
+            response = client.get(url)
+            walls.append((time.perf_counter() - wall) * 1000)
+            cpus.append((time.process_time() - cpu) * 1000)
+            assert response.status_code == 200, (url, response.status_code)
+        figures[name] = statistics.median(walls)
         print(
-            f"{name} {url}: median {figures[name]:.1f} ms of 20 (mean client CPU {cpu_ms:.1f} ms)", flush=True
+            f"{name} {url}: median {figures[name]:.1f} ms of 20 "
+            f"(client CPU median {statistics.median(cpus):.1f} ms)",
+            flush=True,
         )
     print("load average: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()), flush=True)
     print(
