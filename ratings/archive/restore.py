@@ -143,6 +143,8 @@ class _Loader:
         self.rating_list: RatingList
         #: Each file's plain fields: (name, attribute, checker, may be left out).
         self.plain: dict[str, list[tuple[str, str, Convert, bool]]] = {}
+        #: Each file's references: (name, attribute, file referred to, its map's get).
+        self.refs: dict[str, list[tuple[str, str, str, Callable[[int], int | None]]]] = {}
         self.given: set[str] = set()  # player addresses given by this import
         self.prepared: dict[str, list[tuple[str, Convert | None, Callable[[], Any]]]] = {}
 
@@ -151,6 +153,7 @@ class _Loader:
 
     def load(self, kind: Kind) -> None:
         table = Table(kind.model) if tables.fits(kind.model) else None
+        self.refs[kind.file] = [(name, f"{name}_id", to, self.maps[to].get) for name, to in kind.refs]
         self.plain[kind.file] = [  # the database's values at once when the rows go to the table
             (f.name, f.attname, checker(f, prepared=table is not None), f.has_default() or f.null)
             for f in kind.plain
@@ -183,17 +186,17 @@ class _Loader:
                 values[attname] = check(row[name])
             except ValidationError as error:
                 raise ArchiveError(f"{kind.file} line {number}: {name}: {' '.join(error.messages)}") from None
-        for name, target in kind.refs:
+        for name, attname, target, get in self.refs[kind.file]:
             old = row.get(name)
             if old is None:
                 if not getattr(kind.model._meta.get_field(name), "null", False):
                     raise ArchiveError(f"{kind.file} line {number}: {name}: missing")
-                values[f"{name}_id"] = None
+                values[attname] = None
                 continue
-            new = self.lookup(target, old)
+            new = get(old) if isinstance(old, int) else None
             if new is None:
                 raise ArchiveError(f"{kind.file} line {number}: {name}: {old!r} is not a row of {target}")
-            values[f"{name}_id"] = new
+            values[attname] = new
         for name in kind.people:
             email = row.get(name)
             if email is not None and not isinstance(email, str):
