@@ -80,14 +80,19 @@ BOARD_CHOICES = [(19, "19×19"), (13, "13×13"), (9, "9×9")]
 
 class Game(models.Model):
     #: The list whose timeline the game belongs to (its sheet's club's list,
-    #: kept on the game for the timeline index).
-    rating_list = models.ForeignKey(RatingList, on_delete=models.PROTECT, related_name="games")
+    #: kept on the game for the timeline index). No index of its own for
+    #: this and the players: the indexes below begin with them, and each
+    #: index more is work on every game written (a tenth of a million-game
+    #: import's time in the database, bench/RESULTS.md).
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.PROTECT, related_name="games", db_index=False
+    )
     #: Where the game was played: its sheet's club.
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
     sheet = models.ForeignKey(RecordSheet, on_delete=models.CASCADE, related_name="games")
     date = models.DateField()
-    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
-    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white", db_index=False)
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black", db_index=False)
     handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(9)])
     #: Komi to White; negative means komi to Black (the SAGC FAQ, column 5).
     komi = models.DecimalField(

@@ -32,6 +32,7 @@ AFTER_SQUASH = [
     ("ratings", "0009_player_search_key"),
     ("ratings", "0010_change_notices"),
     ("ratings", "0011_different_people"),
+    ("ratings", "0012_game_indexes_not_twice"),
 ]
 
 
