@@ -12,7 +12,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from html import escape
 from typing import TypeVar
+
+from django.utils.safestring import SafeString, mark_safe
 
 WIDTH = 480
 HEIGHT = 200
@@ -53,6 +56,17 @@ class Chart:
     count: int
     #: One a date shown, when the caller gave the points' titles.
     marks: tuple[Mark, ...] = ()
+
+    @property
+    def marks_html(self) -> SafeString:
+        """The marks as the SVG draws them, each title escaped (written here
+        rather than by a template loop over up to MAX_MARKS marks)."""
+        return mark_safe(  # every title escaped
+            "".join(
+                f'<circle class="mark" cx="{m.x}" cy="{m.y}" r="4"><title>{escape(m.title)}</title></circle>'
+                for m in self.marks
+            )
+        )
 
 
 def thin(points: Sequence[tuple[date, float]], limit: int = MAX_POINTS) -> list[tuple[date, float]]:

@@ -59,3 +59,18 @@ def test_a_mark_names_the_first_games_of_its_date_and_counts_the_others() -> Non
     assert first == "game 0; game 1; game 2"
     named = "; ".join(f"game {i}" for i in range(3, 3 + MAX_TITLED))
     assert second == f"{named}; and 5 more that day"
+
+
+def test_the_marks_written_in_python_are_what_the_template_wrote(db: None) -> None:
+    from django.template import engines
+
+    points = [(date(2026, 1, 1), 1.0), (date(2026, 1, 5), -0.25), (date(2026, 3, 1), 2.5)]
+    chart = history_chart(
+        points, titles=lambda indices: [f'game {i} <b>"Bob" & O\'Neil</b>' for i in indices]
+    )
+    assert chart is not None and len(chart.marks) == 3
+    former = engines["django"].from_string(
+        '{% for m in chart.marks %}<circle class="mark" cx="{{ m.x }}" cy="{{ m.y }}" r="4">'
+        "<title>{{ m.title }}</title></circle>{% endfor %}"
+    )
+    assert "<b>" not in chart.marks_html and chart.marks_html == former.render({"chart": chart})
