@@ -26,16 +26,34 @@ COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
 COPY_TRAILER = b"\xff\xff"
 
 
+#: A binary COPY field's length word: 4 (a date), 8 (a bigint or a double).
+_FOUR, _EIGHT = struct.pack(">i", 4), struct.pack(">i", 8)
+#: After a game row's game id: adjustment NULL, colour (its length, then
+#: "w" or "b"), then the opponent's length word ...
+_GAME_MIDDLES = tuple(struct.pack(">ii1si", -1, 1, colour, 8) for colour in (b"w", b"b"))
+#: ... and after an adjustment row's player: game NULL, the adjustment's
+#: length word; after its id: colour "" (length 0), opponent NULL.
+_ADJUSTMENT_MIDDLES = (struct.pack(">ii", -1, 8), struct.pack(">ii", 0, -1))
+
+
 @functools.cache
-def _binary_formats(system: str) -> tuple[struct.Struct, struct.Struct]:
-    """The binary COPY tuple of a game's row and of an adjustment's (fields
-    in the order of _HISTORY_COLUMNS, each an int32 length and its bytes,
-    -1 for NULL); the constant lengths are passed as values."""
-    head = f">h iq i{len(system.encode())}s iq ii iq"  # count, list, system, seq, date, player
-    floats = " id" * 5
-    game = struct.Struct(f"{head} iq i i1s iq{floats}")  # game, NULL, colour, opponent
-    adjustment = struct.Struct(f"{head} i iq i i{floats}")  # NULL, adjustment, "", NULL
-    return game, adjustment
+def _binary_formats(rating_list_id: int, system: str) -> tuple[bytes, struct.Struct, struct.Struct]:
+    """The constant head of a binary COPY tuple of the list and system
+    (field count, list, system, the seq's length word), and the tuple of a
+    game's row and of an adjustment's (fields in the order of
+    HISTORY_COLUMNS, each an int32 length and its bytes, -1 for NULL).  Every
+    run of constant bytes between two values is passed as one ``s`` field
+    (the head, a length word, the middles above): a row is 20 values packed
+    rather than 30 (400,000 rows: 0.19-0.31 -> 0.15 s CPU, measured)."""
+    name = system.encode()
+    head = struct.pack(f">hiqi{len(name)}si", len(HISTORY_COLUMNS), 8, rating_list_id, len(name), name, 8)
+    start = f">{len(head)}s q 4s i 4s q"  # head, seq, date, player
+    floats = " 4s d" * 5
+    game = struct.Struct(f"{start} 4s q {len(_GAME_MIDDLES[0])}s q{floats}")  # game, colour, opponent
+    adjustment = struct.Struct(
+        f"{start} {len(_ADJUSTMENT_MIDDLES[0])}s q {len(_ADJUSTMENT_MIDDLES[1])}s{floats}"
+    )  # adjustment
+    return head, game, adjustment
 
 
 def binary_rows(
@@ -52,25 +70,11 @@ def binary_rows(
     (timeline events offset+lo..offset+hi), each row packed by one C call
     (struct), so there is no text to format here nor to parse in the
     server (measured, docs/recompute.md)."""
-    game, adjustment = _binary_formats(system)
-    name = system.encode()
-    eight, four = repeat(8), repeat(4)
+    head, game, adjustment = _binary_formats(rating_list_id, system)
+    four, eight = repeat(_FOUR), repeat(_EIGHT)
     t_lo, t_hi = offset + lo, offset + hi
-    seqs = range(seq0 + lo, seq0 + hi)
-    days = c.days[t_lo:t_hi]
+    start = (repeat(head), range(seq0 + lo, seq0 + hi), four, c.days[t_lo:t_hi], eight)
     is_game = c.is_game[t_lo:t_hi]
-    head = (
-        repeat(14),
-        eight,
-        repeat(rating_list_id),
-        repeat(len(name)),
-        repeat(name),
-        eight,
-        seqs,
-        four,
-        days,
-        eight,
-    )
     parts = []
     for parity in (0, 1):
         change = ledger.change[2 * lo + parity : 2 * hi : 2]
@@ -85,16 +89,15 @@ def binary_rows(
         ):
             floats += [eight, column[2 * lo + parity : 2 * hi : 2]]
         player, opponent = (c.first, c.second) if parity == 0 else (c.second, c.first)
-        colour = repeat(b"wb"[parity : parity + 1])
         games = zip(
-            *head, player[t_lo:t_hi], eight, c.game[t_lo:t_hi], repeat(-1), repeat(1), colour, eight,
+            *start, player[t_lo:t_hi], eight, c.game[t_lo:t_hi], repeat(_GAME_MIDDLES[parity]),
             opponent[t_lo:t_hi], *floats,
         )  # fmt: skip
         parts.append(starmap(game.pack, compress(games, map(and_, filled, is_game))))
         if parity == 0 and not all(is_game):  # adjustments have only a first slot
             adjustments = zip(
-                *head, player[t_lo:t_hi], repeat(-1), eight, c.adjustment[t_lo:t_hi], repeat(0), repeat(-1),
-                *floats,
+                *start, player[t_lo:t_hi], repeat(_ADJUSTMENT_MIDDLES[0]), c.adjustment[t_lo:t_hi],
+                repeat(_ADJUSTMENT_MIDDLES[1]), *floats,
             )  # fmt: skip
             parts.append(
                 starmap(adjustment.pack, compress(adjustments, map(and_, filled, map(not_, is_game))))
