@@ -37,6 +37,7 @@ from ratings.engine.egf_rules import (
     beta,
     elo_to_gor,
     gor_to_elo,
+    grade_rank,
     handicap_points,
     revised_bonus,
     revised_con,
@@ -87,6 +88,24 @@ def test_revised_european_ratings_goratings_org_table_converts_gor_to_elo(gor: i
 )  # fmt: skip
 def test_revised_european_ratings_deepmind_table_converts_elo_to_gor(who: str, elo: int, gor: int) -> None:
     assert round(elo_to_gor(elo)) == gor, who
+
+
+@pytest.mark.parametrize(
+    ("gor", "grade"),
+    [
+        (2049.99, -1),
+        (2050.0, 0),
+        (2149.99, 0),
+        (2150.0, 1),
+        (2849.99, 7),
+        (2850.0, 8),
+        (2950.0, 8),
+        (3299.0, 8),
+    ],
+)
+def test_grade_rank_is_the_grade_whose_band_holds_the_gor_up_to_9d(gor: float, grade: int) -> None:
+    # 2050..2149 is 1d (0 on the shared scale), one grade a hundred points, at most 9d (8).
+    assert grade_rank(gor) == grade
 
 
 @pytest.mark.parametrize("gor", [-900.0, 100.0, 1500.25, 2100.0, 2700.0, 3000.5, 3250.0])

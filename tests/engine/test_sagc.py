@@ -31,6 +31,7 @@ from ratings.engine.sagc_rules import (
     loss_limit,
     opponent_factor,
     result_factor,
+    result_hundredths,
     rounded_change,
     settle,
     start_rank,
@@ -212,6 +213,18 @@ def test_table_rows_beyond_three_can_be_chosen() -> None:
     assert result_factor(-5, 0, won=True, beyond_three_rows=True) == 0.0
     assert result_factor(-5, -3, won=True, beyond_three_rows=True) == 0.0
     assert result_factor(3, 0, won=False, beyond_three_rows=True) == -0.09
+
+
+def test_the_rule_functions_clamp_to_three_unless_told_to_read_the_rows_beyond() -> None:
+    # The default of result_hundredths and index_change's flag, as the replay passes it:
+    # a 10k Black with 5 stones from a 10k (differential -5) wins in the promotion zone.
+    assert result_hundredths(-5, 0, True) == result_hundredths(-3, 0, True) == 9
+    assert result_hundredths(-5, 0, True, beyond_three_rows=True) == 0
+    level = level_factor(-10) * handicap_factor(5)
+    common: dict[str, Any] = {"black": True, "won": True, "handicap": 5, "komi": 0.5, "kind": Kind.CLUB}
+    assert index_change(-10, 0, -10, [], "W", **common) == round(level * 0.09)
+    assert index_change(-10, 0, -10, [], "W", **common, beyond_three_rows=False) == round(level * 0.09)
+    assert index_change(-10, 0, -10, [], "W", **common, beyond_three_rows=True) == 0
 
 
 # --- rounding ----------------------------------------------------------------------
