@@ -125,6 +125,8 @@ def test_revised_european_ratings_beta_is_minus_seven_log_of_distance_to_perfect
 def test_revised_european_ratings_con_and_bonus_formulas() -> None:
     assert revised_con(2100) == pytest.approx(6**1.6)  # ((3300 - 2100) / 200) ^ 1.6
     assert revised_con(0) == pytest.approx(16.5**1.6)
+    # r is capped at 3299: beyond it (3300 - r) / 200 would be 0 or negative, its power complex
+    assert revised_con(3299) == revised_con(3300) == revised_con(3500) == pytest.approx((1 / 200) ** 1.6)
     assert revised_bonus(2300) == pytest.approx(math.log(2) / 5)
     assert revised_bonus(-900) == pytest.approx(math.log1p(math.exp(40)) / 5)
     assert revised_bonus(3000) < 1e-3

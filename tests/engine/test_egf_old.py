@@ -76,6 +76,8 @@ def test_egd_old_tables_interpolate_per_100_and_hold_outside_100_to_2700() -> No
     assert old_con(1850) == 33.0
     assert old_con(-900) == 116.0 and old_a(-900) == 200.0
     assert old_con(2940) == 10.0 and old_a(2940) == 70.0
+    # just outside the tables' ends too (a GoR is not a whole number)
+    assert old_a(2700.5) == 70.0 and old_a(99.5) == 200.0
 
 
 @pytest.mark.parametrize(
