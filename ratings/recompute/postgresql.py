@@ -4,8 +4,9 @@ staging table that a federation's full recompute swaps in."""
 from __future__ import annotations
 
 import functools
+import json
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, islice, repeat, starmap
 from operator import and_, eq, not_
 from typing import Any
@@ -14,7 +15,7 @@ from django.db import transaction
 
 from ratings import models as m
 from ratings.engine import base
-from ratings.recompute.columns import HISTORY_COLUMNS, Columns
+from ratings.recompute.columns import HISTORY_COLUMNS, PG_EPOCH, Columns
 from ratings.recompute.errors import RecomputeError
 from ratings.recompute.sqlite import tune_connection
 
@@ -105,14 +106,38 @@ def binary_rows(
     return chain(*parts)
 
 
-def copy_binary(rows: Iterable[bytes], table: str | None = None) -> int:
-    """COPY history rows of the binary format (binary_rows) into ``table``
-    (default: the history) in blocks of COPY_BLOCK rows, in the caller's
-    transaction, through psycopg's ``Cursor.copy``.  Returns how many rows
-    were written."""
+#: The checkpoints' columns, in the order of checkpoint_rows.
+CHECKPOINT_COLUMNS = ("rating_list_id", "system", "date", "seq", "states", "games")
+
+
+def checkpoint_rows(checkpoints: Iterable[m.RatingCheckpoint]) -> Iterator[bytes]:
+    """The checkpoints as binary COPY tuples: jsonb as its version byte and
+    the JSON text, so the server does not unescape a COPY text field
+    first (a list of 200,000 games: 39 checkpoints, 5.5 MB of JSON; the
+    server's CPU 0.35-0.37 -> 0.29-0.30 s, this process's the same
+    0.14 s, which is json.dumps, measured)."""
+    for cp in checkpoints:
+        system = cp.system.encode()
+        states, games = (b"\x01" + json.dumps(value).encode() for value in (cp.states, cp.games))
+        yield b"".join(
+            (
+                struct.pack(f">hiqi{len(system)}siiiq", len(CHECKPOINT_COLUMNS), 8, cp.rating_list.pk,
+                            len(system), system, 4, cp.date.toordinal() - PG_EPOCH, 8, cp.seq),
+                struct.pack(">i", len(states)), states, struct.pack(">i", len(games)), games,
+            )
+        )  # fmt: skip
+
+
+def copy_binary(
+    rows: Iterable[bytes], table: str | None = None, columns: Sequence[str] = HISTORY_COLUMNS
+) -> int:
+    """COPY rows of the binary format (binary_rows, checkpoint_rows) into
+    ``table`` (default: the history) in blocks of COPY_BLOCK rows, in the
+    caller's transaction, through psycopg's ``Cursor.copy``.  Returns how
+    many rows were written."""
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
-    names = ", ".join(quote(col) for col in HISTORY_COLUMNS)
+    names = ", ".join(quote(col) for col in columns)
     target = quote(table or m.HistoryEntry._meta.db_table)
     iterator = iter(rows)
     written = 0

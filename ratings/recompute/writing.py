@@ -16,7 +16,7 @@ from django.db import transaction
 from ratings import models as m
 from ratings.engine import SYSTEM_NAMES
 from ratings.recompute.players import update_players
-from ratings.recompute.postgresql import copy_binary
+from ratings.recompute.postgresql import CHECKPOINT_COLUMNS, checkpoint_rows, copy_binary
 from ratings.recompute.replay import Rewrite
 from ratings.recompute.sqlite import Block, insert_many, write_blocks
 
@@ -126,24 +126,23 @@ def empty_history() -> None:
 
 
 def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
-    """Insert the checkpoints as JSON text by COPY (PostgreSQL) or
-    executemany (SQLite).  Not bulk_create: on PostgreSQL it sends each
-    column as an array (UNNEST), and escaping every quote of the states'
-    JSON as an array element cost seconds at a million games (profiled)."""
-    iso = transaction.get_connection().vendor != "postgresql"
+    """Insert the checkpoints by binary COPY (PostgreSQL,
+    postgresql.checkpoint_rows) or as JSON text by executemany (SQLite).
+    Not bulk_create: on PostgreSQL it sends each column as an array
+    (UNNEST), and escaping every quote of the states' JSON as an array
+    element cost seconds at a million games (profiled)."""
+    if transaction.get_connection().vendor == "postgresql":
+        copy_binary(checkpoint_rows(checkpoints), m.RatingCheckpoint._meta.db_table, CHECKPOINT_COLUMNS)
+        return
     rows = (
         (
             cp.rating_list.pk,
             cp.system,
-            cp.date.isoformat() if iso else cp.date,
+            cp.date.isoformat(),
             cp.seq,
             json.dumps(cp.states),
             json.dumps(cp.games),
         )
         for cp in checkpoints
     )
-    copy_rows(
-        m.RatingCheckpoint._meta.db_table,
-        ("rating_list_id", "system", "date", "seq", "states", "games"),
-        rows,
-    )
+    copy_rows(m.RatingCheckpoint._meta.db_table, CHECKPOINT_COLUMNS, rows)
