@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import escape as escape_html
 from typing import Any
 
 from django.db.models import Count, QuerySet
@@ -27,7 +26,7 @@ from ratings.models import (
     Winner,
     player_display_name,
 )
-from ratings.presentation.tables import signed
+from ratings.presentation.tables import escape, signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +80,6 @@ class Crosstable:
 
 
 RESULT_MARK = {"won": "+", "lost": "-", "jigo": "="}
-
-
-def escape(text: object) -> str:
-    """Django's ``escape``, without its lazy-text wrapper (a tenth of the
-    page's time when called for each of a large crosstable's texts)."""
-    return escape_html(str(text))
 
 
 #: One round of one player, its HTML escaped: h9's notation ("3+/w0":

@@ -6,17 +6,10 @@ the page's time.  The template writes the result between its <tbody> tags."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape as escape_html
 
 from django.utils.safestring import SafeString, mark_safe
 
-from ratings.presentation.tables import SheetLine
-
-
-def escape(text: object) -> str:
-    """Django's ``escape`` (what the template's autoescape does to a string),
-    without its lazy-text wrapper."""
-    return escape_html(str(text))
+from ratings.presentation.tables import SheetLine, escape
 
 
 def sheet_rows_html(lines: Sequence[SheetLine], headers: Sequence[str], unit: str) -> SafeString:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from functools import cache
+from html import escape as escape_html
 from typing import Any
 
 import django_tables2 as tables
@@ -135,6 +136,14 @@ def number(value: float | None) -> str:
 def signed(value: float | None) -> str:
     text = number(value)
     return f"+{text}" if value is not None and value > 0 else text
+
+
+def escape(text: object) -> str:
+    """Django's ``escape`` (what a template's autoescape does to a value),
+    without its lazy-text wrapper: for the pages' large tables written as
+    HTML in Python (sheet_html, events), where the wrapper cost a tenth of
+    the page's time."""
+    return escape_html(str(text))
 
 
 @dataclass(frozen=True)
