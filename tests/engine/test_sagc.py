@@ -359,6 +359,9 @@ def test_a_new_player_starts_at_their_rank_with_index_0() -> None:
 
 def test_start_rank_takes_the_whole_rank_at_or_below_within_30k_9d() -> None:
     assert start_rank(-14.5) == -15
+    # a rank computed by another system to within a millionth of a whole rank is that rank
+    assert start_rank(0.9999996) == 1 and start_rank(-2.0000004) == -2
+    assert start_rank(0.999998) == 0
     assert start_rank(-35) == -30
     assert start_rank(12) == 8
 
