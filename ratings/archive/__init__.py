@@ -10,7 +10,8 @@ count and SHA-256 (docs/formats.md, "List archive").  One module a job:
 compactly), ``people`` (accounts by e-mail address), ``log_changes`` (the ids inside
 log entries), ``values`` (an archive's values checked and made the
 database's, quickly), ``tables`` (rows written a block at a time, ids
-drawn beforehand), ``export`` (the zip, written as the rows are read) and
+drawn beforehand), ``ahead`` (the next block made in a thread while the
+database writes the last), ``export`` (the zip, written as the rows are read) and
 ``restore`` (checked, then written in one transaction, then recomputed) and ``scheduled`` (every list's archive into
 a folder, on Celery beat, the newest N kept).
 

@@ -11,7 +11,10 @@ under a savepoint; a chunk the database refuses is inserted again row by
 row to name the line at fault.  The rows are written with ids drawn
 beforehand, by COPY on PostgreSQL (``tables``), or by the model's
 ``bulk_create`` when the model has rules of its own for rows made in bulk
-(a player's identity key).  Any problem rolls the whole import back.
+(a player's identity key); a file's next block is made in a thread
+(``ahead``) while the database writes and checks the last (the foreign
+keys checked as each block's COPY ends: every reference is to a row of an
+earlier file).  Any problem rolls the whole import back.
 After the commit the list is recomputed from its first game, so its
 history is this site's own.
 
@@ -24,19 +27,20 @@ taken is left out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import JSONField
 from django.utils import timezone
 from django.utils.text import slugify
 
 from ratings import recompute
 from ratings.archive import log_changes, tables
+from ratings.archive.ahead import ahead
 from ratings.archive.ids import IdMap
 from ratings.archive.kinds import FILE_OF, KINDS, Kind
 from ratings.archive.manifest import ArchiveError, Reader
@@ -85,6 +89,12 @@ def restore_archive(
         )
     loader = _Loader(reader, slug)
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Each block's foreign keys checked as its COPY ends, while the
+            # next block is built (``ahead``), not all at the commit, alone.
+            # Every reference is to a row of an earlier file.
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         for kind in KINDS:
             loader.load(kind)
         restored = Restored(loader.rating_list, loader.counts, loader.people.created)
@@ -131,6 +141,8 @@ def _default(f: Any, now: Any) -> Callable[[], Any]:
 Built = list[tuple[int, Any, dict[str, Any]]]
 #: (line number, old id, new id)
 Written = list[tuple[int, Any, int]]
+#: (line number, old id, the row for the table, its id left None)
+Made = list[tuple[int, Any, list[Any]]]
 
 
 class _Loader:
@@ -160,15 +172,28 @@ class _Loader:
         ]
         target = self.maps.get(kind.file)
         written = 0
-        for chunk in _chunks(self.reader.read(kind.file), BLOCK if table else CHUNK):
-            new = self.write(kind, table, chunk) if table else self.insert(kind, chunk)
-            if target is not None:
-                for number, old, pk in new:
-                    try:
-                        target.add(old, pk)
-                    except ValueError as error:
-                        raise ArchiveError(f"{kind.file} line {number}: id: {error}") from None
-            written += len(new)
+        blocks: Iterator[Written]
+        ready: Generator[Made, None, None] | None = None
+        if table is None:
+            blocks = (self.insert(kind, self.built(kind, chunk)) for chunk in self.chunks(kind, CHUNK))
+        elif kind.model in (RatingList, Club, FormerSlug):  # building a row asks the database
+            blocks = (self.write(kind, table, self.built(kind, chunk)) for chunk in self.chunks(kind, BLOCK))
+        else:  # the next block made while the database writes this one
+            self.columns(table)
+            ready = ahead(self.made(kind, table, chunk) for chunk in self.chunks(kind, BLOCK))
+            blocks = (self.send(kind, table, made) for made in ready)
+        try:
+            for new in blocks:
+                if target is not None:
+                    for number, old, pk in new:
+                        try:
+                            target.add(old, pk)
+                        except ValueError as error:
+                            raise ArchiveError(f"{kind.file} line {number}: id: {error}") from None
+                written += len(new)
+        finally:
+            if ready is not None:
+                ready.close()  # the thread stopped, whatever happened
         self.counts[kind.file] = written
         if kind.model is RatingList:
             self.rating_list = RatingList.objects.get(slug=self.slug)
@@ -201,7 +226,7 @@ class _Loader:
             email = row.get(name)
             if email is not None and not isinstance(email, str):
                 raise ArchiveError(f"{kind.file} line {number}: {name}: not an e-mail address")
-            values[f"{name}_id"] = self.people.account(email)
+            values[f"{name}_id"] = email  # the account's id: by ``accounts``, which may ask the database
         if kind.model is RatingList:
             values["slug"] = self.slug
             if RatingList.objects.filter(name=values["name"]).exists():
@@ -249,35 +274,64 @@ class _Loader:
             n += 1
         return free
 
-    def write(self, kind: Kind, table: Table, chunk: list[tuple[int, dict[str, Any]]]) -> Written:
-        """Write the rows of ``chunk`` by ``table``: every column, the ORM's
-        default for a field left out, the time of the import for a field the
-        ORM sets when a row is added.  Rows are built as they are sent, so
-        the database works on them meanwhile, unless building one asks the
-        database (a list, a club, a taken address).  Returns (line, old id,
-        new id) of each row written."""
-        for name in kind.people:  # found or made before, not in the middle of a COPY
-            for _, row in chunk:
-                email = row.get(name)
-                self.people.account(email if isinstance(email, str) else None)
-        ids = table.new_ids(len(chunk))
-        built: Iterable[tuple[int, Any, dict[str, Any]]] = (
-            (number, row.get("id"), self.build(kind, number, row)) for number, row in chunk
+    def chunks(self, kind: Kind, size: int) -> Iterator[list[tuple[int, dict[str, Any]]]]:
+        return _chunks(self.reader.read(kind.file), size)
+
+    def built(self, kind: Kind, chunk: list[tuple[int, dict[str, Any]]]) -> Built:
+        """The rows of ``chunk`` built; asks the database only for a list,
+        a club or a taken address (``adjust``)."""
+        return self.adjust(kind, [(n, row.get("id"), self.build(kind, n, row)) for n, row in chunk])
+
+    def accounts(self, kind: Kind, built: Built) -> None:
+        """The e-mail addresses of ``built`` made the accounts' ids."""
+        for name in kind.people:
+            attname = f"{name}_id"
+            for _, _, values in built:
+                values[attname] = self.people.account(values[attname])
+
+    def write(self, kind: Kind, table: Table, built: Built) -> Written:
+        """Write the rows ``built`` by ``table``; returns (line, old id, new
+        id) of each row written."""
+        return self.send(
+            kind, table, [(number, old, self.row(table, values)) for number, old, values in built]
         )
-        if kind.model in (RatingList, Club, FormerSlug):
-            built = self.adjust(kind, list(built))
-        columns = self.columns(table)
+
+    def made(self, kind: Kind, table: Table, chunk: list[tuple[int, dict[str, Any]]]) -> Made:
+        """The rows of ``chunk`` built and made ``table``'s rows, without
+        asking the database (``ahead`` runs this in its thread): the ids
+        are drawn and the accounts found by ``send``."""
+        return [
+            (number, row.get("id"), self.row(table, self.build(kind, number, row))) for number, row in chunk
+        ]
+
+    def row(self, table: Table, values: dict[str, Any]) -> list[Any]:
+        """The row of ``table`` (its id left None) for the fields' values:
+        every column, the ORM's default for a field left out, the time of
+        the import for a field the ORM sets when a row is added."""
+        row: list[Any] = [None]
+        for name, finish, default in self.columns(table):
+            if name in values:
+                row.append(finish(values[name]) if finish else values[name])
+            else:
+                row.append(default())
+        return row
+
+    def send(self, kind: Kind, table: Table, made: Made) -> Written:
+        """Write the rows ``made`` by ``table``, with their new ids and
+        their accounts (found or made here: the rows hold their e-mail
+        addresses); returns (line, old id, new id) of each row written."""
+        people = {f"{name}_id" for name in kind.people}
+        for column, f in enumerate(table.fields, start=1):
+            if f.attname in people:
+                for _, _, row in made:
+                    row[column] = self.people.account(row[column])
+        ids = table.new_ids(len(made))
         new: Written = []
 
         def rows() -> Iterator[tuple[int, list[Any]]]:
-            for pk, (number, old, values) in zip(ids, built, strict=False):
+            for pk, (number, old, row) in zip(ids, made, strict=True):
+                row[0] = pk
                 new.append((number, old, pk))
-                row = [pk]
-                for name, finish, default in columns:
-                    if name in values:
-                        row.append(finish(values[name]) if finish else values[name])
-                    else:
-                        row.append(default())
                 yield number, row
 
         table.write(kind.file, rows())
@@ -300,11 +354,11 @@ class _Loader:
             ]
         return self.prepared[table.name]
 
-    def insert(self, kind: Kind, chunk: list[tuple[int, dict[str, Any]]]) -> Written:
-        """Write the rows of ``chunk`` by the model's ``bulk_create`` (its
-        own rules for rows made in bulk kept); returns (line, old id, new
-        id) of each row written."""
-        built = self.adjust(kind, [(n, row.get("id"), self.build(kind, n, row)) for n, row in chunk])
+    def insert(self, kind: Kind, built: Built) -> Written:
+        """Write the rows ``built`` by the model's ``bulk_create`` (its own
+        rules for rows made in bulk kept); returns (line, old id, new id)
+        of each row written."""
+        self.accounts(kind, built)
         objs = [kind.model(**values) for _, _, values in built]
         try:
             with transaction.atomic():
