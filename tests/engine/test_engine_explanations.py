@@ -157,6 +157,9 @@ ADJUSTED_FROM: dict[str, tuple[str, Callable[[float], object]]] = {
     "west-surrey": ("rung", format_rank),
 }
 
+#: The reason an adjustment row gives, where it is not just "committee adjustment".
+ADJUSTMENT_REASON = {"west-surrey": "strength set after a tournament (committee adjustment)"}
+
 
 @pytest.mark.parametrize("system", sorted(ADJUSTED_FROM))
 def test_a_committee_adjustment_is_explained_between_two_games(system: str) -> None:
@@ -183,9 +186,8 @@ def test_a_committee_adjustment_is_explained_between_two_games(system: str) -> N
         key: shown(before),
         "adjusted_to": shown(after),
         "change": ledger.change[2],
-        "reason": adjustment.terms["reason"],
+        "reason": ADJUSTMENT_REASON.get(system, "committee adjustment"),
     }
-    assert "committee adjustment" in adjustment.terms["reason"]
     assert adjustment.formula == f"change = adjusted_to − {key}"
     for slot in (0, 1, 4, 5):
         explanation = explanations[slot]

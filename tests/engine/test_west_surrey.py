@@ -239,6 +239,11 @@ def test_bad_events_are_refused_naming_the_field(event: Any, field: str) -> None
             "event 1: komi: expected a number of points, got -1000000.0",
         ),
         (game("A", "B", Winner.WHITE, board=11), "event 1: board: expected 9, 13 or 19, got 11"),
+        # the highest handicap is no fault of a game refused for its komi
+        (
+            game("A", "B", Winner.WHITE, handicap=48, komi=float("nan")),
+            "event 1: komi: expected a number of points, got nan",
+        ),
     ],
 )
 def test_a_refused_game_says_what_was_expected_and_what_it_got(event: Any, message: str) -> None:
