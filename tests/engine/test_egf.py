@@ -90,6 +90,12 @@ def test_revised_european_ratings_deepmind_table_converts_elo_to_gor(who: str, e
     assert round(elo_to_gor(elo)) == gor, who
 
 
+def test_revised_expected_caps_a_gor_beyond_3299_on_either_side() -> None:
+    # (A test of its own: mutmut maps a test to the functions it reached when first run.)
+    assert revised_expected(3500, 2000) == revised_expected(3299, 2000) == 1 / (1 + (1 / 1300) ** 7)
+    assert revised_expected(2000, 3500) == revised_expected(2000, 3299) == 1 / (1 + 1300.0**7)
+
+
 @pytest.mark.parametrize(
     ("gor", "grade"),
     [
@@ -127,8 +133,6 @@ def test_revised_european_ratings_con_and_bonus_formulas() -> None:
     assert revised_con(0) == pytest.approx(16.5**1.6)
     # r is capped at 3299: beyond it (3300 - r) / 200 would be 0 or negative, its power complex
     assert revised_con(3299) == revised_con(3300) == revised_con(3500) == pytest.approx((1 / 200) ** 1.6)
-    assert revised_expected(3500, 2000) == revised_expected(3299, 2000) == 1 / (1 + (1 / 1300) ** 7)
-    assert revised_expected(2000, 3500) == revised_expected(2000, 3299) == 1 / (1 + 1300.0**7)
     assert revised_bonus(2300) == pytest.approx(math.log(2) / 5)
     assert revised_bonus(-900) == pytest.approx(math.log1p(math.exp(40)) / 5)
     assert revised_bonus(3000) < 1e-3
