@@ -43,7 +43,9 @@ pure: | $(STAMP)
 ## extension would be imported instead of the mutated source.  MUTANTS
 ## narrows the run to some mutants by name, e.g.
 ## MUTANTS='ratings.engine.sagc_rules*'; MUTMUT_CHILDREN processes at once.
-## It resumes where it stopped; `$(BIN)/mutmut browse` shows the survivors.
+## Every mutant MUTANTS names is tested again (only `$(BIN)/mutmut run`
+## without a name resumes where it stopped); `$(BIN)/mutmut browse` shows
+## the survivors.  Times and figures: docs/testing.md.
 MUTMUT_CHILDREN ?= 2
 MUTANTS ?= ratings.engine*
 mutation: pure
