@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ratings.exchange import ExchangeError, Tournament, Winner, name_key, parse_tournament, read_tournament
+from ratings.exchange.tournaments import detect_game_format
 from tests.support import shared_bytes
 
 
@@ -226,3 +227,25 @@ def test_a_tou_row_numbered_out_of_place_is_refused() -> None:
 def test_an_h9_pin_is_read() -> None:
     t = parse_tournament(H9.replace("3+/b2\n", "3+/b2 |12345678\n"))
     assert t.player("1").egd_pin == "12345678"
+
+
+# --- which format a file is (mutmut's survivors in tournaments.detect_game_format) ---------------
+
+
+@pytest.mark.parametrize("text", ["", "  \n\n \t\n", "\r\n\r\n"])
+def test_an_empty_file_is_refused_as_empty(text: str) -> None:
+    with pytest.raises(ExchangeError) as caught:
+        detect_game_format(text)
+    assert (caught.value.line, str(caught.value)) == (None, "the file is empty")
+
+
+def test_a_file_of_no_known_format_is_refused_on_its_first_line() -> None:
+    with pytest.raises(ExchangeError) as caught:
+        detect_game_format("hello\nworld\n")
+    assert caught.value.line == 1
+    assert str(caught.value).startswith("line 1: not a results file this site knows")
+
+
+def test_an_indented_tou_header_line_is_read_as_tou() -> None:
+    # the header alone decides, found however far its ';' is indented
+    assert detect_game_format("  ;name=Open de Juvisy\n") == "tou"
