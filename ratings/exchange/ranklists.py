@@ -65,7 +65,7 @@ def detect_rank_format(text: str, filename: str | None = None) -> RankFormat:
     tab-separated fields; EGD: lines starting with an 8-digit PIN; CSV: a
     header line naming a name and a rank column.
     """
-    lines = [line for line in split_lines(text[:20000]) if line.strip()][:40]
+    lines = [line for line in split_lines(text[:20000]) if line.strip("\ufeff \t")][:40]
     if not lines:
         raise ExchangeError(None, "the file is empty")
     if lines[0].lstrip("\ufeff").startswith("#Echelle"):

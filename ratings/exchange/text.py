@@ -66,7 +66,9 @@ def decode_text(data: bytes, *, per_line: bool = False) -> DecodedText:
     line as UTF-8 when it is, else as Windows-1252/ISO-8859-1.  The
     encoding is then reported as ``"mixed"``.
     """
-    if not data.strip():
+    if not data.removeprefix(b"\xef\xbb\xbf").strip() or data in _UTF16_BOMS:
+        # Nothing but spacing, or nothing but a byte-order mark (a spreadsheet
+        # saving an empty sheet as "CSV UTF-8" writes the mark alone).
         raise ExchangeError(None, "the file is empty")
     for bom, encoding in _UTF16_BOMS.items():
         if data.startswith(bom):

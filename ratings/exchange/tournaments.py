@@ -59,7 +59,7 @@ def detect_game_format(text: str, filename: str | None = None) -> GameFormat:
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("{", "[")):
         return "json"
-    lines = [line for line in split_lines(text[:20000]) if line.strip()][:60]
+    lines = [line for line in split_lines(text[:20000]) if line.strip("\ufeff \t")][:60]
     if not lines:
         raise ExchangeError(None, "the file is empty")
     first = lines[0].strip()

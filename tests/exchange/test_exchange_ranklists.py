@@ -266,3 +266,10 @@ def test_detection_uses_the_filename_only_as_a_hint() -> None:
     assert detect_rank_format("name,national id,rank\nA B,1,5k\n", "ech_ffg_V3.txt") == "csv"
     with pytest.raises(ExchangeError):
         detect_rank_format("hello world\n", "ranks.csv")
+
+
+@pytest.mark.parametrize("text", ["", " \n\t\n", "\ufeff", "\ufeff\r\n"])
+def test_a_list_of_nothing_but_spacing_or_a_byte_order_mark_is_refused_as_empty(text: str) -> None:
+    with pytest.raises(ExchangeError) as error:
+        detect_rank_format(text, "ranks.csv")
+    assert (error.value.line, str(error.value)) == (None, "the file is empty")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ratings.exchange import ExchangeError, Tournament, Winner, name_key, parse_tournament, read_tournament
+from ratings.exchange.text import decode_text
 from ratings.exchange.tournaments import detect_game_format
 from tests.support import shared_bytes
 
@@ -232,10 +233,19 @@ def test_an_h9_pin_is_read() -> None:
 # --- which format a file is (mutmut's survivors in tournaments.detect_game_format) ---------------
 
 
-@pytest.mark.parametrize("text", ["", "  \n\n \t\n", "\r\n\r\n"])
+@pytest.mark.parametrize("text", ["", "  \n\n \t\n", "\r\n\r\n", "\ufeff", "\ufeff\r\n \n"])
 def test_an_empty_file_is_refused_as_empty(text: str) -> None:
     with pytest.raises(ExchangeError) as caught:
         detect_game_format(text)
+    assert (caught.value.line, str(caught.value)) == (None, "the file is empty")
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b" \r\n", b"\xef\xbb\xbf", b"\xef\xbb\xbf\r\n", b"\xff\xfe", b"\xfe\xff"]
+)
+def test_an_upload_of_nothing_but_a_byte_order_mark_is_refused_as_empty(data: bytes) -> None:
+    with pytest.raises(ExchangeError) as caught:
+        decode_text(data)
     assert (caught.value.line, str(caught.value)) == (None, "the file is empty")
 
 
