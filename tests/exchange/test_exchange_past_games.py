@@ -104,16 +104,27 @@ def test_a_bad_line_is_refused_naming_its_line_and_field(line: str, message: str
     assert refused.value.line == 2
 
 
-def test_a_bad_rank_names_its_column() -> None:
+@pytest.mark.parametrize(
+    ("ranks", "message"),
+    [
+        ("3x,1k", "line 2: white_rank: not a rank: '3x' (expected e.g. '11k', '2d', '1.3d')"),
+        ("3k,12x", "line 2: black_rank: not a rank: '12x' (expected e.g. '11k', '2d', '1.3d')"),
+    ],
+)
+def test_a_bad_rank_is_refused_naming_its_line_and_column(ranks: str, message: str) -> None:
+    white_rank, black_rank = ranks.split(",")
     with pytest.raises(ExchangeError) as refused:
-        read(HEADER + "2019-03-05,Ann,3k,Bo,12x,,,white,,Club\n")
-    assert refused.value.line == 2 and "black_rank" in str(refused.value)
+        read(HEADER + f"2019-03-05,Ann,{white_rank},Bo,{black_rank},,,white,,Club\n")
+    assert (refused.value.line, str(refused.value)) == (2, message)
 
 
 def test_a_header_without_a_required_column_is_refused_on_line_1() -> None:
     with pytest.raises(ExchangeError) as refused:
-        read("date,white,black,result\n2019-03-05,Ann,Bo,white\n")
-    assert (refused.value.line, str(refused.value)) == (1, "line 1: the header lacks the columns club")
+        read("date,white,black\n2019-03-05,Ann,Bo\n")
+    assert (refused.value.line, str(refused.value)) == (
+        1,
+        "line 1: the header lacks the columns result, club",
+    )
 
 
 def test_a_header_alone_holds_no_game() -> None:
