@@ -1,0 +1,52 @@
+"""The record-sheet rows of the French ladders inside one rating period.
+
+Both FFG ladders rate a period's games together, but their ledgers show a
+row a game: a player's rows chain from the level the period starts with
+through each game's change, and only the last row of the period shows the
+level the period ends with (rounded as published).  The final levels are
+tested against the sources elsewhere (test_ffg.py, test_ffg_old.py); this
+pins the rows between, which a reader of a record sheet adds up."""
+
+from __future__ import annotations
+
+from datetime import date
+from itertools import pairwise
+
+import pytest
+
+from ratings.engine import get_system
+from ratings.engine.base import Game, Start, Winner
+
+W, B = Winner.WHITE, Winner.BLACK
+
+#: One tournament over two days: A and B play three and three games, with
+#: both colours, so each has rows before their last as White and as Black.
+CUP = [
+    Game(date(2024, 1, 6), "A", "Z", B, event="Cup"),
+    Game(date(2024, 1, 6), "A", "B", W, event="Cup"),
+    Game(date(2024, 1, 6), "Z", "C", W, event="Cup"),
+    Game(date(2024, 1, 7), "B", "A", B, event="Cup"),
+    Game(date(2024, 1, 7), "Z", "B", B, event="Cup"),
+]
+STARTS = {"A": Start(rank=-5), "B": Start(rank=-5), "C": Start(rank=-6), "Z": Start(rating=-800.0)}
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+def test_a_players_rows_in_a_period_add_up_game_by_game(system: str) -> None:
+    ledger = get_system(system).rate(CUP, starts=STARTS).ledger
+    rows: dict[str, list[int]] = {}
+    for index, game in enumerate(CUP):
+        rows.setdefault(game.white, []).append(2 * index)
+        rows.setdefault(game.black, []).append(2 * index + 1)
+    checked = 0
+    for player, slots in rows.items():
+        for slot, following in pairwise(slots):
+            before, change, after = ledger.rating_before[slot], ledger.change[slot], ledger.rating_after[slot]
+            assert after == pytest.approx(before + change, abs=1e-9), (system, player, slot)
+            assert ledger.rating_before[following] == pytest.approx(after, abs=1e-9), (system, player, slot)
+            checked += 1
+        last = slots[-1]
+        assert ledger.rating_after[last] == round(ledger.rating_after[last]), (
+            "the period's end, published whole"
+        )
+    assert checked == 6, "A and B two rows each before their last, Z two (as White and as Black)"
