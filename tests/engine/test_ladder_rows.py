@@ -15,7 +15,7 @@ from itertools import pairwise
 import pytest
 
 from ratings.engine import get_system
-from ratings.engine.base import Game, Start, Winner
+from ratings.engine.base import Game, PlayerId, Start, Winner
 
 W, B = Winner.WHITE, Winner.BLACK
 
@@ -28,13 +28,18 @@ CUP = [
     Game(date(2024, 1, 7), "B", "A", B, event="Cup"),
     Game(date(2024, 1, 7), "Z", "B", B, event="Cup"),
 ]
-STARTS = {"A": Start(rank=-5), "B": Start(rank=-5), "C": Start(rank=-6), "Z": Start(rating=-800.0)}
+STARTS: dict[PlayerId, Start] = {
+    "A": Start(rank=-5),
+    "B": Start(rank=-5),
+    "C": Start(rank=-6),
+    "Z": Start(rating=-800.0),
+}
 
 
 @pytest.mark.parametrize("system", ["ffg", "ffg-old"])
 def test_a_players_rows_in_a_period_add_up_game_by_game(system: str) -> None:
     ledger = get_system(system).rate(CUP, starts=STARTS).ledger
-    rows: dict[str, list[int]] = {}
+    rows: dict[PlayerId, list[int]] = {}
     for index, game in enumerate(CUP):
         rows.setdefault(game.white, []).append(2 * index)
         rows.setdefault(game.black, []).append(2 * index + 1)
