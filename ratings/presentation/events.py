@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, QuerySet
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from ratings.engine import SYSTEM_LABELS
@@ -26,7 +25,7 @@ from ratings.models import (
     Winner,
     player_display_name,
 )
-from ratings.presentation.tables import escape, signed
+from ratings.presentation.tables import Links, escape, signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,13 +115,13 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
         .order_by()
         .values_list("id", "name", "suffix", "slug")
     }
-    # The record sheet's address made once and filled in per row.
-    player_url = reverse("player", args=["slug"])
+    # Each address reversed once and filled in per row and cell (reversing
+    # 2,500 times was most of a 500-player tournament's page).
+    links = Links()
 
     def row_of(number: int, pk: int, place: str = "", tiebreaks: Sequence[str] = ()) -> Row:
         name, suffix, slug = names[pk]
-        url = player_url.replace("/slug/", f"/{slug}/", 1)
-        return Row(number, player_display_name(name, suffix), url, place, tiebreaks)
+        return Row(number, player_display_name(name, suffix), links.to("player", slug), place, tiebreaks)
 
     rows: dict[int, Row] = {}
     for pk, position, place, tiebreaks, _ in entries:
@@ -141,14 +140,11 @@ def crosstable(sheet: RecordSheet) -> Crosstable:
         for pk in sorted(player_ids - rows.keys()):
             rows[pk] = row_of(max(r.number for r in rows.values()) + 1, pk)
     tournament = any(g[1] for g in games)
-    # The game page's address made once and filled in per cell (reversing
-    # 2,500 times was most of a 500-player tournament's page).
-    game_url = reverse("game", args=[0])
     escaped = {pk: escape(row.name) for pk, row in rows.items()}
     by_slot: dict[tuple[int, int], list[Slot]] = defaultdict(list)
     counts: dict[int, int] = defaultdict(int)
     for game_id, round_, white_id, black_id, winner, forfeit, handicap, komi, _ in games:
-        url = game_url.replace("0", str(game_id), 1)
+        url = links.to("game", game_id)
         for pk, opponent, white in ((white_id, black_id, True), (black_id, white_id, False)):
             result = result_of(winner, white)
             row = rows[pk]

@@ -238,3 +238,23 @@ def test_every_text_of_the_crosstable_is_escaped_and_cells_hold_their_games(
     headers, rows = page_rows(html)
     assert [h for h in headers if h.startswith("Round")] == ["Round 1", "Round 2"]
     assert rows[1][4:7] == ["2+/w0 2+/b0", "", "2/2"]
+
+
+def test_a_cell_of_one_game_links_its_game_and_each_name_its_record_sheet(
+    client: Client, club: Club, make_player: MakePlayer
+) -> None:
+    day = timezone.localdate() - timedelta(days=2)
+    ann, bob = make_player("Ann", since=day), make_player("Bob", since=day)
+    sheet = services.save_sheet(
+        club=club,
+        date=day,
+        rows=[services.GameRow(white=ann, black=bob, winner="white", round=1, kind="tournament")],
+        event="Cup",
+        kind="tournament",
+    )
+    game = sheet.games.get()
+    html = client.get(reverse("event", args=[sheet.pk])).content.decode()
+    table = html[html.index('<table class="data crosstable">') :].split("</table>")[0]
+    for player in (ann, bob):
+        assert f'<a href="{reverse("player", args=[player.slug])}">{player.name}</a>' in table
+    assert table.count(f'<a href="{reverse("game", args=[game.pk])}">') == 2, "both players' cells"
