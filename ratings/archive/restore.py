@@ -126,12 +126,17 @@ def _chunks(
         yield chunk
 
 
+def _set_when_added(f: Any) -> bool:
+    """Whether the ORM sets ``f`` to the time a row is added (auto_now, auto_now_add)."""
+    return bool(getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False))
+
+
 def _default(f: Any, now: Any) -> Callable[[], Any]:
     """The database's value of ``f`` in a row that does not give it: the
     time of the import for a field the ORM sets when a row is added, else
     the field's default."""
     prepare = preparer(f)
-    if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+    if _set_when_added(f):
         value = prepare(now)
         return lambda: value
     return lambda: prepare(f.get_default())
@@ -346,7 +351,7 @@ class _Loader:
             now = timezone.now()
             self.prepared[table.name] = [
                 (
-                    "" if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False) else f.attname,
+                    "" if _set_when_added(f) else f.attname,
                     preparer(f) if isinstance(f, JSONField) else None,
                     _default(f, now),
                 )

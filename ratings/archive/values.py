@@ -65,9 +65,9 @@ def preparer(f: models.Field[Any, Any]) -> Convert:
 
 def checker(f: models.Field[Any, Any], *, prepared: bool = False) -> Convert:
     """The Python value of ``f`` for a value read from an archive, or with
-        ``prepared`` the database's value (but a JSON field's value is left to
-        ``preparer``, to be changed first); raises ValidationError as
-        ``f.clean`` does (and for a value of a type the field cannot parse,
+    ``prepared`` the database's value (but a JSON field's value is left to
+    ``preparer``, to be changed first); raises ValidationError as
+    ``f.clean`` does (and for a value of a type the field cannot parse,
     where ``f.clean`` raises TypeError)."""
     prepare = preparer(f)
 
