@@ -85,8 +85,10 @@ class HistoryEntry(models.Model):
     """One row per player per game or adjustment per rating system.
 
     Written only by the recompute (ratings/recompute/), in bulk.  ``seq``
-    is the event's position in the club's timeline, so the rows of one
-    player in one system sort by it.
+    orders the list's timeline: the event's date's ordinal times 2**20 plus
+    its place in its day (recompute.columns.event_seqs), so the rows of one
+    player in one system sort by it, and an event entered late renumbers
+    only the later events of its own day.
     """
 
     # Only the indexes the pages and the recompute use (every index costs
@@ -204,8 +206,8 @@ class RatingCheckpoint(models.Model):
     The recompute (ratings/recompute/) resumes from the latest checkpoint
     at or before the dirty date instead of replaying the whole history; it
     stores one every few thousand events, always on a date that no rating
-    period (a multi-day tournament) straddles.  ``seq`` is the timeline
-    position of the first event on ``date``.
+    period (a multi-day tournament) straddles.  ``seq`` is the seq of the
+    first event on ``date``.
     """
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="+")

@@ -191,18 +191,24 @@ def _write_one(
     began = time.perf_counter()
     with transaction.atomic():
         tune_connection()
-        # A rewrite of a large share of the table (a full recompute) drops
-        # the history's secondary indexes and builds them again afterwards,
-        # in this same transaction (DDL is transactional on both backends,
-        # so a crash still leaves the previous history and its indexes).
-        rebuild = drop_indexes(
-            rewrite.rating_list,
-            rewrite.start,
-            rewrite.expected,
-            options.rebuild_min_rows,
-            options.rebuild_share,
+        # A full rewrite of a large share of the table drops the history's
+        # secondary indexes and builds them again afterwards, in this same
+        # transaction (DDL is transactional on both backends, so a crash
+        # still leaves the previous history and its indexes).  A rewrite
+        # from a date (a late game) writes only the rows that changed, a
+        # few in a hundred (changed.py): it never rebuilds.
+        rebuild = (
+            drop_indexes(
+                rewrite.rating_list,
+                rewrite.start,
+                rewrite.expected,
+                options.rebuild_min_rows,
+                options.rebuild_share,
+            )
+            if rewrite.start is None
+            else []
         )
-        rewrite_list(rewrite, run, write=options.write_history)
+        rewrite_list(rewrite, run, write=options.write_history, only_changed=True)
         record(ripple)
         if rebuild:
             options.create_indexes(rebuild)

@@ -64,7 +64,6 @@ def binary_rows(
     ledger: base.Ledger,
     lo: int,
     hi: int,
-    seq0: int,
     offset: int,
 ) -> Iterator[bytes]:
     """history_rows for PostgreSQL's binary COPY: ledger events lo..hi
@@ -74,7 +73,7 @@ def binary_rows(
     head, game, adjustment = _binary_formats(rating_list_id, system)
     four, eight = repeat(_FOUR), repeat(_EIGHT)
     t_lo, t_hi = offset + lo, offset + hi
-    start = (repeat(head), range(seq0 + lo, seq0 + hi), four, c.days[t_lo:t_hi], eight)
+    start = (repeat(head), c.seq[t_lo:t_hi], four, c.days[t_lo:t_hi], eight)
     is_game = c.is_game[t_lo:t_hi]
     parts = []
     for parity in (0, 1):

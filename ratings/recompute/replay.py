@@ -19,7 +19,7 @@ from django.db.models import Count
 
 from ratings import models as m
 from ratings.engine import base, get_system
-from ratings.recompute.columns import Columns
+from ratings.recompute.columns import SEQ_STRIDE, Columns
 from ratings.recompute.errors import RecomputeError
 from ratings.recompute.measure import timings
 from ratings.recompute.rows import history_rows
@@ -146,7 +146,6 @@ def replay(
     write_from = 0 if start is None else bisect_left(timeline.days, start)
     cuts = _boundaries(timeline, write_from, checkpoint_every)
     checkpoints = checkpoints_at(rating_list, [n for n, _ in systems], resume)
-    first_seq = next(iter(checkpoints.values())).seq if checkpoints else 0
     games0 = {int(k): v for k, v in next(iter(checkpoints.values())).games.items()} if checkpoints else {}
     # Games counted per player at each cut (the same for every system).
     games_at_cut, final_games = _count_games(timeline, cuts, games0)
@@ -171,7 +170,7 @@ def replay(
                         rating_list=rating_list,
                         system=name,
                         date=timeline.days[hi],
-                        seq=first_seq + hi,
+                        seq=timeline.days[hi].toordinal() * SEQ_STRIDE,  # columns.event_seqs
                         states={str(k): v.to_json() for k, v in state.items()},
                         games=games_at_cut[hi],
                     )
@@ -189,7 +188,7 @@ def replay(
         # chain, not a generator with ``yield from``: no Python frame per
         # row (2,000,000 rows: ~1.5 s, profiled).
         return chain.from_iterable(
-            history_rows(rating_list.pk, name, columns, ledger, lo, first_seq, write_from)
+            history_rows(rating_list.pk, name, columns, ledger, lo, write_from)
             for name, chunks in ledgers
             for lo, ledger in chunks
         )

@@ -18,7 +18,6 @@ def history_rows(
     columns: Columns,
     ledger: base.Ledger,
     offset: int,
-    first_seq: int,
     write_from: int = 0,
 ) -> Iterator[Any]:
     """The HistoryEntry rows of one system's ledger (whose event 0 is event
@@ -31,9 +30,5 @@ def history_rows(
     if lo >= hi:
         return iter(())
     if columns.binary:
-        return binary_rows(
-            rating_list_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
-        )
-    return sqlite_blocks(
-        rating_list_id, system, columns, ledger, lo - offset, hi - offset, first_seq + offset, offset
-    )
+        return binary_rows(rating_list_id, system, columns, ledger, lo - offset, hi - offset, offset)
+    return sqlite_blocks(rating_list_id, system, columns, ledger, lo - offset, hi - offset, offset)

@@ -35,8 +35,9 @@ class Block:
     game: bool
     rows: Iterable[tuple[Any, ...]]
 
-    def statement(self, quote: Callable[[str], str]) -> tuple[str, str, int]:
-        """INSERT ... VALUES, one row's VALUES tuple, and its parameters."""
+    def statement(self, quote: Callable[[str], str], table: str | None = None) -> tuple[str, str, int]:
+        """INSERT ... VALUES (into ``table``, default the history), one
+        row's VALUES tuple, and its parameters."""
         if not self.system.replace("-", "").replace("_", "").isalnum() or self.colour not in ("w", "b", ""):
             raise ValueError(f"not a literal: {self.system!r} {self.colour!r}")
         fixed = [str(int(self.rating_list_id)), f"'{self.system}'", f"'{self.colour}'"]
@@ -67,9 +68,7 @@ class Block:
             names += ["adjustment_id", *FLOAT_COLUMNS]
             fixed += ["NULL", "NULL"]
         width = len(names) - len(fixed)
-        insert = (
-            f"INSERT INTO {quote(m.HistoryEntry._meta.db_table)} ({', '.join(map(quote, names))}) VALUES "
-        )
+        insert = f"INSERT INTO {quote(table or m.HistoryEntry._meta.db_table)} ({', '.join(map(quote, names))}) VALUES "
         return insert, f"({', '.join(fixed + ['%s'] * width)})", width
 
 
@@ -80,14 +79,13 @@ def sqlite_blocks(
     ledger: base.Ledger,
     lo: int,
     hi: int,
-    seq0: int,
     offset: int,
 ) -> Iterator[Block]:
     """history_rows for SQLite: ledger events lo..hi (timeline events
     offset+lo..offset+hi) as _Blocks of tuples built by zip (no Python
     code per row)."""
     t_lo, t_hi = offset + lo, offset + hi
-    seqs = range(seq0 + lo, seq0 + hi)
+    seqs = c.seq[t_lo:t_hi]
     days = c.days[t_lo:t_hi]
     is_game = c.is_game[t_lo:t_hi]
     blocks = []
@@ -133,14 +131,15 @@ def insert_many(cursor: Any, insert: str, one: str, width: int, rows: Iterable[t
     return written
 
 
-def write_blocks(blocks: Iterable[Block]) -> int:
-    """Insert the history rows of ``blocks`` in the caller's transaction;
-    returns how many rows were written."""
+def write_blocks(blocks: Iterable[Block], table: str | None = None) -> int:
+    """Insert the history rows of ``blocks`` into ``table`` (default: the
+    history) in the caller's transaction; returns how many rows were
+    written."""
     conn = transaction.get_connection()
     written = 0
     with conn.cursor() as cursor:
         for block in blocks:
-            insert, one, width = block.statement(conn.ops.quote_name)
+            insert, one, width = block.statement(conn.ops.quote_name, table)
             written += insert_many(cursor, insert, one, width, block.rows)
     return written
 

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from ratings import models as m
 from ratings.engine import SYSTEM_NAMES
+from ratings.recompute import changed
 from ratings.recompute.players import update_players
 from ratings.recompute.postgresql import CHECKPOINT_COLUMNS, checkpoint_rows, copy_binary
 from ratings.recompute.replay import Rewrite
@@ -36,7 +37,7 @@ def write_history(rows: Iterable[Any], table: str | None = None) -> int:
         return 0
     rows = chain([head], iterator)
     if isinstance(head, Block):
-        return write_blocks(rows)
+        return write_blocks(rows, table)
     return copy_binary(rows, table)
 
 
@@ -71,24 +72,35 @@ def rewrite_list(
     emptied: bool = False,
     table: str | None = None,
     write: WriteHistory = write_history,
+    only_changed: bool = False,
 ) -> None:
     """Delete the stale history and checkpoints of one list and write the
     new ones, in the caller's transaction (``emptied``: the caller has
     emptied the whole history already, empty_history; ``table``: where the
     history rows go, default the history; ``write``: the writer of the
-    rows)."""
+    rows; ``only_changed``: a rewrite from a date replaces only the rows
+    whose values changed, changed.py)."""
     rating_list, start, resume = rewrite.rating_list, rewrite.start, rewrite.resume
+    computed = sorted({name for name, _ in rewrite.systems})
+    only_changed = only_changed and start is not None and not emptied and table is None
     if not emptied:
         # The tail of every system, by the (list, system, date) index; all
         # rows of a system the list no longer computes.
-        computed = {name for name, _ in rewrite.systems}
         for stored in SYSTEM_NAMES if start is not None else [None]:
-            _delete_history(rating_list.pk, stored, start if stored in computed else None)
+            if stored not in computed:
+                _delete_history(rating_list.pk, stored, None)
+            elif not only_changed:
+                _delete_history(rating_list.pk, stored, start)
+    if only_changed:
+        assert start is not None  # only_changed needs a start
+        write(rewrite.rows(), changed.stage())
+        run.rows_written = changed.apply(rating_list.pk, computed, start)[1]
+    else:
+        run.rows_written = write(rewrite.rows(), table)
     stale_checkpoints = m.RatingCheckpoint.objects.filter(rating_list=rating_list)
     if resume is not None:
         stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
     stale_checkpoints.delete()
-    run.rows_written = write(rewrite.rows(), table)
     _write_checkpoints(rewrite.checkpoints)
     if rewrite.systems:
         update_players(rating_list, rewrite.final_state, rewrite.final_games)

@@ -33,6 +33,7 @@ AFTER_SQUASH = [
     ("ratings", "0010_change_notices"),
     ("ratings", "0011_different_people"),
     ("ratings", "0012_game_indexes_not_twice"),
+    ("ratings", "0013_sparse_seq"),
 ]
 
 
