@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
@@ -37,6 +37,7 @@ from ratings.recompute.replay import (
     resume_date,
 )
 from ratings.recompute.ripple import Causes, find, record
+from ratings.recompute.ripple import replaced as replaced_ripple
 from ratings.recompute.runs import abandon_running, claim_causes, mark_clean, recorded, unrated
 from ratings.recompute.signals import list_recomputed
 from ratings.recompute.sqlite import tune_connection
@@ -176,18 +177,26 @@ def _recompute_locked(
     with recorded([run]):
         with gc_paused():
             rewrite = replay(rating_list, systems, start, resume, run, progress, options.checkpoint_every)
-            # Before the write: the stored history is still the old one.
-            ripple = find(rewrite, run, causes.excluding(unrated(rating_list.pk)), known)
-            _write_one(rewrite, run, options, ripple)
+            rated = causes.excluding(unrated(rating_list.pk))
+            # Before a full write, while the stored history is still the old
+            # one; a rewrite from a date takes it from the rows it replaces.
+            ripple = find(rewrite, run, rated, known) if rewrite.start is None else []
+            _write_one(rewrite, run, options, ripple, (rated, known))
         mark_clean(rating_list.pk, generation)
     return run
 
 
 def _write_one(
-    rewrite: Rewrite, run: m.RecomputeRun, options: Options, ripple: Sequence[tuple[object, ...]] = ()
+    rewrite: Rewrite,
+    run: m.RecomputeRun,
+    options: Options,
+    ripple: Sequence[tuple[object, ...]] = (),
+    causes: tuple[Causes, Mapping[date, date]] | None = None,
 ) -> None:
     """Rewrite one list's history from its start, and record the ripple
-    (the later results that changed), in one transaction."""
+    (the later results that changed), in one transaction: ``ripple``, or
+    when only the changed rows are replaced, the ripple of ``causes`` (and
+    the rating periods' starts known) among them."""
     began = time.perf_counter()
     with transaction.atomic():
         tune_connection()
@@ -208,7 +217,9 @@ def _write_one(
             if rewrite.start is None
             else []
         )
-        rewrite_list(rewrite, run, write=options.write_history, only_changed=True)
+        replaced = rewrite_list(rewrite, run, write=options.write_history, only_changed=True)
+        if replaced is not None and causes is not None:
+            ripple = replaced_ripple(rewrite, run, causes[0], replaced, causes[1])
         record(ripple)
         if rebuild:
             options.create_indexes(rebuild)

@@ -9,7 +9,9 @@ run's write transaction (record).  The causing games and adjustments are
 not ripple; a result that only exists on one side (a game added or
 deleted) is not a change of a result.  The comparison reads the history
 under the list's lock, outside the write transaction, so the write (and on
-SQLite its lock on writers) is not made longer by it.
+SQLite its lock on writers) is not made longer by it.  A rewrite from a
+date (a late game) replaces only the rows that changed (changed.py) and
+takes the ripple from them instead (replaced): no stored row is read.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from django.utils import timezone
 
 from ratings import models as m
 from ratings.engine import base
+from ratings.recompute.changed import Replaced
 from ratings.recompute.columns import Columns
 from ratings.recompute.measure import timings
 from ratings.recompute.replay import Rewrite
@@ -120,6 +123,48 @@ def find(
             found += _rows(rewrite.rating_list.pk, run.pk, name, columns, lo, hi, pairs, now)
     timings["ripple"] += time.perf_counter() - began
     return found
+
+
+def replaced(
+    rewrite: Rewrite,
+    run: m.RecomputeRun,
+    causes: Causes,
+    rows: Replaced,
+    known: Mapping[date, date] | None = None,
+) -> list[tuple[Any, ...]]:
+    """The ripple of ``causes`` when the write replaced only the rows that
+    changed (changed.apply): every result whose row was replaced, dated
+    from the earliest date a cause touched, that is in both the deleted
+    and the inserted rows with other values.  The same results find()
+    gives, from the few replaced rows instead of the whole stored tail
+    (a late game at 50 % of 200,000 games: about 2,000 rows instead of
+    200,222, read in the same statements that replace them)."""
+    if causes.since is None or not rewrite.ledgers or rewrite.start is None:
+        return []
+    began = time.perf_counter()
+    conn = transaction.get_connection()
+    since = (known or {}).get(causes.since) or period_start(rewrite.rating_list, causes.since)
+    since = conn.ops.adapt_datefield_value(max(since, rewrite.start))
+    old = {row[:4]: row[5:] for row in rows.deleted if conn.ops.adapt_datefield_value(row[4]) >= since}
+    stamp = conn.ops.adapt_datetimefield_value(timezone.now())
+    found = []
+    for system, player, game, adjustment, day, *new in sorted(rows.inserted, key=_order):
+        before = old.get((system, player, game, adjustment))
+        if before is None or tuple(new) == before or game in causes.games or adjustment in causes.adjustments:
+            continue
+        if conn.ops.adapt_datefield_value(day) < since:
+            continue
+        found.append((
+            rewrite.rating_list.pk, run.pk, system, player, game, adjustment, conn.ops.adapt_datefield_value(day),
+            before[0], new[0], before[1], new[1], before[2], new[2], stamp,
+        ))  # fmt: skip
+    timings["ripple"] += time.perf_counter() - began
+    return found
+
+
+def _order(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Rows by system, player, game, adjustment (as find() records them)."""
+    return (row[0], row[1], row[2] or 0, row[3] or 0)
 
 
 def record(rows: Sequence[tuple[Any, ...]]) -> int:

@@ -73,13 +73,13 @@ def rewrite_list(
     table: str | None = None,
     write: WriteHistory = write_history,
     only_changed: bool = False,
-) -> None:
+) -> changed.Replaced | None:
     """Delete the stale history and checkpoints of one list and write the
     new ones, in the caller's transaction (``emptied``: the caller has
     emptied the whole history already, empty_history; ``table``: where the
     history rows go, default the history; ``write``: the writer of the
     rows; ``only_changed``: a rewrite from a date replaces only the rows
-    whose values changed, changed.py)."""
+    whose values changed, changed.py, and returns them)."""
     rating_list, start, resume = rewrite.rating_list, rewrite.start, rewrite.resume
     computed = sorted({name for name, _ in rewrite.systems})
     only_changed = only_changed and start is not None and not emptied and table is None
@@ -91,10 +91,12 @@ def rewrite_list(
                 _delete_history(rating_list.pk, stored, None)
             elif not only_changed:
                 _delete_history(rating_list.pk, stored, start)
+    replaced = None
     if only_changed:
         assert start is not None  # only_changed needs a start
         write(rewrite.rows(), changed.stage())
-        run.rows_written = changed.apply(rating_list.pk, computed, start)[1]
+        replaced = changed.apply(rating_list.pk, computed, start)
+        run.rows_written = len(replaced.inserted)
     else:
         run.rows_written = write(rewrite.rows(), table)
     stale_checkpoints = m.RatingCheckpoint.objects.filter(rating_list=rating_list)
@@ -104,6 +106,7 @@ def rewrite_list(
     _write_checkpoints(rewrite.checkpoints)
     if rewrite.systems:
         update_players(rating_list, rewrite.final_state, rewrite.final_games)
+    return replaced
 
 
 def _delete_history(rating_list_id: int, system: str | None, start: date | None) -> None:

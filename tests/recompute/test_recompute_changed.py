@@ -16,9 +16,19 @@ import pytest
 from django.db import connection
 
 from ratings import recompute, services
-from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
+from ratings.models import (
+    Club,
+    Game,
+    HistoryEntry,
+    LogEntry,
+    Player,
+    RankAdjustment,
+    RatingCheckpoint,
+    RecordSheet,
+)
 from ratings.recompute.columns import SEQ_STRIDE, event_seqs
 from ratings.recompute.errors import RecomputeError
+from tests.recompute.ripple_helpers import difference, recorded, results
 from tests.support import MakePlayer, stored_history
 
 pytestmark = pytest.mark.django_db
@@ -169,3 +179,27 @@ def test_the_migration_numbers_dense_seqs_as_the_recompute_does(club: Club, hist
     _migration("sparse")(None, editor)
     assert stored_history(club) == sparse
     assert list(RatingCheckpoint.objects.order_by("pk").values_list("seq", flat=True)) == checkpoints
+
+
+@pytest.mark.parametrize("every", [6, 1000], ids=["replaced-rows", "whole-history"])
+def test_the_ripple_from_the_replaced_rows_is_that_of_the_whole_history(
+    club: Club, players: list[Player], history: list[Game], every: int
+) -> None:
+    """A rewrite from a date takes the ripple from the rows it replaced
+    (ripple.replaced); without a checkpoint before the late game the whole
+    history is rewritten and compared (ripple.find): the same ripple, the
+    difference of two full replays."""
+    options = recompute.Options(checkpoint_every=every)
+    recompute.recompute_list(club.rating_list_id, full=True, options=options)
+    before = results(club.rating_list)
+    late = add_game(club, players, 3, 0, 2, 1000)
+    LogEntry.objects.create(
+        rating_list=club.rating_list, club=club, action=LogEntry.Action.ADD, game=late, event_date=late.date,
+        summary="late game",
+    )  # fmt: skip
+    run = recompute.recompute_list(club.rating_list_id, options=options)
+    assert run is not None and run.full == (every == 1000)
+    recompute.recompute_list(club.rating_list_id, full=True, options=options)
+    expected = difference(before, results(club.rating_list), {late.pk})
+    assert expected
+    assert recorded(club.rating_list, run=run) == expected
