@@ -303,11 +303,15 @@ def _measure(args: argparse.Namespace, connection: Any) -> None:
         _timed(f"late game at {share}% saved (recompute left to the worker)", save_late)
         for key in recompute.timings:
             recompute.timings[key] = 0.0
+        server_before = server_cpu() if server_cpu else 0.0
         wall, run = _timed(
             f"late game at {share}%: incremental recompute",
             lambda: recompute.recompute_list(biggest.rating_list_id),
         )
-        print(f"  from {run.from_date}, {run.games_replayed} games replayed, {run.rows_written} rows written")
+        server = f"; server CPU {server_cpu() - server_before:.3f} s" if server_cpu else ""
+        print(
+            f"  from {run.from_date}, {run.games_replayed} games replayed, {run.rows_written} rows written{server}"
+        )
         print("  of which " + ", ".join(f"{k} {v:.2f} s" for k, v in recompute.timings.items()) + " (wall)")
         if hasattr(run, "result_changes"):
             print(f"  ripple: {run.result_changes.count()} later results changed")
