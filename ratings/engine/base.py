@@ -271,6 +271,26 @@ def _plain(value: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class Stored:
+    """What a player's stored history says of them before a point of the
+    timeline, from which a system rebuilds their state there
+    (RatingSystem.state_from_history)."""
+
+    player: PlayerId
+    #: The rank and the rating after their last row there.
+    rank: float
+    rating: float
+    #: The state the games of their last rows there (the system's
+    #: ``history_games`` of them, or more) give when replayed alone
+    #: (replayed_states; None when those rows hold no game).
+    alone: Any
+    #: Those rows are all the player's rows before that point.
+    complete: bool
+    #: How the player entered (None: an adjustment introduced them).
+    start: Start | None
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """What a replay did.  ``explanations`` (only when asked for, ``explain=True``)
     holds one :class:`Explanation` or None per ledger slot (two an event)."""
@@ -302,6 +322,16 @@ class RatingSystem(Protocol):
         """Rebuild one player's state from what its ``to_json`` returned."""
         ...
 
+    #: How many of a player's last stored rows :meth:`state_from_history`
+    #: reads the games of (0: none).
+    history_games: ClassVar[int]
+
+    def state_from_history(self, stored: Stored) -> Any:
+        """One player's state at a point of the timeline, rebuilt from what
+        their stored history before it says (:class:`Stored`); None when
+        that does not settle the state (the caller then replays instead)."""
+        ...
+
 
 def period_key(game: Game) -> Hashable:
     """The rating period of a game, for systems that rate a period at once.
@@ -315,3 +345,48 @@ def period_key(game: Game) -> Hashable:
     if game.event:
         return ("event", game.event)
     return ("club-day", game.club, game.date)
+
+
+def replayed_states(system: RatingSystem, games: Mapping[PlayerId, Sequence[Game]]) -> dict[PlayerId, Any]:
+    """The state each player ends with when only their games ``games``
+    (oldest first) are replayed by ``system``, everyone entering at rank 0:
+    what a state holds that depends on the games alone and never on
+    ratings, by the system's own rule (SAGC's opponents of the last ten
+    games, a French ladder's flag of a player with a game that counted).
+
+    One replay for all the players: in it each player is a stand-in
+    (``("own", player)``) that plays only their own games, against their
+    real opponents."""
+    own: list[Event] = []
+    starts: dict[PlayerId, Start] = {}
+    entry = Start(rank=0.0)
+    for player, theirs in games.items():
+        me = ("own", player)
+        starts[me] = entry
+        for game in theirs:
+            white, black = game.white, game.black
+            if white == player:
+                white = me
+                starts[black] = entry
+            else:
+                black = me
+                starts[white] = entry
+            own.append(
+                Game(
+                    game.date,
+                    white,
+                    black,
+                    game.winner,
+                    game.handicap,
+                    game.komi,
+                    game.kind,
+                    game.board,
+                    game.minutes,
+                    game.event,
+                    game.event_class,
+                    game.club,
+                    game.forfeit,
+                )
+            )
+    state = system.rate(own, starts=starts).state
+    return {player: state[("own", player)] for player, theirs in games.items() if theirs}

@@ -53,6 +53,7 @@ from ratings.engine.base import (
     Result,
     Start,
     State,
+    Stored,
     UnknownPlayer,
     Winner,
 )
@@ -135,6 +136,13 @@ class EGFBase:
 
     def state_from_json(self, data: Mapping[str, Any]) -> EGFState:
         return state_from_json(data)
+
+    #: The GoR is the whole state: no earlier game is needed.
+    history_games: ClassVar[int] = 0
+
+    def state_from_history(self, stored: Stored) -> EGFState:
+        """The GoR after the player's last row (base.RatingSystem)."""
+        return EGFState(stored.rating)
 
     def _start_rating(self, index: int, player: PlayerId, start: Start | None) -> float:
         if start is None:

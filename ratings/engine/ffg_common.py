@@ -40,6 +40,7 @@ from ratings.engine.base import (
     Result,
     Start,
     State,
+    Stored,
     UnknownPlayer,
     Winner,
 )
@@ -255,6 +256,26 @@ class LadderBase:
 
     def state_from_json(self, data: Mapping[str, Any]) -> LadderPlayer:
         return ladder_player_from_json(data)
+
+    #: Whether a player is known: one of their games counted, most often
+    #: their last one as any other (known is never lost).
+    history_games: ClassVar[int] = 4
+
+    def state_from_history(self, stored: Stored) -> LadderPlayer | None:
+        """The level after the player's last row, and whether they are
+        known: they entered with an established level, or one of their
+        last rows' games counted (a player once known stays known), as the
+        replay of those games alone says (``alone``: whether a game counts
+        depends on the game and never on levels).  None when neither holds
+        and the player has earlier rows, or when they entered by an
+        adjustment (base.RatingSystem)."""
+        start, alone = stored.start, stored.alone
+        if start is None:
+            return None
+        known = start.rating is not None or (alone is not None and bool(alone.known))
+        if not known and not stored.complete:
+            return None
+        return LadderPlayer(stored.rating, known)
 
     def _enter(self, index: int, player: PlayerId, start: Start | None) -> tuple[float, bool]:
         """Level and known flag of a player first seen at event ``index``.

@@ -42,6 +42,7 @@ from ratings.engine.base import (
     Result,
     Start,
     State,
+    Stored,
     UnknownPlayer,
     Winner,
 )
@@ -152,6 +153,22 @@ class SAGC:
         if not isinstance(recent, list | tuple) or len(recent) > HISTORY:
             raise ValueError("SAGC state: recent: expected a list of at most ten opponents")
         return SAGCState(rank, index, tuple(recent))
+
+    #: The opponents of the last ten games come from the games of the
+    #: player's last rows (a few more than ten: forfeits and adjustments
+    #: among them do not count).
+    history_games: ClassVar[int] = HISTORY + 2
+
+    def state_from_history(self, stored: Stored) -> SAGCState | None:
+        """The rank and index after the player's last row, and the
+        opponents of their last ten games as the replay of their last rows'
+        games alone gives them (``alone``: forfeits do not count); None
+        when those rows hold fewer than ten such games and the player has
+        earlier rows (base.RatingSystem)."""
+        recent: tuple[PlayerId, ...] = stored.alone.recent if stored.alone is not None else ()
+        if len(recent) < HISTORY and not stored.complete:
+            return None
+        return SAGCState(int(stored.rank), int(stored.rating), recent)
 
     # -- replay ---------------------------------------------------------------
 

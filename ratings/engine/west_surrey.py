@@ -34,6 +34,7 @@ from ratings.engine.base import (
     Result,
     Start,
     State,
+    Stored,
     UnknownPlayer,
     Winner,
 )
@@ -187,6 +188,13 @@ class WestSurrey:
         if not isinstance(rank, int | float) or round(rank, 6) not in _RUNG_OF:
             raise ValueError(f"West Surrey state: rank: expected a rung of the ladder, got {rank!r}")
         return WestSurreyState(float(round(rank, 6)))
+
+    #: The rung is the whole state: no earlier game is needed.
+    history_games: ClassVar[int] = 0
+
+    def state_from_history(self, stored: Stored) -> WestSurreyState:
+        """The rung after the player's last row (base.RatingSystem)."""
+        return self.state_from_json({"rank": stored.rank})
 
     def rate(
         self,

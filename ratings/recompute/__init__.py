@@ -9,7 +9,7 @@ May import: ratings.engine, ratings.models.
 
 from ratings.recompute.errors import RecomputeBusy, RecomputeError
 from ratings.recompute.locking import list_lock
-from ratings.recompute.measure import timings
+from ratings.recompute.measure import gc_paused, timings
 from ratings.recompute.orchestration import Options, recompute_all, recompute_list
 from ratings.recompute.replay import (
     CHECKPOINT_EVERY,
@@ -27,6 +27,7 @@ from ratings.recompute.scheduling import (
     schedule,
     sweep,
 )
+from ratings.recompute.stored import states_before
 from ratings.recompute.timeline import Timeline, load_timeline, period_bounds, period_end, period_start
 from ratings.recompute.writing import copy_rows, write_history
 
@@ -42,6 +43,7 @@ __all__ = [
     "copy_rows",
     "enqueue",
     "first_event_date",
+    "gc_paused",
     "list_lock",
     "list_systems",
     "load_timeline",
@@ -54,6 +56,7 @@ __all__ = [
     "recompute_list",
     "resume_date",
     "schedule",
+    "states_before",
     "sweep",
     "timings",
     "write_history",

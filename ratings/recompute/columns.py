@@ -28,6 +28,12 @@ PG_EPOCH = date(2000, 1, 1).toordinal()
 SEQ_STRIDE = 1 << 20
 
 
+def day_seq(day: date) -> int:
+    """The ``seq`` of the first event of ``day``: every event of an earlier
+    day has a smaller one, every later event a larger one."""
+    return day.toordinal() * SEQ_STRIDE
+
+
 def event_seqs(days: Iterable[date]) -> list[int]:
     """The ``seq`` of each event of a timeline whose events ``days`` are
     in rating order, starting on a day's first event: the date's ordinal
@@ -41,12 +47,7 @@ def event_seqs(days: Iterable[date]) -> list[int]:
     if per_day and max(per_day.values()) > SEQ_STRIDE:
         day, n = per_day.most_common(1)[0]
         raise RecomputeError(f"{n} events on {day}: at most {SEQ_STRIDE} a day")
-    return list(
-        chain.from_iterable(
-            range(day.toordinal() * SEQ_STRIDE, day.toordinal() * SEQ_STRIDE + n)
-            for day, n in per_day.items()
-        )
-    )
+    return list(chain.from_iterable(range(day_seq(day), day_seq(day) + n) for day, n in per_day.items()))
 
 
 @dataclass

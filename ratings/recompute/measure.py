@@ -27,10 +27,11 @@ def time_write(took: float, locked: bool, locked_for: float | None = None) -> No
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
     """The cyclic garbage collector off while a recompute builds millions of
-    objects (events, rows) that make no cycles: each collection walks every
-    object still alive, which grows with the federation (a million games:
-    the read alone 16.7 -> 11.5 s CPU, measured).  Refcounting still frees
-    everything; the collector is restored afterwards."""
+    objects (events, rows) that make no cycles, or a game's explanation
+    thousands: each collection walks every object still alive, which grows
+    with the federation (a million games: the read alone 16.7 -> 11.5 s
+    CPU, measured).  Refcounting still frees everything; the collector is
+    restored afterwards."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -60,6 +60,14 @@ class Timeline:
         self.periods.append(None)
 
 
+#: The columns of a game that _games reads, in its order (``entered``: the
+#: entry time, or NULL when no adjustment is merged in).
+GAME_COLUMNS = (
+    "CAST(g.date AS TEXT), {entered}, g.id, g.white_id, g.black_id, g.winner, g.handicap, "
+    "CAST(g.komi AS DOUBLE PRECISION), g.kind, g.board, g.minutes, g.forfeit, g.sheet_id, g.club_id"
+)
+
+
 def load_timeline(
     rating_list: m.RatingList, from_date: date | None = None, until: date | None = None
 ) -> Timeline:
@@ -95,8 +103,7 @@ def load_timeline(
     # timestamps costs seconds).
     entered = "g.entered_at" if adjustment_rows else "NULL"
     games_sql = (
-        f"SELECT CAST(g.date AS TEXT), {entered}, g.id, g.white_id, g.black_id, g.winner, g.handicap, "
-        "CAST(g.komi AS DOUBLE PRECISION), g.kind, g.board, g.minutes, g.forfeit, g.sheet_id, g.club_id "
+        f"SELECT {GAME_COLUMNS.format(entered=entered)} "
         f"FROM {game_table} g WHERE g.rating_list_id = %s {after} ORDER BY g.date, g.entered_at, g.id"
     )
     # A game's club (by slug) makes its day a rating period of its own: two
@@ -137,16 +144,32 @@ def load_timeline(
     return timeline
 
 
+def games_of(rows: Sequence[tuple[Any, ...]]) -> Timeline:
+    """The games of rows of GAME_COLUMNS (any order) as the engine reads
+    them, for what depends on a game alone (whether it counts, who played
+    it): their rating period is not read (base.Game.event and club are
+    None)."""
+    return _games(rows, Cache(lambda _club: None), {})
+
+
 @contextlib.contextmanager
 def _index_order(cursor: Any, vendor: str) -> Iterator[None]:
     """PostgreSQL: read in the order of the game_timeline index rather than
     sort (the planner sorts a whole list's games, 0.6 s a list of 200,000
     with work_mem spilling to disk, against 0.25 s by the index, measured).
     The setting is restored afterwards."""
+    with session_setting(cursor, vendor, "enable_sort", "off"):
+        yield
+
+
+@contextlib.contextmanager
+def session_setting(cursor: Any, vendor: str, name: str, value: str) -> Iterator[None]:
+    """PostgreSQL: the setting ``name`` at ``value`` for the statements run
+    inside (nothing on another database), restored afterwards."""
     if vendor != "postgresql":
         yield
         return
-    cursor.execute("SELECT current_setting('enable_sort'), set_config('enable_sort', 'off', false)")
+    cursor.execute("SELECT current_setting(%s), set_config(%s, %s, false)", [name, name, value])
     previous = cursor.fetchone()[0]
     try:
         yield
@@ -154,7 +177,7 @@ def _index_order(cursor: Any, vendor: str) -> Iterator[None]:
         # Not over the query's own error (in a failed transaction the
         # setting is rolled back with it anyway).
         with contextlib.suppress(DatabaseError):
-            cursor.execute("SELECT set_config('enable_sort', %s, false)", [previous])
+            cursor.execute("SELECT set_config(%s, %s, false)", [name, previous])
 
 
 def _sheet_events(rating_list: m.RatingList) -> dict[int, str]:

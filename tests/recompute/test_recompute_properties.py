@@ -4,7 +4,7 @@ one full replay gives."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
+from tests.recompute.entries import ENTERED, enter_game
 from tests.support import MakePlayer, stored_history
 
 pytestmark = pytest.mark.django_db
 
 DAY0 = date(2025, 3, 1)
-ENTERED = datetime(2025, 4, 1, 12, 0, tzinfo=UTC)
 
 
 def cached(club: Club) -> list[tuple[object, ...]]:
@@ -105,15 +105,9 @@ def _scenario(
         if item["kind"] == "game":
             white = players[item["white"]]
             black = players[(item["white"] + item["step"]) % 6]
-            tournament = item["tournament"]
-            sheet = RecordSheet.objects.create(
-                club=club, date=day, kind="tournament" if tournament else "club",
-                event="Spring Open" if tournament else "",
-            )  # fmt: skip
-            Game.objects.create(
-                club=club, sheet=sheet, date=day, white=white, black=black, winner=item["winner"],
+            enter_game(
+                club, day, white, black, n, item["tournament"], winner=item["winner"],
                 handicap=item["handicap"], komi=6.5 if item["handicap"] == 0 else 0.5,
-                kind="tournament" if tournament else "club", entered_at=ENTERED + timedelta(minutes=n),
             )  # fmt: skip
         else:
             RankAdjustment.objects.create(
