@@ -36,10 +36,18 @@ def sparse(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
         cursor.execute(f"UPDATE ratings_ratingcheckpoint SET seq = {_ordinal(conn.vendor, 'date')} * {STRIDE}")
 
 
+#: Above every seq, dense or sparse: the reverse moves every row there
+#: first, so that no new number meets an old one (PostgreSQL checks the
+#: unique index row by row: on a million-game database whose history had
+#: gaps, a dense number met a row not yet renumbered).
+ABOVE = 1 << 52
+
+
 def dense(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Back to the place in the list's timeline (counting the events that
     have history rows)."""
     with schema_editor.connection.cursor() as cursor:
+        cursor.execute(f"UPDATE ratings_historyentry SET seq = seq + {ABOVE}")
         cursor.execute(
             "UPDATE ratings_historyentry SET seq = d.place FROM (SELECT id, DENSE_RANK() OVER"
             " (PARTITION BY rating_list_id ORDER BY seq) - 1 AS place FROM ratings_historyentry) AS d"

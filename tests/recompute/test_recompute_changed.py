@@ -203,3 +203,23 @@ def test_the_ripple_from_the_replaced_rows_is_that_of_the_whole_history(
     expected = difference(before, results(club.rating_list), {late.pk})
     assert expected
     assert recorded(club.rating_list, run=run) == expected
+
+
+def test_the_migration_goes_back_and_forth_over_a_partly_renumbered_history(
+    club: Club, players: list[Player], history: list[Game]
+) -> None:
+    """Dense rows with a tail the recompute wrote sparse (a recompute run
+    between the two): back to dense and forward again ends where a full
+    replay does.  (The reverse's collision in the unique index, seen on the
+    million-game database, depends on the order PostgreSQL updates the rows
+    in; this small history does not reproduce it.)"""
+    editor = SimpleNamespace(connection=connection)
+    _migration("dense")(None, editor)
+    add_game(club, players, 8, 1, 3, 2000)
+    recompute.recompute_list(club.rating_list_id, options=OPTIONS)
+    seqs = [cast(int, row[1]) for row in stored_history(club)]
+    assert min(seqs) < SEQ_STRIDE < max(seqs), "dense rows and sparse rows"
+    _migration("dense")(None, editor)
+    assert max(cast(int, row[1]) for row in stored_history(club)) < SEQ_STRIDE
+    _migration("sparse")(None, editor)
+    equals_a_full_replay(club)
