@@ -83,14 +83,15 @@ def rewrite_list(
     rating_list, start, resume = rewrite.rating_list, rewrite.start, rewrite.resume
     computed = sorted({name for name, _ in rewrite.systems})
     only_changed = only_changed and start is not None and not emptied and table is None
-    if not emptied:
-        # The tail of every system, by the (list, system, date) index; all
-        # rows of a system the list no longer computes.
-        for stored in SYSTEM_NAMES if start is not None else [None]:
-            if stored not in computed:
-                _delete_history(rating_list.pk, stored, None)
-            elif not only_changed:
-                _delete_history(rating_list.pk, stored, start)
+    if start is None and not emptied:
+        _delete_history(rating_list.pk, None, None)
+    elif not emptied:
+        # All rows of the systems the list no longer computes (one
+        # statement: usually none), and the tail of every system it
+        # computes, by the (list, system, date) index.
+        _delete_history(rating_list.pk, [name for name in SYSTEM_NAMES if name not in computed], None)
+        for name in [] if only_changed else computed:
+            _delete_history(rating_list.pk, [name], start)
     replaced = None
     if only_changed:
         assert start is not None  # only_changed needs a start
@@ -109,17 +110,19 @@ def rewrite_list(
     return replaced
 
 
-def _delete_history(rating_list_id: int, system: str | None, start: date | None) -> None:
-    """Delete the list's history rows (of ``system``, dated ``start`` or
+def _delete_history(rating_list_id: int, systems: Sequence[str] | None, start: date | None) -> None:
+    """Delete the list's history rows (of ``systems``, dated ``start`` or
     later when given) with one plain DELETE: no signals or cascades hang
     off history rows, and the ORM's delete() would first read every id."""
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
     sql = f"DELETE FROM {quote(m.HistoryEntry._meta.db_table)} WHERE {quote('rating_list_id')} = %s"
     params: list[Any] = [rating_list_id]
-    if system is not None:
-        sql += f" AND {quote('system')} = %s"
-        params.append(system)
+    if systems is not None:
+        if not systems:
+            return
+        sql += f" AND {quote('system')} IN ({', '.join(['%s'] * len(systems))})"
+        params += systems
     if start is not None:
         sql += f" AND {quote('date')} >= %s"
         params.append(conn.ops.adapt_datefield_value(start))
