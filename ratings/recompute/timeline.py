@@ -285,7 +285,8 @@ def _as_utc(value: datetime | str) -> datetime:
 
 def period_start(rating_list: m.RatingList, day: date) -> date:
     """``day`` moved back to the first date of any multi-day rating period
-    (a tournament) that it would split: EGF and FFG rate a period at once
+    (a tournament) that it would split, and of any that one would split
+    (overlapping tournaments): EGF and FFG rate a period at once
     (the Revised European Ratings page; the FFG algorithm page "Chaque itération se fait sur l'ensemble des rondes
     du tournoi"), so a recompute may only start on a period boundary."""
     return _start(_tournament_spans(rating_list, day.year).values(), day)
@@ -308,7 +309,16 @@ def period_bounds(rating_list: m.RatingList, day: date) -> tuple[date, date]:
 
 
 def _start(spans: Collection[tuple[date, date]], day: date) -> date:
-    return min((first for first, last in spans if first < day <= last), default=day)
+    """``day`` moved back to the first day of every tournament in progress
+    on it, and so on while another one is in progress on that day (two
+    tournaments that overlap: the later one's first day may fall inside the
+    earlier one)."""
+    start = day
+    while True:
+        first = min((first for first, last in spans if first < start <= last), default=start)
+        if first >= start:
+            return start
+        start = first
 
 
 def _end(spans: Collection[tuple[date, date]], day: date) -> date:
