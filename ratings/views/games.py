@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from ratings.engine.ranks import format_rank
@@ -27,6 +28,9 @@ class TermLine:
     """One term as the page writes it: its words and its value."""
 
     key: str
+    #: The term's rule in "How ratings work" (one ``reverse`` per system, not
+    #: per term: a page of six systems has about 230 terms).
+    href: str
     label: str
     value: str
     meaning: str
@@ -50,9 +54,12 @@ def side_view(system: SystemExplanation, side: Side) -> SideView:
         return f"{format_rank(rank)}, {system.unit} {value_text(value)}"
 
     lines = []
+    how = reverse("how_system", args=[system.system]) if side.terms else ""
     for key, value in side.terms.items():
         words = words_for(system.system, key)
-        lines.append(TermLine(key, words.label, value_text(value), words.meaning, words.formula))
+        lines.append(
+            TermLine(key, f"{how}#term-{key}", words.label, value_text(value), words.meaning, words.formula)
+        )
     return SideView(
         side=side,
         before=rating(side.rank_before, side.rating_before),
