@@ -43,6 +43,7 @@ from ratings.recompute import (
     load_timeline,
     period_bounds,
     resume_date,
+    sheet_events,
     states_before,
 )
 
@@ -133,7 +134,8 @@ def _explain(game: m.Game) -> GameExplanation:
         return GameExplanation(game, Status.FORFEIT)
     if _pending_from(rating_list, game.date):
         return GameExplanation(game, Status.PENDING)
-    start, end = period_bounds(rating_list, game.date)
+    events = sheet_events(rating_list)  # read once: the period's bounds and the timeline
+    start, end = period_bounds(rating_list, game.date, events)
     if _pending_from(rating_list, end):
         return GameExplanation(game, Status.PENDING)
     stored = {
@@ -146,7 +148,7 @@ def _explain(game: m.Game) -> GameExplanation:
     names = [name for name, _ in systems]
     if any((name, pk) not in stored for name in names for pk in (game.white_id, game.black_id)):
         return GameExplanation(game, Status.PENDING)  # never computed yet
-    timeline = load_timeline(rating_list, start, until=end)
+    timeline = load_timeline(rating_list, start, until=end, events=events)
     if game.pk not in timeline.game_ids:
         return GameExplanation(game, Status.PENDING)  # changed since it was read
     at = timeline.game_ids.index(game.pk)
@@ -161,7 +163,7 @@ def _explain(game: m.Game) -> GameExplanation:
         if state is not None:
             ledger, explanations = _replay(system, timeline.events, timeline.starts, state, 0)
         else:
-            replayed = replayed or _Replayed.read(rating_list, names, start, end)
+            replayed = replayed or _Replayed.read(rating_list, names, start, end, events)
             ledger, explanations = replayed.explain(name, system)
         sides = [
             _side(game, ledger, explanations, at, colour, stored[(name, player.pk)])
@@ -186,9 +188,16 @@ class _Replayed:
     first: int
 
     @classmethod
-    def read(cls, rating_list: m.RatingList, names: Sequence[str], start: date, end: date) -> _Replayed:
+    def read(
+        cls,
+        rating_list: m.RatingList,
+        names: Sequence[str],
+        start: date,
+        end: date,
+        events: Mapping[int, str],
+    ) -> _Replayed:
         resume = resume_date(rating_list, names, start)
-        timeline = load_timeline(rating_list, resume, until=end)
+        timeline = load_timeline(rating_list, resume, until=end, events=events)
         return cls(timeline, checkpoints_at(rating_list, names, resume), bisect_left(timeline.days, start))
 
     def explain(self, name: str, system: RatingSystem) -> tuple[Ledger, Sequence[Any]]:

@@ -28,7 +28,14 @@ from ratings.recompute.scheduling import (
     sweep,
 )
 from ratings.recompute.stored import states_before
-from ratings.recompute.timeline import Timeline, load_timeline, period_bounds, period_end, period_start
+from ratings.recompute.timeline import (
+    Timeline,
+    load_timeline,
+    period_bounds,
+    period_end,
+    period_start,
+    sheet_events,
+)
 from ratings.recompute.writing import copy_rows, write_history
 
 __all__ = [
@@ -56,6 +63,7 @@ __all__ = [
     "recompute_list",
     "resume_date",
     "schedule",
+    "sheet_events",
     "states_before",
     "sweep",
     "timings",

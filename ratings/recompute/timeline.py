@@ -69,7 +69,10 @@ GAME_COLUMNS = (
 
 
 def load_timeline(
-    rating_list: m.RatingList, from_date: date | None = None, until: date | None = None
+    rating_list: m.RatingList,
+    from_date: date | None = None,
+    until: date | None = None,
+    events: Mapping[int, str] | None = None,
 ) -> Timeline:
     """Games and adjustments of ``list`` dated ``from_date`` or later (and
     ``until`` or earlier, when given: a game's explanation reads no further
@@ -79,6 +82,7 @@ def load_timeline(
 
     Raw SQL in the order of the game_timeline index: the ORM's per-value
     converters cost more than the rating engine itself at a million games.
+    ``events``: the list's sheet_events, when the caller has read them.
     """
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
@@ -114,7 +118,7 @@ def load_timeline(
         game_rows = cursor.fetchall()
     # The sheets' events as a dict rather than a join in the query (cheaper
     # on both backends, measured: 0.2-0.3 s a list of 200,000 games).
-    events_of = _sheet_events(rating_list)
+    events_of = sheet_events(rating_list) if events is None else events
     if not adjustment_rows:
         # The common case: games only, column by column (no merge layer).
         timeline = _games(game_rows, slug, events_of)
@@ -180,7 +184,7 @@ def session_setting(cursor: Any, vendor: str, name: str, value: str) -> Iterator
             cursor.execute("SELECT set_config(%s, %s, false)", [name, previous])
 
 
-def _sheet_events(rating_list: m.RatingList) -> dict[int, str]:
+def sheet_events(rating_list: m.RatingList) -> dict[int, str]:
     """Sheet id -> the event that makes its games one rating period, for
     the list's tournament sheets with an event (any other sheet is not in
     it: its games have no period of their own).  The period of a game
@@ -238,7 +242,7 @@ def _games(
         clubs,
     ) = zip(*rows, strict=True)
     days = list(map(Cache(_as_date).__getitem__, days_raw))
-    # The period (see _sheet_events): a tournament sheet's event and year.
+    # The period (see sheet_events): a tournament sheet's event and year.
     periods: list[str | None] = list(map(events_of.get, sheets))
     for i in compress(range(len(periods)), periods):
         periods[i] = f"{periods[i]} ({days[i].year})"
@@ -301,10 +305,13 @@ def period_end(rating_list: m.RatingList, day: date) -> date:
     return _end(_tournament_spans(rating_list, day.year).values(), day)
 
 
-def period_bounds(rating_list: m.RatingList, day: date) -> tuple[date, date]:
+def period_bounds(
+    rating_list: m.RatingList, day: date, events: Mapping[int, str] | None = None
+) -> tuple[date, date]:
     """(period_start, period_end) of ``day``, reading the year's
-    tournaments once (a game's explanation needs both)."""
-    spans = _tournament_spans(rating_list, day.year).values()
+    tournaments once (a game's explanation needs both; ``events``: the
+    list's sheet_events, when the caller has read them)."""
+    spans = _tournament_spans(rating_list, day.year, events).values()
     return _start(spans, day), _end(spans, day)
 
 
@@ -330,12 +337,14 @@ def _end(spans: Collection[tuple[date, date]], day: date) -> date:
         end = last
 
 
-def _tournament_spans(rating_list: m.RatingList, year: int) -> dict[str, tuple[date, date]]:
+def _tournament_spans(
+    rating_list: m.RatingList, year: int, events: Mapping[int, str] | None = None
+) -> dict[str, tuple[date, date]]:
     """The first and last date of each tournament's games in ``year`` (its
     rating period: the event in that year), for period_start and period_end.
 
     Two short reads: the list's tournament sheets with an event
-    (_sheet_events, as load_timeline reads periods), and the first and last
+    (sheet_events, as load_timeline reads periods), and the first and last
     date of each sheet's games of the year, grouped by the database (by
     the timeline index: a few hundred rows); Python groups the sheets by
     event.  The ORM's joins they replace (games to sheets, one query for
@@ -343,7 +352,8 @@ def _tournament_spans(rating_list: m.RatingList, year: int) -> dict[str, tuple[d
     tournament sheet's games: 20-50 ms each at a million games, and a game
     page's period_end ran two or more (68 ms, measured); one query joining
     the grouped games to the sheets was planned the same way (100 ms)."""
-    events = _sheet_events(rating_list)
+    if events is None:
+        events = sheet_events(rating_list)
     spans: dict[str, tuple[date, date]] = {}
     if not events:
         return spans
