@@ -45,11 +45,13 @@ pure: | $(STAMP)
 ## MUTANTS='ratings.engine.sagc_rules*'; MUTMUT_CHILDREN processes at once.
 ## Every mutant MUTANTS names is tested again (only `$(BIN)/mutmut run`
 ## without a name resumes where it stopped); `$(BIN)/mutmut browse` shows
-## the survivors.  Times and figures: docs/testing.md.
+## the survivors.  mutmut runs the venv's mypy on the mutants first
+## (`type_check_command`, by name: hence the venv first on the PATH).
+## Times and figures: docs/testing.md.
 MUTMUT_CHILDREN ?= 2
 MUTANTS ?= ratings.engine*
 mutation: pure
-	$(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN) $(MUTANTS)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN) $(MUTANTS)
 	$(BIN)/mutmut results
 
 ## The site with demo data on the embedded default (SQLite, in-process tasks).
