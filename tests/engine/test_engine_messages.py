@@ -1,0 +1,124 @@
+"""The exact messages of the engine's refusals.
+
+A committee member reads them when a game or an adjustment is refused, and
+a maintainer when a stored state cannot be read: each names the event, the
+field and what it got.  Other tests check that each refusal happens; these
+pin its words, a field named for the wrong case, and the edges the checks
+accept (written for the survivors of a mutation run, docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+from typing import Any
+
+import pytest
+
+from ratings.engine import get_system
+from ratings.engine.base import Adjustment, Event, Game, PlayerId, RatingError, Start, Winner
+from ratings.engine.egf_common import state_from_json as egf_state
+from ratings.engine.ffg_common import ladder_player_from_json
+from ratings.engine.sagc import SAGC, SAGCState
+
+DAY = date(2024, 5, 4)
+NAN = math.nan
+#: A first game, so that the event refused is event 1 (not 0, which a lost index also gives).
+FIRST = Game(DAY, "a", "b", Winner.WHITE)
+STARTS: dict[PlayerId, Start] = {"a": Start(rank=-5), "b": Start(rank=-6)}
+
+
+def refusal(system: str, event: Event) -> str:
+    with pytest.raises(RatingError) as caught:
+        get_system(system).rate([FIRST, event], starts=STARTS)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("system", "event", "message"),
+    [
+        ("egf", Adjustment(DAY, "z", rank=-5), "event 1: player 'z' has no start rank or rating"),
+        ("egf", Adjustment(DAY, "a", rank=NAN), "event 1: rank: not a rank: nan"),
+        ("egf", Adjustment(DAY, "a", rank="3d"), "event 1: rank: not a rank: '3d'"),  # type: ignore[arg-type]
+        (
+            "egf",
+            Adjustment(DAY, "a", rank=0, rating=NAN),
+            "event 1: rating: GoR nan is outside the EGF scale",
+        ),
+        (
+            "egf",
+            Adjustment(DAY, "a", rank=0, rating=3300.0),
+            "event 1: rating: GoR 3300.0 is outside the EGF scale",
+        ),
+        ("ffg", Adjustment(DAY, "a", rank=NAN), "event 1: rank: not a rank on the shared scale: nan"),
+        ("ffg", Adjustment(DAY, "a", rank=-41), "event 1: rank: not a rank on the shared scale: -41"),
+        ("ffg", Adjustment(DAY, "a", rank=9.5), "event 1: rank: not a rank on the shared scale: 9.5"),
+        ("ffg", Adjustment(DAY, "a", rank=0, rating=NAN), "event 1: rating: must be a finite level, got nan"),
+        ("ffg", Adjustment(DAY, "a", rank=0, rating="x"), "event 1: rating: must be a finite level, got 'x'"),  # type: ignore[arg-type]
+        ("west-surrey", Adjustment(DAY, "a", rank=NAN), "event 1: rank: not a strength: nan"),
+        ("west-surrey", Adjustment(DAY, "a", rank=0, rating=NAN), "event 1: rating: not a strength: nan"),
+        (
+            "sagc",
+            Adjustment(DAY, "a", rank=NAN),
+            "event 1: rank: expected a whole rank from 30k to 9d, got nan (not a rank)",
+        ),
+        (
+            "sagc",
+            Adjustment(DAY, "a", rank=3.5),
+            "event 1: rank: expected a whole rank from 30k to 9d, got 3.5 (4.5d)",
+        ),
+    ],
+)
+def test_a_refused_adjustment_names_its_field_and_value(system: str, event: Event, message: str) -> None:
+    assert refusal(system, event) == message
+
+
+@pytest.mark.parametrize("system", ["egf", "west-surrey"])
+def test_an_adjustment_of_a_player_with_no_start(system: str) -> None:
+    # West Surrey: "Decision: an adjustment may introduce a player", at the rung it sets;
+    # EGF refuses a player it cannot start, naming the event.
+    events: list[Event] = [FIRST, Adjustment(DAY, "z", rank=-3)]
+    if system == "west-surrey":
+        result = get_system(system).rate(events, starts=STARTS)
+        row = result.ledger.row(1)
+        assert row is not None and row[1:] == (-3.0, 0.0, -3.0, -3.0)
+    else:
+        with pytest.raises(RatingError) as caught:
+            get_system(system).rate(events, starts=STARTS)
+        assert str(caught.value) == "event 1: player 'z' has no start rank or rating"
+
+
+def test_egf_accepts_an_adjustment_to_the_top_of_its_scale() -> None:
+    result = get_system("egf").rate([FIRST, Adjustment(DAY, "a", rank=0, rating=3299.0)], starts=STARTS)
+    assert result.ledger.rating_after[2] == 3299.0
+
+
+@pytest.mark.parametrize(
+    ("read", "data", "message"),
+    [
+        (egf_state, {"rating": math.inf}, "EGF state rating must be finite, got inf"),
+        (ladder_player_from_json, {"level": NAN, "known": True}, "FFG state 'level' must be finite, got nan"),
+        (SAGC().state_from_json, {"index": 0}, "SAGC state: missing field 'rank'"),
+        (SAGC().state_from_json, {"rank": -31, "index": 0}, "SAGC state: rank: expected a whole rank -30..8, got -31"),
+        (SAGC().state_from_json, {"rank": -5, "index": 5.0}, "SAGC state: index: expected a whole number -999..999, got 5.0"),
+        (SAGC().state_from_json, {"rank": -5, "index": 1000}, "SAGC state: index: expected a whole number -999..999, got 1000"),
+        (SAGC().state_from_json, {"rank": -5, "index": 0, "recent": "abc"}, "SAGC state: recent: expected a list of at most ten opponents"),
+        (SAGC().state_from_json, {"rank": -5, "index": 0, "recent": list("abcdefghijk")}, "SAGC state: recent: expected a list of at most ten opponents"),
+    ],
+)  # fmt: skip
+def test_a_stored_state_that_cannot_be_read_says_why(read: Any, data: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        read(data)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("data", "state"),
+    [
+        ({"rank": -5, "index": 0}, SAGCState(-5, 0, ())),
+        ({"rank": -30, "index": -999, "recent": []}, SAGCState(-30, -999, ())),
+        ({"rank": 8, "index": 999, "recent": list("abcdefghij")}, SAGCState(8, 999, tuple("abcdefghij"))),
+    ],
+)
+def test_a_sagc_state_at_the_edges_is_read(data: dict[str, Any], state: SAGCState) -> None:
+    assert SAGC().state_from_json(data) == state
