@@ -122,3 +122,46 @@ def test_a_stored_state_that_cannot_be_read_says_why(read: Any, data: dict[str, 
 )
 def test_a_sagc_state_at_the_edges_is_read(data: dict[str, Any], state: SAGCState) -> None:
     assert SAGC().state_from_json(data) == state
+
+
+@pytest.mark.parametrize("system", ["west-surrey", "sagc"])
+def test_an_event_of_another_type_is_refused_by_name(system: str) -> None:
+    assert refusal(system, "a game") == "event 1: event: expected a Game or an Adjustment, got str"  # type: ignore[arg-type]
+
+
+def test_west_surrey_names_a_player_with_no_start() -> None:
+    assert (
+        refusal("west-surrey", Game(DAY, "a", "z", Winner.WHITE))
+        == "event 1: player 'z' has no start rank or rating"
+    )
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"handicap": 0},
+        {"handicap": 1, "komi": 0.5},
+        {"handicap": 48, "komi": 0.5},
+        {"board": 9},
+        {"board": 13},
+        {"winner": Winner.JIGO},
+    ],
+)
+def test_west_surrey_accepts_the_edges_of_each_field(extra: dict[str, Any]) -> None:
+    fields: dict[str, Any] = {"winner": Winner.WHITE} | extra
+    result = get_system("west-surrey").rate([FIRST, Game(DAY, "a", "b", **fields)], starts=STARTS)
+    assert result.ledger.row(1) is not None
+
+
+@pytest.mark.parametrize(("rank", "index"), [(-30, -999), (8, 999), (-5, 0)])
+def test_sagc_accepts_an_adjustment_at_the_ends_of_its_scales(rank: int, index: int) -> None:
+    # An SAGC adjustment's rating is the index within the rank.
+    result = get_system("sagc").rate([FIRST, Adjustment(DAY, "a", rank=rank, rating=index)], starts=STARTS)
+    row = result.ledger.row(1)
+    assert row is not None and row[3:] == (float(rank), float(index))
+
+
+@pytest.mark.parametrize("system", ["egf", "egf-old", "ffg", "ffg-old", "west-surrey", "sagc"])
+def test_a_replay_explains_only_when_asked(system: str) -> None:
+    assert get_system(system).rate([FIRST], starts=STARTS).explanations is None
+    assert get_system(system).rate([FIRST], starts=STARTS, explain=True).explanations is not None
