@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -293,7 +293,8 @@ class Stored:
 @dataclass(frozen=True, slots=True)
 class Result:
     """What a replay did.  ``explanations`` (only when asked for, ``explain=True``)
-    holds one :class:`Explanation` or None per ledger slot (two an event)."""
+    holds one :class:`Explanation` or None per ledger slot (two an event); with
+    ``explain_only``, None at every event not named there."""
 
     ledger: Ledger
     state: Mapping[PlayerId, Any]
@@ -314,8 +315,11 @@ class RatingSystem(Protocol):
         starts: Mapping[PlayerId, Start] | None = None,
         *,
         explain: bool = False,
+        explain_only: Collection[int] | None = None,
     ) -> Result:
-        """Replay ``events``; with ``explain`` the result also explains every row."""
+        """Replay ``events``; with ``explain`` the result also explains every
+        row, or with ``explain_only`` too only the rows of the events at those
+        indices (None at the others; the ledger and state are the same)."""
         ...
 
     def state_from_json(self, data: Mapping[str, Any]) -> Any:

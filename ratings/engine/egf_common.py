@@ -38,7 +38,7 @@ expected result of every game uses the start ratings.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -166,9 +166,11 @@ class EGFBase:
         starts: Mapping[PlayerId, Start] | None = None,
         *,
         explain: bool = False,
+        explain_only: Collection[int] | None = None,
     ) -> Result:
         """Replay ``events``; with ``explain`` the result also explains every
-        row with the numbers the replay computed it from."""
+        row with the numbers the replay computed it from (with ``explain_only``
+        too, the rows of those events only)."""
         state = {} if state is None else state
         starts = {} if starts is None else starts
         n = len(events)
@@ -410,7 +412,7 @@ class EGFBase:
         if sink is not None:
             from ratings.engine.explanations import explain_egf  # only when explaining
 
-            explanations = explain_egf(events, sink, self._revised, self.epsilon, floor, ledger)
+            explanations = explain_egf(events, sink, self._revised, self.epsilon, floor, ledger, explain_only)
         return Result(ledger.ledger(), final, explanations)
 
     def _adjust(

@@ -12,7 +12,7 @@ to explain: no import runs both ways.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
@@ -80,8 +80,10 @@ def explain_ladder_period(
     out: list[Explanation | None],
     name: Callable[[tuple[float, ...], int, Game], dict[str, Any]],
     formula: str,
+    only: Collection[int] | None = None,
 ) -> None:
-    """Name the terms a French ladder recorded for one period.
+    """Name the terms a French ladder recorded for one period (with ``only``,
+    of the games at those indices only).
 
     ``trace`` holds, per counted game of the period, the numbers its last
     rating computed, which ``name`` names for one colour; ``trail`` holds
@@ -91,6 +93,8 @@ def explain_ladder_period(
     rounding.
     """
     for i, k in enumerate(period.games):
+        if only is not None and k not in only:
+            continue
         game = events[k]
         assert isinstance(game, Game)
         terms = trace.get(i)
@@ -163,16 +167,18 @@ def explain_egf(
     epsilon: float,
     floor: float,
     ledger: Any,
+    only: Collection[int] | None = None,
 ) -> list[Explanation | None]:
     """Name the terms the EGF replay recorded (see ``egf_common``): per rated
     row the class weight, con and bonus at the period's start rating, Sa and
     Se, the start ratings as they count in Se (Black's raised by the handicap),
     the change and the sum of the period's changes so far (the rating after
     is the period's start rating plus that sum, at least the floor); an
-    adjustment's row from the ledger."""
+    adjustment's row from the ledger.  With ``only``, the events at those
+    indices only."""
     out: list[Explanation | None] = [None] * (2 * len(events))
     for k, event in enumerate(events):
-        if not isinstance(event, Game):
+        if not isinstance(event, Game) and (only is None or k in only):
             before, after = ledger.rating_before[2 * k], ledger.rating_after[2 * k]
             out[2 * k] = Explanation(
                 {
@@ -185,6 +191,8 @@ def explain_egf(
             )
     for item in sink:
         k, colour = item[0], item[1]
+        if only is not None and k not in only:
+            continue
         game = events[k]
         assert isinstance(game, Game)
         if colour < 0:
@@ -230,8 +238,11 @@ SAGC_FORMULA: Final = (
 )
 
 
-def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> list[Explanation | None]:
-    """Name the terms the replay put into ``sink`` (one tuple per rated player).
+def explain_sagc(
+    events: int, sink: Sequence[tuple[Any, ...]], bound: int, only: Collection[int] | None = None
+) -> list[Explanation | None]:
+    """Name the terms the replay put into ``sink`` (one tuple per rated player);
+    with ``only``, of the events at those indices only.
 
     A rated player's change is re-applied with :func:`settle_within` from the
     recorded rounded change and limit, the same call the replay made.
@@ -239,6 +250,8 @@ def explain_sagc(events: int, sink: Sequence[tuple[Any, ...]], bound: int) -> li
     out: list[Explanation | None] = [None] * (2 * events)
     for item in sink:
         i = item[0]
+        if only is not None and i not in only:
+            continue
         if item[1] < 0:  # a game that changes nothing
             _, _, rw, iw, rb, ib, game = item
             if game.forfeit:

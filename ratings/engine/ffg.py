@@ -242,6 +242,7 @@ class FFG(LadderBase):
         known: list[bool],
         ledger: LedgerColumns,
         explanations: list[Explanation | None] | None = None,
+        only: Collection[int] | None = None,
     ) -> None:
         """Rate one period (the FFG algorithm page), adjust its start levels, write its rows.
 
@@ -384,6 +385,7 @@ class FFG(LadderBase):
                 explanations,
                 ffg_terms,
                 FFG_FORMULA,
+                only,
             )
         for p in range(m):
             levels[player[p]] = settled[p]

@@ -305,6 +305,7 @@ class LadderBase:
         known: list[bool],
         ledger: LedgerColumns,
         explanations: list[Explanation | None] | None = None,
+        only: Collection[int] | None = None,
     ) -> None:
         raise NotImplementedError
 
@@ -315,11 +316,14 @@ class LadderBase:
         starts: Mapping[PlayerId, Start] | None = None,
         *,
         explain: bool = False,
+        explain_only: Collection[int] | None = None,
     ) -> Result:
-        """Replay ``events``; with ``explain`` the result also explains every row."""
+        """Replay ``events``; with ``explain`` the result also explains every
+        row (with ``explain_only`` too, the rows of those events only)."""
         replay = _Replay(self, events, {} if state is None else state, {} if starts is None else starts)
         if explain:
             replay.explanations = [None] * (2 * len(events))
+            replay.only = explain_only
         return replay.run()
 
     def _adjust_player(
@@ -361,7 +365,7 @@ class LadderBase:
         ledger.change[slot] = level - before
         ledger.rank_after[slot] = level // 100.0
         ledger.rating_after[slot] = level
-        if replay.explanations is not None:
+        if replay.explanations is not None and (replay.only is None or index in replay.only):
             replay.explanations[slot] = Explanation(
                 {
                     "level": before,
@@ -403,6 +407,7 @@ class _Replay:
         self.open_of: list[Period | None] = []  # each player's open period
         self.local: list[int] = []  # each player's local number in their open period
         self.explanations: list[Explanation | None] | None = None  # when explaining
+        self.only: Collection[int] | None = None  # the events to explain (None: all)
 
     def add(self, player: PlayerId, at: int, entry: tuple[float, bool] | None = None) -> int:
         """Number a player first seen at event ``at``: from the given state,
@@ -429,7 +434,15 @@ class _Replay:
         open_of = self.open_of
         for p in period.players:
             open_of[p] = None
-        self.system._rate_period(self.events, period, self.levels, self.known, self.ledger, self.explanations)
+        explanations = self.explanations
+        only = self.only
+        if explanations is not None and only is not None and not any(k in only for k in period.games):
+            # Nothing of this period is asked for: rate it as a plain replay
+            # does, without recording its terms (recording changes no number).
+            explanations = None
+        self.system._rate_period(
+            self.events, period, self.levels, self.known, self.ledger, explanations, only
+        )
 
     def run(self) -> Result:
         events = self.events

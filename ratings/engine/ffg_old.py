@@ -201,6 +201,7 @@ class OldFFG(LadderBase):
         known: list[bool],
         ledger: LedgerColumns,
         explanations: list[Explanation | None] | None = None,
+        only: Collection[int] | None = None,
     ) -> None:
         counted_kinds = self.counted_tuple
         white_wins = Winner.WHITE
@@ -344,6 +345,7 @@ class OldFFG(LadderBase):
                 explanations,
                 old_ffg_terms,
                 OLD_FFG_FORMULA,
+                only,
             )
         for p in range(m):
             levels[player[p]] = settled[p]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -179,11 +179,13 @@ class SAGC:
         starts: Mapping[PlayerId, Start] | None = None,
         *,
         explain: bool = False,
+        explain_only: Collection[int] | None = None,
     ) -> Result:
         """Replay ``events`` in order from ``state`` (never mutated).
 
         With ``explain``, the result also holds an :class:`Explanation` of
-        every row, made of the very numbers the replay computed it from.
+        every row, made of the very numbers the replay computed it from
+        (with ``explain_only`` too, of the rows of those events only).
         """
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
@@ -216,7 +218,7 @@ class SAGC:
         if sink is not None:
             from ratings.engine.explanations import explain_sagc  # only when explaining
 
-            explanations = explain_sagc(len(events), sink, self._bound)
+            explanations = explain_sagc(len(events), sink, self._bound, explain_only)
         return Result(ledger.ledger(), final, explanations)
 
     def _replay(

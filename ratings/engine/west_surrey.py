@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -203,9 +203,11 @@ class WestSurrey:
         starts: Mapping[PlayerId, Start] | None = None,
         *,
         explain: bool = False,
+        explain_only: Collection[int] | None = None,
     ) -> Result:
         """Replay ``events`` in order from ``state`` (never mutated); with
-        ``explain`` the result also explains every row."""
+        ``explain`` the result also explains every row (with ``explain_only``
+        too, the rows of those events only)."""
         given: Mapping[PlayerId, Any] = state if state is not None else {}
         start_of: Mapping[PlayerId, Start] = starts if starts is not None else {}
         ledger = LedgerColumns(len(events))
@@ -319,7 +321,7 @@ class WestSurrey:
         final: dict[PlayerId, Any] = dict(given)
         for player, position in positions.items():
             final[player] = WestSurreyState(RUNGS[position])
-        explanations = None if sink is None else explain_west_surrey(events, sink, ledger)
+        explanations = None if sink is None else explain_west_surrey(events, sink, ledger, explain_only)
         return Result(ledger.ledger(), final, explanations)
 
     def _adjust(
@@ -372,13 +374,17 @@ def _check_game(i: int, game: Game) -> None:
 
 
 def explain_west_surrey(
-    events: Sequence[Event], sink: Sequence[tuple[int, int, int, int, int, bool]], ledger: LedgerColumns
+    events: Sequence[Event],
+    sink: Sequence[tuple[int, int, int, int, int, bool]],
+    ledger: LedgerColumns,
+    only: Collection[int] | None = None,
 ) -> list[Explanation | None]:
     """Name what the replay recorded: each player's rung before and after,
-    the move, and the handicap the two rungs give (the West Surrey ladder page)."""
+    the move, and the handicap the two rungs give (the West Surrey ladder page);
+    with ``only``, of the events at those indices only."""
     out: list[Explanation | None] = [None] * (2 * len(events))
     for k, event in enumerate(events):
-        if not isinstance(event, Game):
+        if not isinstance(event, Game) and (only is None or k in only):
             slot = 2 * k
             before, after = ledger.rating_before[slot], ledger.rating_after[slot]
             out[slot] = Explanation(
@@ -391,6 +397,8 @@ def explain_west_surrey(
                 "change = adjusted_to − rung",
             )
     for k, pw, pb, nw, nb, counted in sink:
+        if only is not None and k not in only:
+            continue
         game = events[k]
         assert isinstance(game, Game)
         levels = ladder_handicap(RUNGS[pw], RUNGS[pb])

@@ -3,7 +3,7 @@
 The history stores only before, change and after; the terms a change was
 computed from come from the engine, which explains on demand
 (``rate(..., explain=True)``).  So the game's rating period is replayed,
-with explanations: the list's timeline from the period's start through its
+with the explanations of the game alone (``explain_only``): the list's timeline from the period's start through its
 end (period_bounds), and no further, from every player's state at the
 period's start.  Those states are rebuilt from the stored history (each
 player's last row before the period, and in SAGC and the French ladders
@@ -161,10 +161,10 @@ def _explain(game: m.Game) -> GameExplanation:
     for name, system in systems:
         state = states[name]
         if state is not None:
-            ledger, explanations = _replay(system, timeline.events, timeline.starts, state, 0)
+            ledger, explanations = _replay(system, timeline.events, timeline.starts, state, 0, at)
         else:
             replayed = replayed or _Replayed.read(rating_list, names, start, end, events)
-            ledger, explanations = replayed.explain(name, system)
+            ledger, explanations = replayed.explain(name, system, at)
         sides = [
             _side(game, ledger, explanations, at, colour, stored[(name, player.pk)])
             for colour, player in enumerate((game.white, game.black))
@@ -200,13 +200,14 @@ class _Replayed:
         timeline = load_timeline(rating_list, resume, until=end, events=events)
         return cls(timeline, checkpoints_at(rating_list, names, resume), bisect_left(timeline.days, start))
 
-    def explain(self, name: str, system: RatingSystem) -> tuple[Ledger, Sequence[Any]]:
-        """The period explained in ``system``, replayed from the checkpoint."""
+    def explain(self, name: str, system: RatingSystem, at: int) -> tuple[Ledger, Sequence[Any]]:
+        """The period explained in ``system`` (its event ``at`` only),
+        replayed from the checkpoint."""
         timeline = self.timeline
         # Only the players of the replayed events need their checkpoint state.
         players = {*timeline.first, *timeline.second}
         state = checkpoint_state(system, self.checkpoints.get(name), players)
-        ledger, explanations = _replay(system, timeline.events, timeline.starts, state, self.first)
+        ledger, explanations = _replay(system, timeline.events, timeline.starts, state, self.first, at)
         return ledger, explanations
 
 
@@ -216,12 +217,17 @@ def _replay(
     starts: Mapping[Any, Start],
     state: Mapping[Any, Any] | None,
     first: int,
+    at: int,
 ) -> tuple[Ledger, Sequence[Any]]:
     """The events up to ``first`` plainly (a period boundary), the rest
-    explained: the explained stretch's ledger and explanations."""
+    replayed with the explanations of their event ``at`` only (the page's
+    game; counted from ``first``): the replayed stretch's ledger and
+    explanations."""
     if first:
         state = system.rate(events[:first], state=state, starts=starts).state
-    result = system.rate(events[first:], state=state, starts=starts, explain=True)
+    result = system.rate(
+        events[first:], state=state, starts=starts, explain=True, explain_only=frozenset({at})
+    )
     assert result.explanations is not None
     return result.ledger, result.explanations
 
