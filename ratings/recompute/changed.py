@@ -30,6 +30,8 @@ STAGE = "recompute_new_tail"
 _NULLABLE = frozenset({"game_id", "adjustment_id", "opponent_id"})
 #: A row's key: the history_unique_row constraint.
 _KEY = ("player_id", "system", "seq")
+#: PostgreSQL's planner settings for apply's two statements.
+_PLANNER = {"work_mem": "64MB", "enable_nestloop": "off", "enable_mergejoin": "off"}
 
 
 def stage() -> str:
@@ -38,8 +40,12 @@ def stage() -> str:
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
     names = ", ".join(map(quote, HISTORY_COLUMNS))
+    # A write that fails rolls the CREATE back on PostgreSQL (apply drops
+    # the stage when it is done); on SQLite a stage may be left by a
+    # failed write: dropped here first.
     with conn.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {quote(STAGE)}")
+        if conn.vendor != "postgresql":
+            cursor.execute(f"DROP TABLE IF EXISTS {quote(STAGE)}")
         cursor.execute(
             f"CREATE TEMPORARY TABLE {quote(STAGE)} AS SELECT {names} "
             f"FROM {quote(m.HistoryEntry._meta.db_table)} WHERE 1 = 0"
@@ -81,17 +87,23 @@ def apply(rating_list_id: int, systems: Sequence[str], start: date) -> Replaced:
     returning = " RETURNING " + ", ".join(map(quote, _RESULT))
     deleted: list[Result] = []
     with conn.cursor() as cursor:
+        previous: list[Any] = []
         if conn.vendor == "postgresql":
             # The hash of the staged rows in memory (200,000 rows: 4 batches
-            # written to disk and read back at the default 4 MB).
-            cursor.execute("SET LOCAL work_mem = '64MB'")
-            # A temporary table has no statistics: without them (or with
+            # written to disk and read back at the default 4 MB).  A
+            # temporary table has no statistics: without them (or with
             # those of one column) the planner took the staged rows for a
             # few and scanned them for every stored row (minutes at
             # 200,000), or sorted both sides for a merge join (0.6 s).  A
             # hash join, then; cheaper than ANALYZE (0.1-0.3 s, measured).
-            cursor.execute("SET LOCAL enable_nestloop = off")
-            cursor.execute("SET LOCAL enable_mergejoin = off")
+            # Set for the transaction in one statement, which also reads the
+            # values they replace (put back below, in one statement too).
+            cursor.execute(
+                "SELECT " + ", ".join("current_setting(%s)" for _ in _PLANNER)
+                + ", " + ", ".join("set_config(%s, %s, true)" for _ in _PLANNER),
+                [*_PLANNER, *(x for pair in _PLANNER.items() for x in pair)],
+            )  # fmt: skip
+            previous = list(cursor.fetchone()[: len(_PLANNER)])
         # One system at a time, by the (list, system, date) index.
         for system in systems:
             cursor.execute(
@@ -113,9 +125,12 @@ def apply(rating_list_id: int, systems: Sequence[str], start: date) -> Replaced:
         )
         inserted: list[Result] = cursor.fetchall()
         cursor.execute(f"DROP TABLE {staged}")
-        if conn.vendor == "postgresql":
-            for setting in ("work_mem", "enable_nestloop", "enable_mergejoin"):
-                cursor.execute(f"RESET {setting}")
+        if previous:
+            # The rest of the transaction (the players' ranks) planned as usual.
+            cursor.execute(
+                "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in _PLANNER),
+                [x for pair in zip(_PLANNER, previous, strict=True) for x in pair],
+            )
     return Replaced(deleted, inserted)
 
 

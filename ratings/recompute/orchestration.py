@@ -32,6 +32,7 @@ from ratings.recompute.replay import (
     Rewrite,
     SystemFactory,
     cached_system,
+    checkpointed,
     list_systems,
     replay,
     resume_date,
@@ -146,7 +147,6 @@ def _recompute_locked(
 ) -> m.RecomputeRun | None:
     """One round of recompute_list, under the list's lock."""
     rating_list = m.RatingList.objects.get(pk=rating_list_id)
-    abandon_running(rating_list)
     generation = rating_list.dirty_generation
     start: date | None = None
     known: dict[date, date] = {}  # period starts looked up, for the ripple
@@ -163,25 +163,40 @@ def _recompute_locked(
     systems = list_systems(rating_list, options.system)
     names = [name for name, _ in systems]
     # Resume from the latest date at or before ``start`` where every system
-    # has a checkpoint; none (a small list, a newly added system): replay
-    # and rewrite everything.
+    # has a checkpoint.  None: replay from the beginning, and write from
+    # ``start`` when every system has checkpoints after it (a late game
+    # before the first one), else rewrite everything (a small list, a
+    # newly added system).
     resume: date | None = None
     if start is not None and names:
         resume = resume_date(rating_list, names, start)
-        if resume is None:
+        if resume is None and not checkpointed(rating_list, names):
             start = None
-    run = m.RecomputeRun.objects.create(
-        rating_list=rating_list, from_date=start, full=start is None, trigger=trigger, generation=generation
-    )
-    causes = Causes.of(claim_causes(run))
-    with recorded([run]):
+    # The runs a dead process left, this run and its causes: one commit,
+    # before the replay (a crash from here on leaves this run running,
+    # marked abandoned by the next).
+    with transaction.atomic():
+        abandon_running(rating_list)
+        run = m.RecomputeRun.objects.create(
+            rating_list=rating_list,
+            from_date=start,
+            full=start is None,
+            trigger=trigger,
+            generation=generation,
+        )
+        claimed = claim_causes(run)
+    causes = Causes.of(claimed)
+    with recorded([run]) as done:
         with gc_paused():
             rewrite = replay(rating_list, systems, start, resume, run, progress, options.checkpoint_every)
             rated = causes.excluding(unrated(rating_list.pk))
             # Before a full write, while the stored history is still the old
             # one; a rewrite from a date takes it from the rows it replaces.
             ripple = find(rewrite, run, rated, known) if rewrite.start is None else []
-            _write_one(rewrite, run, options, ripple, (rated, known))
+            _write_one(rewrite, run, options, ripple, (rated, known), done)
+        # Not in the write transaction: a sheet being saved may hold the
+        # list's row (mark_dirty) while it waits for a player's row that
+        # the write has locked.
         mark_clean(rating_list.pk, generation)
     return run
 
@@ -192,11 +207,13 @@ def _write_one(
     options: Options,
     ripple: Sequence[tuple[object, ...]] = (),
     causes: tuple[Causes, Mapping[date, date]] | None = None,
+    done: Callable[[], None] | None = None,
 ) -> None:
     """Rewrite one list's history from its start, and record the ripple
     (the later results that changed), in one transaction: ``ripple``, or
     when only the changed rows are replaced, the ripple of ``causes`` (and
-    the rating periods' starts known) among them."""
+    the rating periods' starts known) among them; ``done`` records the run
+    as done in that same transaction (runs.recorded)."""
     began = time.perf_counter()
     with transaction.atomic():
         tune_connection()
@@ -223,6 +240,8 @@ def _write_one(
         record(ripple)
         if rebuild:
             options.create_indexes(rebuild)
+        if done is not None:
+            done()
     time_write(time.perf_counter() - began, locked=bool(rebuild))
 
 

@@ -92,6 +92,16 @@ def resume_date(rating_list: m.RatingList, names: Sequence[str], start: date) ->
     )
 
 
+def checkpointed(rating_list: m.RatingList, names: Sequence[str]) -> bool:
+    """Whether every one of the systems ``names`` has a checkpoint (at any
+    date): each has been replayed and has its history, so a late game
+    before the first checkpoint may replay from the beginning and still
+    write only from its date.  (A system just added has none: its whole
+    history is written.)"""
+    stored = m.RatingCheckpoint.objects.filter(rating_list=rating_list, system__in=names)
+    return stored.values("system").distinct().count() == len(set(names))
+
+
 def checkpoints_at(
     rating_list: m.RatingList, names: Sequence[str], resume: date | None
 ) -> dict[str, m.RatingCheckpoint]:

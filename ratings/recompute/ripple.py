@@ -25,7 +25,7 @@ from operator import eq
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Case, JSONField, QuerySet, When
 from django.utils import timezone
 
 from ratings import models as m
@@ -64,17 +64,24 @@ class Causes:
 
     @classmethod
     def of(cls, entries: QuerySet[m.LogEntry]) -> Causes:
-        rows = list(entries.values_list("game_id", "adjustment_id", "event_date"))
-        days = [day for _, _, day in rows]
-        # A game moved later changed the ratings from its old date on.
-        moved = entries.filter(action=m.LogEntry.Action.EDIT, changes__has_key="date")
-        for changes in moved.values_list("changes", flat=True):
-            old = changes["date"][0] if isinstance(changes["date"], list) else None
+        # A game moved later changed the ratings from its old date on: its
+        # entry's changes, read in the same statement (only for a move).
+        moved = Case(
+            When(action=m.LogEntry.Action.EDIT, changes__has_key="date", then="changes"),
+            default=None,
+            output_field=JSONField(),
+        )
+        rows = list(
+            entries.annotate(moved=moved).values_list("game_id", "adjustment_id", "event_date", "moved")
+        )
+        days = [day for _, _, day, _ in rows]
+        for *_, changes in rows:
+            old = changes["date"][0] if changes and isinstance(changes["date"], list) else None
             if isinstance(old, str):
                 days.append(date.fromisoformat(old))
         return cls(
-            frozenset(game for game, _, _ in rows if game is not None),
-            frozenset(adjustment for _, adjustment, _ in rows if adjustment is not None),
+            frozenset(game for game, _, _, _ in rows if game is not None),
+            frozenset(adjustment for _, adjustment, _, _ in rows if adjustment is not None),
             min(days, default=None),
         )
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator, Sequence
-from datetime import timedelta
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ratings import models as m
@@ -21,6 +22,9 @@ from ratings import models as m
 #: index, and keeps the log written before runs recorded their causes
 #: from being claimed all at once.
 CLAIM_GRACE = timedelta(hours=1)
+
+#: Before any log entry.
+_EVER = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: Causes written per INSERT.
 CLAIM_BATCH = 2_000
@@ -46,10 +50,9 @@ def unrated(rating_list_id: int) -> QuerySet[m.LogEntry]:
         recompute_runs__status=m.RecomputeRun.Status.DONE
     )
     finished = m.RecomputeRun.objects.filter(rating_list_id=rating_list_id, status=m.RecomputeRun.Status.DONE)
-    last = finished.order_by("-started_at").values_list("started_at", flat=True).first()
-    if last is not None:
-        entries = entries.filter(at__gte=last - CLAIM_GRACE)
-    return entries
+    # In the same statement (a run reads it twice): no finished run, no bound.
+    last = finished.order_by("-started_at").values("started_at")[:1]
+    return entries.filter(at__gte=Coalesce(Subquery(last) - Value(CLAIM_GRACE), Value(_EVER)))
 
 
 def claim_causes(run: m.RecomputeRun) -> QuerySet[m.LogEntry]:
@@ -67,25 +70,45 @@ def claim_causes(run: m.RecomputeRun) -> QuerySet[m.LogEntry]:
 
 
 @contextlib.contextmanager
-def recorded(runs: Sequence[m.RecomputeRun]) -> Iterator[None]:
+def recorded(runs: Sequence[m.RecomputeRun]) -> Iterator[Callable[[], None]]:
     """Record the outcome of the work done in the block on ``runs``: done,
-    or failed with the error (which is raised on); its duration and end."""
+    or failed with the error (which is raised on); its duration and end.
+
+    The block may call the function it is given inside its last write
+    transaction: the runs are then saved as done in that transaction (a
+    late game's run: one commit fewer), and as failed after it if it fails
+    after all.  Otherwise they are saved when the block ends."""
     began = time.perf_counter()
+    saved = False
+
+    def done() -> None:
+        nonlocal saved
+        for run in runs:
+            run.status = m.RecomputeRun.Status.DONE
+        _save_outcome(runs, began)
+        saved = True
+
     try:
-        yield
+        yield done
         for run in runs:
             run.status = m.RecomputeRun.Status.DONE
     except Exception as error:
+        saved = False
         for run in runs:
             run.status = m.RecomputeRun.Status.FAILED
             run.error = f"{type(error).__name__}: {error}"
         raise
     finally:
-        took = time.perf_counter() - began
-        for run in runs:
-            run.duration = took
-            run.finished_at = timezone.now()
-            run.save(update_fields=_OUTCOME_FIELDS)
+        if not saved:
+            _save_outcome(runs, began)
+
+
+def _save_outcome(runs: Sequence[m.RecomputeRun], began: float) -> None:
+    took = time.perf_counter() - began
+    for run in runs:
+        run.duration = took
+        run.finished_at = timezone.now()
+        run.save(update_fields=_OUTCOME_FIELDS)
 
 
 def mark_clean(rating_list_id: int, generation: int) -> None:

@@ -76,6 +76,15 @@ def add_game(club: Club, players: list[Player], day: int, white: int, black: int
     return game
 
 
+def logged(game: Game) -> Game:
+    """``game`` with the log entry the sheet service writes (a run's cause)."""
+    LogEntry.objects.create(
+        rating_list=game.club.rating_list, club=game.club, action=LogEntry.Action.ADD, game=game,
+        event_date=game.date, summary="late game",
+    )  # fmt: skip
+    return game
+
+
 @pytest.fixture
 def history(club: Club, players: list[Player]) -> list[Game]:
     """Twelve days: players 0-3 meet among themselves and 4-7 among
@@ -192,11 +201,7 @@ def test_the_ripple_from_the_replaced_rows_is_that_of_the_whole_history(
     options = recompute.Options(checkpoint_every=every)
     recompute.recompute_list(club.rating_list_id, full=True, options=options)
     before = results(club.rating_list)
-    late = add_game(club, players, 3, 0, 2, 1000)
-    LogEntry.objects.create(
-        rating_list=club.rating_list, club=club, action=LogEntry.Action.ADD, game=late, event_date=late.date,
-        summary="late game",
-    )  # fmt: skip
+    late = logged(add_game(club, players, 3, 0, 2, 1000))
     run = recompute.recompute_list(club.rating_list_id, options=options)
     assert run is not None and run.full == (every == 1000)
     recompute.recompute_list(club.rating_list_id, full=True, options=options)
@@ -222,4 +227,45 @@ def test_the_migration_goes_back_and_forth_over_a_partly_renumbered_history(
     _migration("dense")(None, editor)
     assert max(cast(int, row[1]) for row in stored_history(club)) < SEQ_STRIDE
     _migration("sparse")(None, editor)
+    equals_a_full_replay(club)
+
+
+def test_a_late_game_before_the_first_checkpoint_writes_only_from_its_date(
+    club: Club, players: list[Player], history: list[Game]
+) -> None:
+    """No checkpoint before the late game: the run replays from the
+    beginning but still writes only the rows that changed from its date
+    on (it rewrote the whole list), with its ripple."""
+    first = RatingCheckpoint.objects.filter(rating_list=club.rating_list).order_by("date").first()
+    assert first is not None and first.date > DAY0 + timedelta(days=1)
+    before = rows_by_id(club)
+    without = results(club.rating_list)
+    late = logged(add_game(club, players, 1, 0, 2, 1000))
+    run = recompute.recompute_list(club.rating_list_id, options=OPTIONS)
+    assert run is not None and run.from_date == DAY0 + timedelta(days=1) and not run.full
+    after = rows_by_id(club)
+    kept = before.keys() & after.keys()
+    assert {pk for pk, row in before.items() if row[2] < DAY0 + timedelta(days=1)} <= kept, (
+        "earlier rows stay"
+    )
+    assert run.rows_written == len(after.keys() - kept)
+    others = {p.pk for p in players[4:]}
+    assert {pk for pk, row in before.items() if row[3] in others} <= kept, "the other group's rows stay"
+    assert RatingCheckpoint.objects.filter(rating_list=club.rating_list).exists()
+    expected = difference(without, results(club.rating_list), {late.pk})
+    assert expected and recorded(club.rating_list, run=run) == expected
+    equals_a_full_replay(club)
+
+
+def test_a_newly_added_system_without_checkpoints_is_written_whole(
+    club: Club, players: list[Player], history: list[Game]
+) -> None:
+    """A system the list computes with no checkpoint yet has no history
+    before the late game either: the run writes the whole list."""
+    club.rating_list.compared_systems = ["egf", "ffg", "ffg-old"]
+    club.rating_list.save()
+    add_game(club, players, 1, 0, 2, 1000)
+    run = recompute.recompute_list(club.rating_list_id, options=OPTIONS)
+    assert run is not None and run.full and run.from_date is None
+    assert HistoryEntry.objects.filter(rating_list=club.rating_list, system="ffg-old", date=DAY0).exists()
     equals_a_full_replay(club)
