@@ -12,6 +12,7 @@ from itertools import chain
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from ratings import models as m
 from ratings.engine import SYSTEM_NAMES
@@ -102,7 +103,10 @@ def rewrite_list(
         run.rows_written = write(rewrite.rows(), table)
     stale_checkpoints = m.RatingCheckpoint.objects.filter(rating_list=rating_list)
     if resume is not None:
-        stale_checkpoints = stale_checkpoints.filter(date__gt=resume)
+        # Those after the resume, and every one of a system the list no
+        # longer computes: its rows are gone, so a later run that finds the
+        # system ticked again must replay it whole, not resume it.
+        stale_checkpoints = stale_checkpoints.filter(Q(date__gt=resume) | ~Q(system__in=computed))
     stale_checkpoints.delete()
     _write_checkpoints(rewrite.checkpoints)
     if rewrite.systems:

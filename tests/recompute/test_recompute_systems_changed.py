@@ -89,3 +89,42 @@ def test_after_the_full_replay_both_systems_have_checkpoints_and_a_late_game_res
     resumed = stored_history(club)
     recompute.recompute_list(club.rating_list_id, full=True)
     assert stored_history(club) == resumed
+
+
+def set_systems_in_the_admin(club: Club, systems: list[str]) -> None:
+    """Save the list's compared systems on its admin page (no recompute)."""
+    admin, _ = User.objects.get_or_create(username="root", defaults={"is_staff": True, "is_superuser": True})
+    client = Client()
+    client.force_login(admin)
+    data = list_admin_form(club, systems)
+    url = reverse("admin:ratings_ratinglist_change", args=[club.rating_list.pk])
+    assert client.post(url, data).status_code == 302
+    club.rating_list.refresh_from_db()
+
+
+def test_a_system_removed_then_added_again_is_not_resumed_from_its_old_checkpoints(
+    club: Club, make_player: MakePlayer
+) -> None:
+    """A recompute after a system is removed deletes its rows; its old
+    checkpoints must go with them: a late game after the system is ticked
+    again would otherwise resume it from them (or, before the first of
+    them, write it only from the game's date) with its earlier rows gone."""
+    players = thirty_games(club, make_player)
+    set_systems_in_the_admin(club, ["egf"])
+    recompute.recompute_list(club.rating_list_id, full=True, options=EVERY_FEW)
+    assert set(RatingCheckpoint.objects.values_list("system", flat=True)) == {"sagc", "egf"}
+
+    set_systems_in_the_admin(club, [])
+    add_game(club, date(2025, 2, 14), players[1], players[3], "white")
+    recompute.mark_dirty(club.rating_list, date(2025, 2, 14))
+    recompute.recompute_list(club.rating_list_id, options=EVERY_FEW)
+    assert {row[0] for row in stored_history(club)} == {"sagc"}, "the removed system's rows are gone"
+    assert set(RatingCheckpoint.objects.values_list("system", flat=True)) == {"sagc"}, "and its checkpoints"
+
+    set_systems_in_the_admin(club, ["egf"])
+    add_game(club, date(2025, 2, 12), players[0], players[4], "black")
+    recompute.mark_dirty(club.rating_list, date(2025, 2, 12))
+    recompute.recompute_list(club.rating_list_id, options=EVERY_FEW)
+    resumed = stored_history(club)
+    recompute.recompute_list(club.rating_list_id, full=True)
+    assert stored_history(club) == resumed
