@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Collection, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import Enum
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeAlias
@@ -375,22 +375,6 @@ def replayed_states(system: RatingSystem, games: Mapping[PlayerId, Sequence[Game
             else:
                 black = me
                 starts[white] = entry
-            own.append(
-                Game(
-                    game.date,
-                    white,
-                    black,
-                    game.winner,
-                    game.handicap,
-                    game.komi,
-                    game.kind,
-                    game.board,
-                    game.minutes,
-                    game.event,
-                    game.event_class,
-                    game.club,
-                    game.forfeit,
-                )
-            )
+            own.append(replace(game, white=white, black=black))
     state = system.rate(own, starts=starts).state
     return {player: state[("own", player)] for player, theirs in games.items() if theirs}

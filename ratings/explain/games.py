@@ -186,6 +186,8 @@ class _Replayed:
     checkpoints: Mapping[str, m.RatingCheckpoint]
     #: The period's first event in the timeline.
     first: int
+    #: The players of the replayed events: only they need their checkpoint state.
+    players: set[Any]
 
     @classmethod
     def read(
@@ -198,15 +200,18 @@ class _Replayed:
     ) -> _Replayed:
         resume = resume_date(rating_list, names, start)
         timeline = load_timeline(rating_list, resume, until=end, events=events)
-        return cls(timeline, checkpoints_at(rating_list, names, resume), bisect_left(timeline.days, start))
+        return cls(
+            timeline,
+            checkpoints_at(rating_list, names, resume),
+            bisect_left(timeline.days, start),
+            {*timeline.first, *timeline.second},
+        )
 
     def explain(self, name: str, system: RatingSystem, at: int) -> tuple[Ledger, Sequence[Any]]:
         """The period explained in ``system`` (its event ``at`` only),
         replayed from the checkpoint."""
         timeline = self.timeline
-        # Only the players of the replayed events need their checkpoint state.
-        players = {*timeline.first, *timeline.second}
-        state = checkpoint_state(system, self.checkpoints.get(name), players)
+        state = checkpoint_state(system, self.checkpoints.get(name), self.players)
         ledger, explanations = _replay(system, timeline.events, timeline.starts, state, self.first, at)
         return ledger, explanations
 
