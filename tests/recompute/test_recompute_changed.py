@@ -141,6 +141,38 @@ def test_a_late_game_rewrites_only_the_rows_it_changed(
     equals_a_full_replay(club)
 
 
+def by_key(rows: dict[int, tuple[Any, ...]]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Rows (rows_by_id) by their key: system, seq, player."""
+    return {(row[0], row[1], row[3]): row for row in rows.values()}
+
+
+@pytest.mark.parametrize("change", ["late game", "deletion"])
+def test_exactly_the_rows_whose_values_changed_are_written(
+    club: Club, players: list[Player], history: list[Game], change: str
+) -> None:
+    """Every row a full replay changes (or adds) is written, and no other:
+    a changed row left in place or an unchanged row rewritten fails here
+    (a late game in the middle of the day of many games renumbers that
+    day's later events; a deletion removes rows)."""
+    before = rows_by_id(club)
+    if change == "late game":
+        add_game(club, players, 5, 1, 3, 55)
+    else:
+        services.delete_game(history[10])
+    run = recompute.recompute_list(club.rating_list_id, options=OPTIONS)
+    after = rows_by_id(club)
+    recompute.recompute_list(club.rating_list_id, full=True, options=OPTIONS)
+    old, replayed = by_key(before), by_key(rows_by_id(club))
+    assert by_key(after) == replayed
+    changed = {key for key, row in replayed.items() if old.get(key) != row}
+    written = set(by_key({pk: row for pk, row in after.items() if pk not in before}))
+    assert changed and written == changed
+    assert run is not None and run.rows_written == len(changed)
+    assert {pk for pk in before if pk not in after} == {
+        pk for pk, row in before.items() if replayed.get((row[0], row[1], row[3])) != row
+    }, "a stored row is deleted exactly when it changed or is gone"
+
+
 @pytest.mark.parametrize("minute", [-1, 55, 10_000], ids=["first", "middle", "last"])
 def test_a_late_game_on_a_day_of_many_games(
     club: Club, players: list[Player], history: list[Game], minute: int
