@@ -25,7 +25,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 #: The statements of a late game's run, by backend (counted by hand from
 #: CaptureQueriesContext; before this count was pinned: 49 on PostgreSQL, 51 on SQLite).
-STATEMENTS = {"postgresql": 40, "sqlite": 47}
+#: PostgreSQL 40 -> 39 when changed.py paired the tail on the key in one
+#: full join: a SELECT of the pairs that differ, a DELETE and an INSERT of
+#: those, where a DELETE a system (three here) and an INSERT were four.
+STATEMENTS = {"postgresql": 39, "sqlite": 47}
 
 _WRITES = ("INSERT", "UPDATE", "DELETE", "COPY", "CREATE", "DROP")
 
