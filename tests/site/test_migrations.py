@@ -34,6 +34,7 @@ AFTER_SQUASH = [
     ("ratings", "0011_different_people"),
     ("ratings", "0012_game_indexes_not_twice"),
     ("ratings", "0013_sparse_seq"),
+    ("ratings", "0014_checkpoint_lz4"),
 ]
 
 
