@@ -6,7 +6,8 @@
   :func:`shared_data`, :func:`realdata`, and what the valid tournament
   files among them hold: :data:`VALID_TOURNAMENTS`;
 - real services and the compiled engine: :func:`need`;
-- a mutation run's hypothesis examples: :data:`MUTATION_RUN`, :func:`examples`;
+- a mutation run's hypothesis examples and test order: :data:`MUTATION_RUN`,
+  :func:`examples`, :func:`fastest_first`;
 - waiting for something to happen: :func:`wait_until` (never a bare sleep);
 - the data of many tests: :data:`PASSWORD`, :data:`ROLES`,
   :data:`NO_ENTRY_CHECKS`, :func:`make_pool`, :func:`volunteer_of`,
@@ -21,6 +22,7 @@ fails, so that CI can never pass by skipping.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -87,6 +89,29 @@ def examples(count: int) -> int:
     :data:`MUTATION_EXAMPLES` in a mutation run (a property's own setting
     would otherwise win over the profile's)."""
     return min(count, MUTATION_EXAMPLES) if MUTATION_RUN else count
+
+
+#: The tests' recorded times of a mutation run (mutmut's stats file), read
+#: once: in the fork server's process, whose forked runs of each mutant
+#: inherit them.
+_durations: dict[str, float] = {}
+
+
+def fastest_first(items: list[pytest.Item], folder: Path) -> None:
+    """Order a mutation run's tests by the times mutmut recorded for them,
+    fastest first (``folder``: the run's root, ``mutants/``, which holds
+    ``mutmut-stats.json``).
+
+    mutmut runs a mutant's tests with ``-x`` but in no particular order (a
+    set of test ids), so a mutant that a 10 ms test kills could first wait
+    for seconds of properties that do not notice it; fastest first, it ends
+    at the first fast test that fails.  Without the file (the stats step
+    writes it) the order is left alone."""
+    if not _durations:
+        with contextlib.suppress(OSError, ValueError):
+            _durations.update(json.loads((folder / "mutmut-stats.json").read_text())["duration_by_test"])
+    if _durations:
+        items.sort(key=lambda item: _durations.get(item.nodeid, 0.0))
 
 
 def need(available: bool, what: str, env: str = "REQUIRE_SERVICES") -> None:
