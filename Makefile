@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-exports install engine pure mutation clean
+.PHONY: run test lint bench bench-exports install engine pure mutation mutation-all clean
 
 ## The virtualenv with the project installed in editable mode (pure: the
 ## engine is compiled in place below, once, with the venv's mypyc).
@@ -40,18 +40,28 @@ pure: | $(STAMP)
 
 ## Mutation testing (docs/testing.md): mutmut over the pure packages
 ## ([tool.mutmut] in pyproject.toml), on the pure engine: a compiled
-## extension would be imported instead of the mutated source.  MUTANTS
-## narrows the run to some mutants by name, e.g.
-## MUTANTS='ratings.engine.sagc_rules*'; MUTMUT_CHILDREN processes at once.
-## Every mutant MUTANTS names is tested again (only `$(BIN)/mutmut run`
-## without a name resumes where it stopped); `$(BIN)/mutmut browse` shows
-## the survivors.  mutmut runs the venv's mypy on the mutants first
-## (`type_check_command`, by name: hence the venv first on the PATH).
-## Times and figures: docs/testing.md.
+## extension would be imported instead of the mutated source.
+## `make mutation`: a seeded random sample of each package's mutants
+## (MUTATION_SAMPLE, package=count), tested again at every run, then each
+## package's kill ratio and survivors (tests/harness/mutation_sample.py).
+## The first run generates the mutants and mutmut's stats by testing the few
+## mutants of MUTATION_FIRST.  `make mutation-all`: every mutant, resumed
+## where the last run stopped (hours on two cores the first time; later
+## runs test only the functions edited since); MUTANTS narrows it by name,
+## e.g. MUTANTS='ratings.engine.sagc_rules*' (those are tested again even
+## with a verdict).  MUTMUT_CHILDREN: processes at once.
 MUTMUT_CHILDREN ?= 2
-MUTANTS ?= ratings.engine*
+MUTATION_SAMPLE ?= ratings.engine=200 ratings.exchange=150 ratings.evaluation=60
+MUTATION_FIRST  ?= ratings.engine.ranks.x_rank_to_gor*
+MUTANTS ?=
+MUTMUT := $(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN)
 mutation: pure
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN) $(MUTANTS)
+	test -d mutants || $(MUTMUT) '$(MUTATION_FIRST)'
+	$(MUTMUT) $$($(BIN)/python -m tests.harness.mutation_sample names $(MUTATION_SAMPLE))
+	$(BIN)/python -m tests.harness.mutation_sample report $(MUTATION_SAMPLE)
+
+mutation-all: pure
+	$(MUTMUT) $(MUTANTS)
 	$(BIN)/mutmut results
 
 ## The site with demo data on the embedded default (SQLite, in-process tasks).
