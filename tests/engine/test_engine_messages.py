@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ratings.engine import ENGINE, get_system
-from ratings.engine.base import Adjustment, Event, Game, PlayerId, RatingError, Start, Winner
+from ratings.engine.base import Adjustment, Event, Game, InvalidEvent, PlayerId, RatingError, Start, Winner
 from ratings.engine.egf_common import state_from_json as egf_state
 from ratings.engine.ffg_common import ladder_player_from_json
 from ratings.engine.sagc import SAGC, SAGCState
@@ -181,3 +181,70 @@ def test_sagc_accepts_an_adjustment_at_the_ends_of_its_scales(rank: int, index: 
 def test_a_replay_explains_only_when_asked(system: str) -> None:
     assert get_system(system).rate([FIRST], starts=STARTS).explanations is None
     assert get_system(system).rate([FIRST], starts=STARTS, explain=True).explanations is not None
+
+
+ALL = ["egf", "egf-old", "ffg", "ffg-old", "west-surrey", "sagc"]
+
+
+@pytest.mark.parametrize("system", ALL)
+def test_a_game_of_a_player_with_no_start_names_the_event_and_the_player(system: str) -> None:
+    assert (
+        refusal(system, Game(DAY, "a", "z", Winner.WHITE))
+        == "event 1: player 'z' has no start rank or rating"
+    )
+
+
+@pytest.mark.parametrize(
+    ("system", "message"),
+    [
+        ("egf", "event 1: black: player 'a' cannot play themselves"),
+        ("egf-old", "event 1: black: player 'a' cannot play themselves"),
+        ("ffg", "event 1: black: player 'a' cannot play themselves"),
+        ("ffg-old", "event 1: black: player 'a' cannot play themselves"),
+        ("west-surrey", "event 1: black: 'a' cannot play against themself"),
+        ("sagc", "event 1: black: 'a' cannot play against themself"),
+    ],
+)
+def test_a_game_against_oneself_is_refused_on_black(system: str, message: str) -> None:
+    assert refusal(system, Game(DAY, "a", "a", Winner.WHITE)) == message
+
+
+@pytest.mark.parametrize("system", ["egf", "egf-old", "ffg", "ffg-old"])
+def test_the_period_systems_refuse_an_event_of_another_type_by_name(system: str) -> None:
+    assert refusal(system, "a game") == "event 1: event: not a Game or Adjustment: str"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+def test_a_ladder_refuses_a_kind_it_does_not_know(system: str) -> None:
+    game = Game(DAY, "a", "b", Winner.WHITE, kind="blitz")  # type: ignore[arg-type]
+    with pytest.raises(InvalidEvent) as caught:
+        get_system(system).rate([FIRST, game], starts=STARTS)
+    assert (caught.value.index, caught.value.field) == (1, "kind")
+    assert str(caught.value) == "event 1: kind: must be free, internet, club or tournament, got 'blitz'"
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"tolerance": 0.0}, "tolerance must be above 0, got 0.0"),
+        ({"tolerance": -0.1}, "tolerance must be above 0, got -0.1"),
+        ({"max_iterations": 0}, "max_iterations must be at least 1, got 0"),
+    ],
+)
+def test_a_ladder_refuses_settings_its_settling_cannot_use(
+    system: str, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        get_system(system, **options)
+    assert str(caught.value) == message
+
+
+def test_sagc_names_the_player_field_of_an_adjustment_whose_player_starts_with_an_index_only() -> None:
+    # An adjustment may introduce a player with no start; one who starts
+    # with a rating (an index) and no rank cannot be placed on SAGC's ranks.
+    starts = STARTS | {"z": Start(rating=150.0)}
+    with pytest.raises(InvalidEvent) as caught:
+        SAGC().rate([FIRST, Adjustment(DAY, "z", rank=-3)], starts=starts)
+    assert (caught.value.index, caught.value.field) == (1, "player")
+    assert "player 'z': SAGC needs a starting rank such as '11k', not an index" in str(caught.value)

@@ -53,6 +53,9 @@ def test_stage_1_expected_win_gives_at_least_1_and_the_loser_loses_1() -> None:
 
 def test_stage_1_winner_above_400_may_gain_0() -> None:
     assert basic_change(500, 0, 500, 0) == (0.0, -1.0)  # 15 - 33.3 -> 0
+    # "above 400": 400.5 is, 400 is not.
+    assert basic_change(400.5, 0, 400.5, 0) == (0.0, -1.0)
+    assert basic_change(400, 0, 400, 0) == (1.0, -1.0)
 
 
 def test_stage_1_loser_below_minus_2000_loses_at_most_1() -> None:

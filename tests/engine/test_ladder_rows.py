@@ -15,7 +15,8 @@ from itertools import pairwise
 import pytest
 
 from ratings.engine import get_system
-from ratings.engine.base import Game, PlayerId, Start, Winner
+from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
+from ratings.engine.ffg_old import OldFFG
 
 W, B = Winner.WHITE, Winner.BLACK
 
@@ -55,3 +56,34 @@ def test_a_players_rows_in_a_period_add_up_game_by_game(system: str) -> None:
             "the period's end, published whole"
         )
     assert checked == 6, "A and B two rows each before their last, Z two (as White and as Black)"
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+def test_a_rows_rank_is_the_hundreds_of_its_level_before_and_after(system: str) -> None:
+    # The ladders' rank column is the level's hundreds, rounded down
+    # (1d = 0..99, 1k = -100..-1).  Levels chosen so that a division by
+    # anything but 100 shows: 800 and 700 (8d, 7d), -101 (2k), -150.
+    starts: dict[PlayerId, Start] = {
+        "P": Start(rating=800.0),
+        "Q": Start(rating=700.0),
+        "R": Start(rating=-101.0),
+        "S": Start(rating=-150.0),
+    }
+    games = [
+        Game(date(2024, 2, 3), "P", "Q", W, event="Open"),
+        Game(date(2024, 2, 3), "R", "S", B, event="Open"),
+        Game(date(2024, 2, 4), "Q", "R", W, event="Open"),
+        Game(date(2024, 2, 4), "S", "P", B, event="Open"),
+    ]
+    ledger = get_system(system).rate(games, starts=starts).ledger
+    for slot in range(2 * len(games)):
+        assert ledger.rank_before[slot] == ledger.rating_before[slot] // 100.0, (system, slot)
+        assert ledger.rank_after[slot] == ledger.rating_after[slot] // 100.0, (system, slot)
+    assert (ledger.rank_before[0], ledger.rank_before[1], ledger.rank_before[2]) == (8.0, 7.0, -2.0)
+
+
+def test_the_old_ladder_counts_the_kinds_it_is_given() -> None:
+    assert OldFFG(counted_kinds={Kind.TOURNAMENT}).counted_kinds == frozenset({Kind.TOURNAMENT})
+    club = [Game(date(2024, 2, 3), "A", "B", W, kind=Kind.CLUB)]
+    result = OldFFG(counted_kinds={Kind.TOURNAMENT}).rate(club, starts=STARTS)
+    assert result.ledger.change[0] == result.ledger.change[1] == 0.0
