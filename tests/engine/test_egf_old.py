@@ -217,3 +217,12 @@ def test_property_order_of_games_within_a_period_does_not_matter(
     one = OldEGF().rate([g for p in periods for g in p], starts=rating_starts(starts)).state
     two = OldEGF().rate([g for p in shuffled for g in p], starts=rating_starts(starts)).state
     assert {p: s.rating for p, s in one.items()} == pytest.approx({p: s.rating for p, s in two.items()})
+
+
+@pytest.mark.parametrize(("minutes", "counts"), [(25, True), (24, False), (None, True)])
+def test_the_old_system_counts_games_of_25_minutes_or_more(minutes: int | None, counts: bool) -> None:
+    # The same rule as the current system's (test_egf.py): a game of less
+    # than 25 minutes a player is not rated; one of unknown length is.
+    g = Game(DAY, "w", "b", Winner.WHITE, minutes=minutes)
+    result = OldEGF().rate([g], starts={"w": Start(rating=1500.0), "b": Start(rating=1600.0)})
+    assert (result.ledger.change[0] > 0) is counts
