@@ -648,3 +648,12 @@ def test_the_replay_reads_the_rows_beyond_three_when_asked() -> None:
     level = level_factor(-10) * handicap_factor(5)
     assert (clamped.change[0], clamped.change[1]) == (round(level * -0.09), round(level * 0.09))
     assert (beyond.change[0], beyond.change[1]) == (0, 0)
+
+
+def test_a_player_introduced_by_an_adjustment_remembers_ten_opponents_at_most() -> None:
+    # The Games-against-opponent count reads the last ten games, whoever
+    # started the player: a start rank, or an adjustment that introduced them.
+    events = [Adjustment(date(2024, 3, 2), "z", rank=-5, rating=0)]
+    events += [Game(date(2024, 3, 2), "z", "a", Winner.WHITE) for _ in range(12)]
+    result = SAGC().rate(events, starts={"a": Start(rank=-5)})
+    assert len(result.state["z"].recent) == len(result.state["a"].recent) == 10

@@ -77,6 +77,32 @@ def test_a_new_player_starts_at_the_rung_at_or_below_their_rank() -> None:
     assert RUNGS[rung_at_or_below(12)] == parse_rank("9.9d")
 
 
+def test_a_player_declared_by_strength_alone_starts_at_its_rung() -> None:
+    # A start may give the strength as a rating instead of a rank: the same scale.
+    result = WestSurrey().rate(
+        [Game(DAY, "s", "r", Winner.WHITE, kind=Kind.CLUB)],
+        starts={"s": Start(rating=-5.0), "r": Start(rank=-5.0)},
+    )
+    row = result.ledger.row(0)
+    assert row is not None and (row.rating_before, row.rating_after) == (-5.0, -4.8)
+
+
+def test_a_loss_on_the_bottom_rung_stays_there() -> None:
+    # A loss moves a player down a rung; there is none below 40k.
+    result = WestSurrey().rate(
+        [Game(DAY, "low", "x", Winner.BLACK, kind=Kind.CLUB)],
+        starts={"low": Start(rank=RUNGS[0]), "x": Start(rank=RUNGS[0])},
+    )
+    loser, winner = result.ledger.row(0, 0), result.ledger.row(0, 1)
+    assert loser is not None and (loser.rating_before, loser.change, loser.rating_after) == (
+        -40.0,
+        0.0,
+        -40.0,
+    )
+    assert winner is not None and winner.rating_after == RUNGS[1]
+    assert result.state["low"] == WestSurreyState(-40.0)
+
+
 # --- the West Surrey ladder page, handicaps ---------------------------------------------------------------
 
 
