@@ -186,8 +186,10 @@ def _game(number: int, line: str, seen: dict[str, int], round_number: int) -> To
     if match is None:
         raise ExchangeError(number, "expected a game line 'whiteID blackID w|b handicap komi'")
     white, black = match.group("white"), match.group("black")
-    for column, player_id in ((1, white), (2, black)):
+    for side, player_id in (("white", white), ("black", black)):
         if player_id not in seen:
+            # The column is a character column, as in every other refusal.
+            column = match.start(side) + 1
             raise ExchangeError(number, f"player {player_id} is not in PLAYERS", column=column)
     if white == black:
         raise ExchangeError(number, "the same player is on both sides")
