@@ -259,3 +259,25 @@ def test_a_file_of_no_known_format_is_refused_on_its_first_line() -> None:
 def test_an_indented_tou_header_line_is_read_as_tou() -> None:
     # the header alone decides, found however far its ';' is indented
     assert detect_game_format("  ;name=Open de Juvisy\n") == "tou"
+
+
+def test_h9_players_keep_their_place_and_a_tie_leaves_it_blank() -> None:
+    text = (
+        "; EV[Test]\n; DT[2024-03-02,2024-03-02]\n"
+        "   1 Dupont Jean     5k FR 75Pa   2    2+/w0    3+/w0\n"
+        "   2 Martin Lea      6k FR 75Pa   0    1-/b0    0=\n"
+        "     Petit Paul      7k FR 75Pa   0    0=       1-/b0\n"
+    )
+    t = parse_tournament(text, "h9")
+    assert [p.place for p in t.players] == ["1", "2", None]
+
+
+def test_the_h9_tie_break_heading_is_what_follows_the_first_club_column() -> None:
+    # A heading may name the club again after the tie-breaks (here a team score).
+    text = "; Pl Name  Rk Co Club  MMS  SOS  R1  Club-pts\n   1 Dupont Jean     5k FR 75Pa   2  0=\n"
+    assert parse_tournament(text, "h9").tiebreak_header == "MMS SOS Club-pts"
+
+
+def test_a_tou_file_without_a_name_takes_its_comment_as_the_name() -> None:
+    text = ";name=\n;comm=Open de Juvisy\n   1 Dupont Jean              3D 1800014 75Ju    0=\n"
+    assert parse_tournament(text, "tou").name == "Open de Juvisy"

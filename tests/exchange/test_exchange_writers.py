@@ -110,6 +110,31 @@ def test_aga_file_layout_and_the_left_out_jigo() -> None:
     assert len(back.games) == 1 and back.skipped
 
 
+def test_a_player_known_by_a_whole_name_only_keeps_it_in_aga_and_tou() -> None:
+    # Game records (CSV, JSON) and club sheets give a whole name, no surname split.
+    players = [Player("1", "Jean  Dupont", rank=-5, aga_id="12345"), Player("2", "Léa Martin", rank=2)]
+    games = [TournamentGame(1, "1", "2", Winner.WHITE, 0, 7.5, date(2024, 3, 2))]
+    t = club_tournament("Club games", players, games)
+    lines = [line.strip() for line in write_tournament(t, "aga").splitlines()]
+    assert "12345 Jean Dupont                    5k" in lines
+    assert "X2 Léa Martin                     3d  # no AGA id" in lines
+    back = parse_tournament(write_tournament(t, "tou"), "tou")
+    assert [p.name for p in back.players] == ["Jean Dupont", "Léa Martin"]
+
+
+def test_a_period_without_komi_is_written_so_and_reads_back_without_one() -> None:
+    players = [
+        Player("1", "Jean Dupont", "Dupont", "Jean", -5),
+        Player("2", "Léa Martin", "Martin", "Léa", 2),
+    ]
+    games = [TournamentGame(1, "1", "2", Winner.WHITE, 0, 7.5, date(2024, 3, 2))]
+    t = club_tournament("Club games", players, games)
+    assert t.komi is None
+    text = write_tournament(t, "tou")
+    assert ";komi=" in text.splitlines()
+    assert parse_tournament(text, "tou").komi is None
+
+
 def test_game_records_have_the_documented_fields_in_order() -> None:
     players = [Player("1", "John Doe", rank=-5, ffg_licence="1234567"), Player("2", "Ann Roe", rank=0.3)]
     t = club_tournament(
