@@ -137,3 +137,19 @@ def test_the_calibration_table_by_hand() -> None:
     assert all(isinstance(row, Bin) for row in table)
     with pytest.raises(ValueError, match="bins"):
         calibration([], [], bins=0)
+
+
+def test_a_prior_without_weight_is_refused_saying_so() -> None:
+    with pytest.raises(ValueError, match=r"^the prior's weight must be positive, got 0\.0$"):
+        fit_curve([1.0], [1.0], Prior(PRIOR.intercept, PRIOR.slope, 0.0))
+
+
+def test_rank_bands_begin_at_their_first_grade() -> None:
+    from ratings.evaluation.report import rank_band
+
+    # The shared scale: 1d = 0, 1k = -1, 10k = -10, 20k = -20.
+    assert [rank_band(r, r) for r in (0.0, -1.0, -9.0, -10.0, -19.0, -20.0, -29.0)] == [
+        "dan", "1k-9k", "1k-9k", "10k-19k", "10k-19k", "20k-30k", "20k-30k",
+    ]  # fmt: skip
+    assert rank_band(-19.0, -21.0) == "20k-30k"  # the mean, 20k
+    assert rank_band(None, 0.0) == "unknown"

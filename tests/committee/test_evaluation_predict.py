@@ -181,3 +181,42 @@ def test_the_scores_of_a_small_tournament_by_hand() -> None:
     # Accuracy: right, wrong, a coin: 1.5 / 3.
     assert m.accuracy == 0.5
     assert m.games == 3
+
+
+def test_the_summary_splits_the_games_by_handicap_and_rank_band() -> None:
+    from ratings.evaluation.report import summary
+
+    # Two even games of dans, one handicap game of kyus.
+    starts: dict[PlayerId, Start] = {
+        p: Start(rank=r) for p, r in (("A", 1.0), ("B", 0.0), ("K", -12.0), ("L", -15.0))
+    }
+    events = [game("A", "B", W), game("B", "A", B, day=1), game("K", "L", W, handicap=3, day=2)]
+    tables = summary(evaluate(events, starts, ["egf"]))
+    alone = summary(evaluate(events[2:], {"K": starts["K"], "L": starts["L"]}, ["egf"]))["overall"]["egf"]
+    assert set(tables) == {"overall", "handicap even", "handicap 2-4", "rank dan", "rank 10k-19k"}
+    assert tables["handicap 2-4"]["egf"] == tables["rank 10k-19k"]["egf"] == alone
+    assert tables["handicap even"]["egf"].games == tables["rank dan"]["egf"].games == 2
+
+
+def test_the_new_ffg_ladder_holds_a_start_above_its_ceiling_there() -> None:
+    # A level of 1050 (from another list) enters the new ladder at its ceiling
+    # of 850 (the FFG algorithm page): one grade above the 8d's 750; the old
+    # ladder has no ceiling (three grades).
+    starts: dict[PlayerId, Start] = {"Top": Start(rating=1050.0), "Eight": Start(rank=7.0)}
+    result = evaluate([game("Top", "Eight", W)], starts, ["ffg", "ffg-old"])
+    assert result.probabilities["ffg"][0] == pytest.approx(2 / 3, abs=1e-12)  # logistic(ln 2 x 1)
+    assert result.probabilities["ffg-old"][0] == pytest.approx(8 / 9, abs=1e-12)  # logistic(ln 2 x 3)
+
+
+def test_after_a_committee_adjustment_the_egf_predicts_from_the_adjusted_rating() -> None:
+    # A, 1k (GoR 2000), plays C, then is set to GoR 2200 before playing the
+    # new 1d B (2100): the predictions of the first test above, 2200 against 2100.
+    starts: dict[PlayerId, Start] = {p: Start(rank=r) for p, r in (("A", -1.0), ("B", 0.0), ("C", -1.0))}
+    events: list[Event] = [
+        game("A", "C", W),
+        Adjustment(DAY, "A", 1.0, rating=2200.0),
+        game("A", "B", W, day=1),
+    ]
+    result = evaluate(events, starts, ["egf", "egf-old"])
+    assert result.probabilities["egf"][1] == pytest.approx(0.647731, abs=1e-6)
+    assert result.probabilities["egf-old"][1] == pytest.approx(0.731059, abs=1e-6)
