@@ -18,7 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import get_system
-from ratings.engine.base import Adjustment, Game, InvalidEvent, Kind, PlayerId, Start, UnknownPlayer, Winner
+from ratings.engine.base import (
+    Adjustment,
+    Event,
+    Game,
+    InvalidEvent,
+    Kind,
+    PlayerId,
+    Start,
+    UnknownPlayer,
+    Winner,
+)
 from ratings.engine.ranks import parse_rank
 from ratings.engine.sagc import SAGC, SAGCState
 from ratings.engine.sagc_rules import (
@@ -653,7 +663,7 @@ def test_the_replay_reads_the_rows_beyond_three_when_asked() -> None:
 def test_a_player_introduced_by_an_adjustment_remembers_ten_opponents_at_most() -> None:
     # The Games-against-opponent count reads the last ten games, whoever
     # started the player: a start rank, or an adjustment that introduced them.
-    events = [Adjustment(date(2024, 3, 2), "z", rank=-5, rating=0)]
+    events: list[Event] = [Adjustment(date(2024, 3, 2), "z", rank=-5, rating=0)]
     events += [Game(date(2024, 3, 2), "z", "a", Winner.WHITE) for _ in range(12)]
     result = SAGC().rate(events, starts={"a": Start(rank=-5)})
     assert len(result.state["z"].recent) == len(result.state["a"].recent) == 10
