@@ -44,8 +44,9 @@ pure: | $(STAMP)
 ## `make mutation`: a seeded random sample of each package's mutants
 ## (MUTATION_SAMPLE, package=count), tested again at every run, then each
 ## package's kill ratio and survivors (tests/harness/mutation_sample.py).
-## The first run generates the mutants and mutmut's stats by testing the few
-## mutants of MUTATION_FIRST.  `make mutation-all`: every mutant, resumed
+## Each run first generates the mutants (and, the first time, mutmut's
+## stats) by testing the few mutants of MUTATION_FIRST, so that the sample
+## is drawn from the mutants of the code as it is.  `make mutation-all`: every mutant, resumed
 ## where the last run stopped (hours on two cores the first time; later
 ## runs test only the functions edited since); MUTANTS narrows it by name,
 ## e.g. MUTANTS='ratings.engine.sagc_rules*' (those are tested again even
@@ -56,7 +57,7 @@ MUTATION_FIRST  ?= ratings.engine.ranks.x_rank_to_gor*
 MUTANTS ?=
 MUTMUT := $(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN)
 mutation: pure
-	test -d mutants || $(MUTMUT) '$(MUTATION_FIRST)'
+	$(MUTMUT) '$(MUTATION_FIRST)'
 	$(MUTMUT) $$($(BIN)/python -m tests.harness.mutation_sample names $(MUTATION_SAMPLE))
 	$(BIN)/python -m tests.harness.mutation_sample report $(MUTATION_SAMPLE)
 

@@ -8,8 +8,9 @@ Both read ``mutmut results --all true`` (every mutant mutmut generated, with
 its status: mutmut's own command line, run in ``mutants/``'s parent).
 ``names`` prints the sample, one name a line, for ``mutmut run``; ``report``
 prints each package's counts, kill ratio and survivors.  The sample is
-``random.Random(seed).sample`` of the package's sorted names: the same
-mutants every run while the code stays the same, so two runs compare.
+the mutants that rank first by a hash of a seed and their name: the same
+mutants every run, and after an edit the same but for the edited
+functions' own, so two runs compare.
 
 Why a sample: mutmut's cost is its survivors, each running every test that
 reaches its function (up to two minutes for the SAGC rules), and a whole
@@ -20,8 +21,8 @@ is reviewed like any other (``make mutation-all`` runs everything).
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
 import subprocess
 import sys
 from collections import Counter
@@ -56,12 +57,19 @@ def sizes(arguments: Sequence[str]) -> dict[str, int]:
 
 
 def sample(names: Sequence[str], wanted: Mapping[str, int], seed: int = SEED) -> dict[str, list[str]]:
-    """Each package's sample: ``wanted[package]`` names drawn from the
-    package's sorted mutant names (all of them when it has fewer)."""
+    """Each package's sample: the ``wanted[package]`` names of the package
+    that rank first by a hash of the seed and the name (all of them when it
+    has fewer).  A mutant's rank depends on its own name only, so an edit
+    elsewhere (mutants added or gone in another function) leaves the rest of
+    the sample as it was, and two runs a few commits apart compare."""
+
+    def rank(name: str) -> bytes:
+        return hashlib.blake2b(f"{seed}:{name}".encode(), digest_size=8).digest()
+
     drawn: dict[str, list[str]] = {}
     for package, count in wanted.items():
-        own = sorted(name for name in names if name.startswith(package + "."))
-        drawn[package] = sorted(random.Random(seed).sample(own, min(count, len(own))))
+        own = [name for name in names if name.startswith(package + ".")]
+        drawn[package] = sorted(sorted(own, key=rank)[:count])
     return drawn
 
 

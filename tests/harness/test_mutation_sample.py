@@ -34,6 +34,12 @@ def test_a_package_samples_its_own_mutants_and_the_same_ones_every_time() -> Non
     assert len(first["ratings.engine"]) == len(set(first["ratings.engine"])) == 50
     assert "ratings.engine_extra.x_f__mutmut_1" not in first["ratings.engine"]
     assert first != sample(names, {"ratings.engine": 50}, seed=1)
+    # Mutants added elsewhere (an edited function's) leave the rest of the sample.
+    edited = sample(
+        [*names, *(f"ratings.engine.n.x_g__mutmut_{n}" for n in range(20))], {"ratings.engine": 50}
+    )
+    kept = set(first["ratings.engine"]) & set(edited["ratings.engine"])
+    assert len(kept) == 50 - sum(name.startswith("ratings.engine.n.") for name in edited["ratings.engine"])
     # A package with fewer mutants than asked gives them all.
     assert len(sample(names, {"ratings.engine": 5000})["ratings.engine"]) == 1000
 
