@@ -449,3 +449,27 @@ def test_property_swapping_colours_of_an_even_game_mirrors_the_changes(
     one = rated({"w": rw, "b": rb}, [game("w", "b", winner)]).ledger
     two = rated({"w": rw, "b": rb}, [game("b", "w", flip[winner])]).ledger
     assert (one.change[0], one.change[1]) == pytest.approx((two.change[1], two.change[0]))
+
+
+@pytest.mark.parametrize(("system", "floor"), [("egf", -900.0), ("egf-old", 100.0)])
+def test_a_rows_rank_is_the_grade_of_its_gor_and_a_newcomer_starts_at_the_floor_at_least(
+    system: str, floor: float
+) -> None:
+    # GoRs where a band of any width but 100 shows: 2750 is 8d, 2049.5 is 1k,
+    # 2150 is 2d; a newcomer declared at -1000 enters at the system's floor.
+    starts: dict[PlayerId, Start] = {
+        "a": Start(rating=2750.0),
+        "b": Start(rating=2049.5),
+        "c": Start(rating=2150.0),
+        "d": Start(rating=-1000.0),
+    }
+    games = [game("a", "b"), game("c", "d", Winner.BLACK)]
+    ledger = get_system(system).rate(games, starts=starts).ledger
+    assert ledger.rating_before[3] == floor
+    for slot in range(4):
+        for rank, gor in (
+            (ledger.rank_before[slot], ledger.rating_before[slot]),
+            (ledger.rank_after[slot], ledger.rating_after[slot]),
+        ):
+            assert rank == max(MIN_RANK, min(MAX_RANK, gor_to_rank(gor))), (system, slot, gor)
+    assert (ledger.rank_before[0], ledger.rank_before[1], ledger.rank_before[2]) == (7.0, -1.0, 1.0)

@@ -248,3 +248,30 @@ def test_sagc_names_the_player_field_of_an_adjustment_whose_player_starts_with_a
         SAGC().rate([FIRST, Adjustment(DAY, "z", rank=-3)], starts=starts)
     assert (caught.value.index, caught.value.field) == (1, "player")
     assert "player 'z': SAGC needs a starting rank such as '11k', not an index" in str(caught.value)
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [({"komi": 1000.0}, "komi"), ({"komi": -1000.0}, "komi"), ({"minutes": -1}, "minutes")],
+)
+def test_a_ladder_names_the_field_of_a_komi_or_time_out_of_bounds(
+    system: str, extra: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(InvalidEvent) as caught:
+        get_system(system).rate([FIRST, Game(DAY, "a", "b", Winner.WHITE, **extra)], starts=STARTS)
+    assert (caught.value.index, caught.value.field) == (1, field)
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+def test_a_ladder_accepts_a_komi_just_inside_its_bounds(system: str) -> None:
+    for komi in (999.5, -999.5):
+        result = get_system(system).rate([FIRST, Game(DAY, "a", "b", Winner.WHITE, komi=komi)], starts=STARTS)
+        assert result.ledger.row(1) is not None
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+def test_a_ladder_refuses_a_start_level_that_is_not_a_number(system: str) -> None:
+    with pytest.raises(InvalidEvent) as caught:
+        get_system(system).rate([FIRST], starts={"a": Start(rating=NAN), "b": Start(rank=-6)})
+    assert str(caught.value) == "event 0: start: player 'a': level nan is not a number"

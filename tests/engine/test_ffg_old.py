@@ -285,3 +285,25 @@ def test_the_adjustment_converges(history: tuple[list[Game], dict[PlayerId, Star
             entry = max(-2950.0, 100 * s.rank + 50)
         if start_used != entry:
             assert abs(last[p] - start_used) <= (100 if s.rating is not None else 50) + 10
+
+
+@pytest.mark.parametrize(
+    ("winner", "stage_1"),
+    [
+        (Winner.BLACK, (-15.0, 15 + (-200 - -250) / 15)),  # Black wins: 18.3, White loses 15
+        (Winner.WHITE, (15 + (-250 - -200) / 15, -(15 + (-250 - -200) / 15))),  # White wins 11.7
+    ],
+)
+def test_stage_1_of_a_handicap_game_raises_blacks_level_by_the_bonus(
+    winner: Winner, stage_1: tuple[float, float]
+) -> None:
+    # 3 stones: Black's effective level (NFG when Black wins, NFP when Black
+    # loses) is -500 + 100 (3 - 0.5) = -250, against White's -200.
+    game = Game(DAY, "w", "b", winner, handicap=3, komi=0.5, kind=Kind.TOURNAMENT, event="Cup")
+    result = OldFFG().rate(
+        [game], starts={"w": Start(rating=-200.0), "b": Start(rating=-500.0)}, explain=True
+    )
+    assert result.explanations is not None
+    white, black = (e.terms for e in result.explanations if e is not None)
+    assert (white["handicap_bonus"], black["handicap_bonus"]) == (250.0, 250.0)
+    assert (white["stage_1_basic"], black["stage_1_basic"]) == pytest.approx(stage_1)

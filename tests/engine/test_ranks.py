@@ -41,3 +41,9 @@ def test_float_noise_below_a_hundredth_is_not_written(value: float, words: str) 
 )
 def test_a_gor_falls_in_the_grade_whose_band_of_100_holds_it(gor: float, grade: int) -> None:
     assert gor_to_rank(gor) == grade
+
+
+@pytest.mark.parametrize("words", ["0k", "0d", "-1k"])
+def test_a_grade_below_1k_or_1d_is_not_a_rank(words: str) -> None:
+    with pytest.raises(ValueError, match="not a rank"):
+        parse_rank(words)
