@@ -16,6 +16,7 @@ import pytest
 
 from ratings.engine import get_system
 from ratings.engine.base import Game, Kind, PlayerId, Start, Winner
+from ratings.engine.ffg_common import FLOOR
 from ratings.engine.ffg_old import OldFFG
 
 W, B = Winner.WHITE, Winner.BLACK
@@ -87,3 +88,32 @@ def test_the_old_ladder_counts_the_kinds_it_is_given() -> None:
     club = [Game(date(2024, 2, 3), "A", "B", W, kind=Kind.CLUB)]
     result = OldFFG(counted_kinds={Kind.TOURNAMENT}).rate(club, starts=STARTS)
     assert result.ledger.change[0] == result.ledger.change[1] == 0.0
+
+
+@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
+def test_a_rows_level_inside_a_period_stays_at_or_above_the_floor(system: str) -> None:
+    # A 30k at the bottom of the scale loses three games of one tournament,
+    # as White and as Black: each row of the period shows the level held at
+    # the floor, not below it.
+    starts: dict[PlayerId, Start] = {
+        "low": Start(rating=FLOOR + 1.0),
+        "x": Start(rank=-25),
+        "y": Start(rank=-25),
+    }
+    games = [
+        Game(date(2024, 3, 2), "low", "x", B, event="Open"),
+        Game(date(2024, 3, 2), "y", "low", W, event="Open"),
+        Game(date(2024, 3, 3), "low", "y", B, event="Open"),
+    ]
+    ledger = get_system(system).rate(games, starts=starts).ledger
+    rows = [0, 3, 4]  # low's slots: White, Black, White
+    assert all(ledger.change[slot] < 0 for slot in rows)
+    for slot in rows:
+        assert ledger.rating_before[slot] >= FLOOR and ledger.rating_after[slot] >= FLOOR, (system, slot)
+    # Rows before the period's last: the level carried on, held at the floor.
+    for slot in rows[:2]:
+        expected = max(FLOOR, ledger.rating_before[slot] + ledger.change[slot])
+        assert ledger.rating_after[slot] == pytest.approx(expected, abs=1e-9), (system, slot)
+    assert any(ledger.rating_before[slot] + ledger.change[slot] < FLOOR for slot in rows[:2]), (
+        "the floor was met"
+    )
