@@ -26,6 +26,7 @@ from ratings.engine.base import (
     Kind,
     PlayerId,
     Start,
+    Stored,
     UnknownPlayer,
     Winner,
 )
@@ -667,3 +668,23 @@ def test_a_player_introduced_by_an_adjustment_remembers_ten_opponents_at_most() 
     events += [Game(date(2024, 3, 2), "z", "a", Winner.WHITE) for _ in range(12)]
     result = SAGC().rate(events, starts={"a": Start(rank=-5)})
     assert len(result.state["z"].recent) == len(result.state["a"].recent) == 10
+
+
+@pytest.mark.parametrize(
+    ("recent", "complete", "state"),
+    [
+        (tuple("abcdefghij"), False, SAGCState(-5, 120, tuple("abcdefghij"))),
+        (("a", "b", "c"), True, SAGCState(-5, 120, ("a", "b", "c"))),
+        (("a", "b", "c"), False, None),  # earlier rows hold opponents not read
+        (None, True, SAGCState(-5, 120, ())),  # no game among the rows read
+    ],
+)
+def test_a_state_rebuilt_from_the_stored_rows_needs_ten_opponents_or_every_row(
+    recent: tuple[str, ...] | None, complete: bool, state: SAGCState | None
+) -> None:
+    # The game page rebuilds a player's state from their last rows
+    # (ratings/recompute/stored.py): the rank and index of the last row, and
+    # the opponents their games give when replayed alone.
+    alone = None if recent is None else SAGCState(0, 0, recent)
+    stored = Stored("p", -5.0, 120.0, alone, complete, Start(rank=-5))
+    assert SAGC().state_from_history(stored) == state
