@@ -96,3 +96,23 @@ def test_the_probability_of_the_result_entered() -> None:
     assert result_probability(0.97, Winner.BLACK) == pytest.approx(0.03)
     assert result_probability(0.97, Winner.WHITE) == 0.97
     assert result_probability(0.97, Winner.JIGO) is None
+
+
+def test_players_of_one_grade_owe_no_handicap_and_an_even_game_follows_the_rule() -> None:
+    # the same whole grade: the rule wants 0 stones, so an even game breaks nothing
+    # and a handicap game is named as too many stones, not as the weaker taking White.
+    assert handicap_breach("egf", EGFState(2120), EGFState(2060), 0, 6.5) is None
+    assert (
+        handicap_breach("egf", EGFState(2120), EGFState(2060), 2, 0.5) == "2 stones given, the rule gives 0"
+    )
+
+
+def test_the_old_egf_prescribes_handicaps_by_the_same_grades_as_the_egf() -> None:
+    assert prescribed_handicap("egf-old", EGFState(2100), EGFState(1640)) == Handicap("first", 5, 0.5)
+
+
+def test_a_system_without_se_is_refused_naming_it() -> None:
+    from ratings.evaluation.readings import se_probability
+
+    with pytest.raises(ValueError, match=r"^'ffg' defines no Se; use a fitted curve$"):
+        se_probability("ffg", 2100.0, 2000.0, 0)

@@ -153,3 +153,16 @@ def test_rank_bands_begin_at_their_first_grade() -> None:
     ]  # fmt: skip
     assert rank_band(-19.0, -21.0) == "20k-30k"  # the mean, 20k
     assert rank_band(None, 0.0) == "unknown"
+
+
+def test_a_calibration_of_unequal_lists_says_how_many_of_each() -> None:
+    with pytest.raises(ValueError, match=r"^2 probabilities but 1 outcomes$"):
+        calibration([0.5, 0.7], [1.0])
+
+
+def test_handicap_bands_end_with_ten_stones_or_more() -> None:
+    from ratings.evaluation.report import handicap_band
+
+    assert [handicap_band(s) for s in (0, 1, 2, 4, 5, 9, 10, 13)] == [
+        "even", "1", "2-4", "2-4", "5-9", "5-9", "10+", "10+",
+    ]  # fmt: skip

@@ -89,6 +89,15 @@ def test_the_rank_baseline_follows_committee_adjustments() -> None:
     assert result.probabilities["ranks"][1] > 0.5
 
 
+def test_an_adjustment_before_a_players_first_game_is_their_egf_standing() -> None:
+    # the committee corrects a newcomer's rating before they play: their first
+    # game is predicted from the corrected rating, with no run of rows before it.
+    starts: dict[PlayerId, Start] = {"A": Start(rating=1500.0), "B": Start(rating=2100.0)}
+    events: list[Event] = [Adjustment(DAY, "A", 0.0, rating=2100.0), game("A", "B", W, day=1)]
+    result = evaluate(events, starts, ["egf"])
+    assert result.probabilities["egf"] == [pytest.approx(0.5)]
+
+
 def test_an_unknown_system_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown rating system 'elo'"):
         evaluate([], {}, ["elo"])
