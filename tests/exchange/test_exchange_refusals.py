@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.exchange import ExchangeError, parse_tournament
+from ratings.exchange import (
+    ExchangeError,
+    Player,
+    Tournament,
+    TournamentGame,
+    Winner,
+    detect_game_format,
+    parse_tournament,
+)
 from ratings.exchange.text import decode_text
 
 TOU_HEAD = ";name=Test\n;komi=7.5\n"
@@ -29,6 +37,7 @@ def test_two_lines_that_disagree_about_a_game_are_both_quoted_with_colour_and_st
         "with Black, 3 stones ('2+b3'), line 4 says player 2 lost against 1 with White, 2 stones ('1-w2')"
     )
     assert (error.line, error.column, error.other_line) == (3, one.index("2+b3") + 1, 4)
+    assert str(error).startswith(f"line 3, column {one.index('2+b3') + 1} (and line 4): round 1: ")
 
 
 def test_a_game_missing_from_the_opponents_shorter_line_says_no_result() -> None:
@@ -77,3 +86,50 @@ def test_a_file_with_a_utf_8_mark_and_a_latin_1_line_is_refused_at_the_bad_chara
         decode_text(data)
     assert (error.value.line, error.value.column) == (2, 9)
     assert error.value.message == "the file says it is UTF-8 (byte-order mark) but this line is not"
+
+
+def test_a_tou_row_that_is_not_a_player_row_says_what_one_looks_like() -> None:
+    error = refusal(TOU_HEAD + "Dupont Jean 3D\n", "tou")
+    assert error.line == 3
+    assert error.message == (
+        "not a .tou player row (expected 'number Surname Firstname level licence club results', "
+        "e.g. '   1 Dupont Jean   3D 1800014 75Ju    2+w0')"
+    )
+
+
+def test_a_tou_result_that_is_not_one_names_its_line_and_column() -> None:
+    row = "   1 Dupont Jean              3D 1800014 75Ju    0=   2x"
+    error = refusal(TOU_HEAD + row + "\n", "tou")
+    assert (error.line, error.column) == (3, row.index("2x") + 1)
+    assert error.message == "'2x' is not a round result like '2+w0' or '0='"
+
+
+def test_a_file_of_headers_only_is_not_a_tou_or_aga_file() -> None:
+    assert refusal(TOU_HEAD, "tou").message == "no player rows: this is not an FFG .tou file"
+    assert refusal("# nothing here\n", "aga").message == (
+        "no TOURNEY or PLAYERS section: this is not an AGA results file"
+    )
+
+
+def test_an_aga_date_that_is_not_one_is_refused_on_its_line() -> None:
+    text = "TOURNEY Test\n\tstart=13/45/2024\nPLAYERS\n   101 Doe, John  5k\n   102 Roe, Jane  3k\nGAMES\n101 102 w 0 7\n"
+    error = refusal(text, "aga")
+    assert (error.line, error.message) == (2, "'13/45/2024' is not a date (expected mm/dd/yyyy)")
+
+
+def test_a_file_of_no_known_kind_says_which_kinds_are_known() -> None:
+    with pytest.raises(ExchangeError) as error:
+        detect_game_format("Dupont Jean won against Martin Lea\n")
+    assert (error.value.line, error.value.message) == (
+        1,
+        "not a results file this site knows (expected an EGD .h9, an FFG .tou, an AGA results file, "
+        "or the game-record CSV/JSON)",
+    )
+
+
+def test_a_game_of_a_player_missing_from_the_list_is_refused_naming_the_game_and_player() -> None:
+    players = (Player("1", "Jean Dupont", rank=-5), Player("2", "Léa Martin", rank=2))
+    games = (TournamentGame(1, "1", "3", Winner.WHITE, 0, 7.5),)
+    with pytest.raises(ExchangeError) as error:
+        Tournament("Test", players=players, games=games).check()
+    assert error.value.message == "game 1: player '3' is not in the player list"

@@ -108,6 +108,8 @@ def test_aga_file_layout_and_the_left_out_jigo() -> None:
     assert any(line.startswith("# jigo") for line in lines)
     back = parse_tournament(text)
     assert len(back.games) == 1 and back.skipped
+    # X2 is our stand-in for a missing AGA id: read back, Ann Roe still has none
+    assert [p.aga_id for p in back.players] == ["12345", None]
 
 
 def test_a_player_known_by_a_whole_name_only_keeps_it_in_aga_and_tou() -> None:
@@ -120,6 +122,16 @@ def test_a_player_known_by_a_whole_name_only_keeps_it_in_aga_and_tou() -> None:
     assert "X2 Léa Martin                     3d  # no AGA id" in lines
     back = parse_tournament(write_tournament(t, "tou"), "tou")
     assert [p.name for p in back.players] == ["Jean Dupont", "Léa Martin"]
+
+
+def test_a_player_with_a_surname_and_no_given_name_is_written_by_the_surname_alone() -> None:
+    players = [Player("1", "Zhang", "Zhang", None, -5, aga_id="12345"), Player("2", "Léa Martin", rank=2)]
+    games = [TournamentGame(1, "1", "2", Winner.WHITE, 0, 7.5, date(2024, 3, 2))]
+    lines = [
+        line.strip()
+        for line in write_tournament(club_tournament("Club games", players, games), "aga").splitlines()
+    ]
+    assert "12345 Zhang                          5k" in lines
 
 
 def test_a_period_without_komi_is_written_so_and_reads_back_without_one() -> None:
