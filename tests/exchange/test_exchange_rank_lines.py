@@ -101,3 +101,33 @@ def test_a_truncated_egd_list_says_how_many_players_it_announced_and_found() -> 
     assert error.value.message == (
         "the list says it has 6 players but 5 player lines were found (truncated or damaged file?)"
     )
+
+
+def test_an_aga_line_without_a_name_is_rejected_at_its_first_column() -> None:
+    nameless = " , \t12345\tFull\t-5.50000\t7/2/2008\tLIGC\tNY\t1.09198\t8/1/2007\n"
+    (rejected,) = parse_rank_list(AGA_LINES + nameless, "aga").rejected
+    assert (rejected.line, rejected.column, rejected.reason) == (3, 1, "the name (field 1) is empty")
+
+
+def test_an_ffg_level_off_the_ladder_is_rejected_at_its_column() -> None:
+    bad = "DUPONT Jean                            1300 - 1234567 75Pa FR"
+    text = FFG_HEAD + "AMBLARD Pierre_Olivier                 -400 - 9613005 38Gr FR\n" + bad + "\n"
+    (rejected,) = parse_rank_list(text, "ffg").rejected
+    assert (rejected.line, rejected.column, rejected.reason) == (
+        3,
+        bad.index("1300") + 1,
+        "level 1300 is out of range",
+    )
+
+
+def test_a_rank_csv_that_is_not_valid_csv_says_so_on_its_line() -> None:
+    with pytest.raises(ExchangeError) as error:
+        parse_rank_list('name,id,rank\n"Doe, John"x,123,5k\n', "csv")
+    assert (error.value.line, error.value.message) == (2, "not valid CSV: ',' expected after '\"'")
+
+
+def test_a_list_with_no_good_line_points_at_the_first_bad_field() -> None:
+    bad = "ARENILLAS Jean_Renaud                  -800 - 130029  17Ro FR"
+    with pytest.raises(ExchangeError) as error:
+        parse_rank_list(FFG_HEAD + bad + "\n", "ffg")
+    assert (error.value.line, error.value.column) == (2, bad.index("130029") + 1)

@@ -132,3 +132,17 @@ def test_every_rank_reads_back_as_its_grade_in_every_layout(rank: float) -> None
     aga = entry("Ann Bee", rank, national_id="7206")
     [back] = read_rank_list(write_rank_file("tdlista.txt", [aga], AS_OF), filename="tdlista.txt").entries
     assert whole_grade(back.rank) == grade
+
+
+def test_a_long_ffg_name_is_cut_to_keep_a_space_before_the_level() -> None:
+    long = entry(
+        "x", -12, national_id="1234567", surname="Wolfeschlegelsteinhausenberger", given_name="Maximiliano"
+    )
+    line = write_rank_file("ech_ffg_V3.txt", [long], AS_OF).decode("latin-1").splitlines()[1]
+    assert line == "WOLFESCHLEGELSTEINHAUSENBERGER Maximi -1150 - 1234567 Joha ZA"
+
+
+def test_a_player_without_a_club_is_written_with_the_egds_xxxx() -> None:
+    lea = entry("Léa Ndlovu", -14.5, national_id="12345678", club=None)
+    text = write_rank_file("egf_db.txt", [lea], AS_OF).decode()
+    assert " ZA  xxxx   15k " in text

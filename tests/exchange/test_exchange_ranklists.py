@@ -163,6 +163,7 @@ def test_two_rows_with_one_licence_are_both_rejected_naming_each_other() -> None
         (2, "national id 1234567 is also on line 3; neither is imported"),
         (3, "national id 1234567 is also on line 2; neither is imported"),
     ]
+    assert [r.text for r in ladder.rejected] == ["DUPONT Jean", "DUPONT Jean"]  # who, for the list's reader
 
 
 def test_a_bad_ffg_level_names_line_and_column() -> None:
