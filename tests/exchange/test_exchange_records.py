@@ -41,6 +41,11 @@ def test_a_record_keeps_its_board_and_its_event() -> None:
     assert (game.board, game.event, game.round, game.handicap) == (13, "Ladder of March", 2, 4)
 
 
+def test_the_events_class_is_read_from_the_records_that_give_it() -> None:
+    t = parse_tournament(json.dumps([RECORD, dict(RECORD, round=3, event_class="B")]), "json")
+    assert t.event_class == "B"
+
+
 def test_text_that_is_not_json_is_refused_at_its_line_and_column() -> None:
     error = refusal('[\n {"white": "A",\n  "black" "B"}\n]')
     assert (error.line, error.column, error.message) == (3, 11, "not valid JSON: Expecting ':' delimiter")

@@ -281,3 +281,22 @@ def test_the_h9_tie_break_heading_is_what_follows_the_first_club_column() -> Non
 def test_a_tou_file_without_a_name_takes_its_comment_as_the_name() -> None:
     text = ";name=\n;comm=Open de Juvisy\n   1 Dupont Jean              3D 1800014 75Ju    0=\n"
     assert parse_tournament(text, "tou").name == "Open de Juvisy"
+
+
+def test_files_without_their_headers_are_known_by_their_sections_or_results() -> None:
+    # an AGA file whose TOURNEY line is gone, a .tou file whose ';' header is gone
+    assert (
+        detect_game_format("PLAYERS\n   101 Doe, John  5k\n   102 Roe, Jane  3k\nGAMES\n101 102 w 0 7\n")
+        == "aga"
+    )
+    tou = "   1 Dupont Jean              3D 1800014 75Ju    2+w0\n   2 Martin Lea               3K -------  75Ju    1-b0\n"
+    assert detect_game_format(tou) == "tou"
+
+
+def test_a_tou_player_knows_the_line_of_the_file_it_came_from() -> None:
+    text = ";name=Test\n;date=01/03/2024\n   1 Dupont Jean              3D 1800014 75Ju    2+w0\n"
+    text += "   2 Martin Lea               3K -------  75Ju    1-b0\n"
+    assert [(p.name, p.line) for p in parse_tournament(text, "tou").players] == [
+        ("Dupont Jean", 3),
+        ("Martin Lea", 4),
+    ]
