@@ -26,7 +26,7 @@ server: measured, not kept.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -80,78 +80,109 @@ Result = tuple[Any, ...]
 _RESULT = ("system", "player_id", "game_id", "adjustment_id", "date", "change", "rating_after", "rank_after")
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """The parts of apply's statements, built once per call: the quoted
+    tables, the history's columns and the RETURNING clause."""
+
+    quote: Callable[[str], str]
+    history: str
+    staged: str
+    names: str
+    returning: str
+
+    @classmethod
+    def of(cls, conn: Any) -> _Parts:
+        quote = conn.ops.quote_name
+        return cls(
+            quote,
+            quote(m.HistoryEntry._meta.db_table),
+            quote(STAGE),
+            ", ".join(map(quote, HISTORY_COLUMNS)),
+            " RETURNING " + ", ".join(map(quote, _RESULT)),
+        )
+
+
 def apply(rating_list_id: int, systems: Sequence[str], start: date) -> Replaced:
     """Make the list's stored rows of ``systems`` dated ``start`` or later
     equal to the staged rows (stage, then the rows written into it):
     delete the stored rows that differ or are gone, insert the staged rows
     not stored.  Returns the rows deleted and inserted (a few in a hundred:
     RETURNING gives the ripple its old and new results without reading
-    the tail); drops the stage."""
+    the tail); drops the stage.  PostgreSQL pairs the two sides on the key
+    (_pair_on_key), SQLite compares every column (_compare_every_column)."""
     conn = transaction.get_connection()
-    quote = conn.ops.quote_name
-    history, staged = quote(m.HistoryEntry._meta.db_table), quote(STAGE)
+    parts = _Parts.of(conn)
+    with conn.cursor() as cursor:
+        if conn.vendor != "postgresql":
+            deleted, inserted = _compare_every_column(
+                cursor, parts, rating_list_id, systems, conn.ops.adapt_datefield_value(start)
+            )
+            cursor.execute(f"DROP TABLE {parts.staged}")
+            return Replaced(deleted, inserted)
+        # The hash of the tail in memory (200,000 rows: 4 batches written to
+        # disk and read back at the default 4 MB).  A temporary table has no
+        # statistics: without them (or with those of one column) the
+        # planner took the staged rows for a few and scanned them for every
+        # stored row (minutes at 200,000), or sorted both sides for a merge
+        # join (0.6 s).  A hash join, then; cheaper than ANALYZE (0.1-0.3 s,
+        # measured).  Set for the transaction in one statement, which also
+        # reads the values they replace (put back below, in one statement too).
+        cursor.execute(
+            "SELECT " + ", ".join("current_setting(%s)" for _ in _PLANNER)
+            + ", " + ", ".join("set_config(%s, %s, true)" for _ in _PLANNER),
+            [*_PLANNER, *(x for pair in _PLANNER.items() for x in pair)],
+        )  # fmt: skip
+        previous = list(cursor.fetchone()[: len(_PLANNER)])
+        deleted, inserted = _pair_on_key(cursor, parts, rating_list_id, systems, start)
+        cursor.execute(f"DROP TABLE {parts.staged}")
+        # The rest of the transaction (the players' ranks) planned as usual.
+        cursor.execute(
+            "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in _PLANNER),
+            [x for pair in zip(_PLANNER, previous, strict=True) for x in pair],
+        )
+    return Replaced(deleted, inserted)
+
+
+def _compare_every_column(
+    cursor: Any, parts: _Parts, rating_list_id: int, systems: Sequence[str], start: Any
+) -> tuple[list[Result], list[Result]]:
+    """apply() on SQLite (``start`` as the database stores dates): per
+    system, a DELETE of every stored row of the tail with no identical
+    staged row (every column compared, NULL-safe where it may be NULL), by
+    the (list, system, date) index; then one INSERT of every staged row
+    whose key is no longer stored.  Returns the rows deleted and inserted."""
+    quote, history, staged = parts.quote, parts.history, parts.staged
     same = " AND ".join(
         f"s.{quote(c)} {'IS' if c in _NULLABLE else '='} h.{quote(c)}"
         for c in (*_KEY, *(c for c in HISTORY_COLUMNS if c not in _KEY))
     )
     same_key = " AND ".join(f"h.{quote(c)} = s.{quote(c)}" for c in _KEY)
-    names = ", ".join(map(quote, HISTORY_COLUMNS))
-    returning = " RETURNING " + ", ".join(map(quote, _RESULT))
     deleted: list[Result] = []
-    inserted: list[Result] = []
-    with conn.cursor() as cursor:
-        previous: list[Any] = []
-        if conn.vendor == "postgresql":
-            # The hash of the tail in memory (200,000 rows: 4 batches
-            # written to disk and read back at the default 4 MB).  A
-            # temporary table has no statistics: without them (or with
-            # those of one column) the planner took the staged rows for a
-            # few and scanned them for every stored row (minutes at
-            # 200,000), or sorted both sides for a merge join (0.6 s).  A
-            # hash join, then; cheaper than ANALYZE (0.1-0.3 s, measured).
-            # Set for the transaction in one statement, which also reads the
-            # values they replace (put back below, in one statement too).
-            cursor.execute(
-                "SELECT " + ", ".join("current_setting(%s)" for _ in _PLANNER)
-                + ", " + ", ".join("set_config(%s, %s, true)" for _ in _PLANNER),
-                [*_PLANNER, *(x for pair in _PLANNER.items() for x in pair)],
-            )  # fmt: skip
-            previous = list(cursor.fetchone()[: len(_PLANNER)])
-        if conn.vendor == "postgresql":
-            deleted, inserted = _pair_on_key(cursor, rating_list_id, systems, start)
-        else:
-            # One system at a time, by the (list, system, date) index.
-            for system in systems:
-                cursor.execute(
-                    f"DELETE FROM {history} AS h WHERE h.{quote('rating_list_id')} = %s "
-                    f"AND h.{quote('system')} = %s AND h.{quote('date')} >= %s "
-                    f"AND NOT EXISTS (SELECT 1 FROM {staged} AS s WHERE {same}){returning}",
-                    [rating_list_id, system, conn.ops.adapt_datefield_value(start)],
-                )
-                deleted += cursor.fetchall()
-            # What is left of the stored tail is identical to its staged row.
-            # Compared with the tail (by the (list, date) columns) rather than
-            # the whole history: one pass over the tail, not a probe of the
-            # unique index for every staged row.
-            cursor.execute(
-                f"INSERT INTO {history} ({names}) SELECT {names} FROM {staged} AS s "
-                f"WHERE NOT EXISTS (SELECT 1 FROM {history} AS h WHERE h.{quote('rating_list_id')} = %s "
-                f"AND h.{quote('date')} >= %s AND {same_key}){returning}",
-                [rating_list_id, conn.ops.adapt_datefield_value(start)],
-            )
-            inserted = cursor.fetchall()
-        cursor.execute(f"DROP TABLE {staged}")
-        if previous:
-            # The rest of the transaction (the players' ranks) planned as usual.
-            cursor.execute(
-                "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in _PLANNER),
-                [x for pair in zip(_PLANNER, previous, strict=True) for x in pair],
-            )
-    return Replaced(deleted, inserted)
+    for system in systems:
+        cursor.execute(
+            f"DELETE FROM {history} AS h WHERE h.{quote('rating_list_id')} = %s "
+            f"AND h.{quote('system')} = %s AND h.{quote('date')} >= %s "
+            f"AND NOT EXISTS (SELECT 1 FROM {staged} AS s WHERE {same}){parts.returning}",
+            [rating_list_id, system, start],
+        )
+        deleted += cursor.fetchall()
+    # What is left of the stored tail is identical to its staged row.
+    # Compared with the tail (by the (list, date) columns) rather than the
+    # whole history: one pass over the tail, not a probe of the unique
+    # index for every staged row.
+    cursor.execute(
+        f"INSERT INTO {history} ({parts.names}) SELECT {parts.names} FROM {staged} AS s "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {history} AS h WHERE h.{quote('rating_list_id')} = %s "
+        f"AND h.{quote('date')} >= %s AND {same_key}){parts.returning}",
+        [rating_list_id, start],
+    )
+    inserted: list[Result] = cursor.fetchall()
+    return deleted, inserted
 
 
 def _pair_on_key(
-    cursor: Any, rating_list_id: int, systems: Sequence[str], start: date
+    cursor: Any, parts: _Parts, rating_list_id: int, systems: Sequence[str], start: date
 ) -> tuple[list[Result], list[Result]]:
     """apply() on PostgreSQL: one full join of the stored tail (by the
     (list, system, date) index) and the staged rows on the key returns the
@@ -163,10 +194,7 @@ def _pair_on_key(
     equal by the join; the others are compared with ``<>``, or NULL-safe
     where they may be NULL (a row missing on one side is caught first, by
     its id or ctid being NULL).  Returns the rows deleted and inserted."""
-    quote = transaction.get_connection().ops.quote_name
-    history, staged = quote(m.HistoryEntry._meta.db_table), quote(STAGE)
-    names = ", ".join(map(quote, HISTORY_COLUMNS))
-    returning = " RETURNING " + ", ".join(map(quote, _RESULT))
+    quote, history, staged = parts.quote, parts.history, parts.staged
     on_key = " AND ".join(f"h.{quote(c)} = s.{quote(c)}" for c in _KEY)
     differ = " OR ".join(
         f"s.{quote(c)} {'IS DISTINCT FROM' if c in _NULLABLE else '<>'} h.{quote(c)}"
@@ -183,11 +211,12 @@ def _pair_on_key(
     deleted: list[Result] = []
     inserted: list[Result] = []
     if gone := [stored for stored, _ in pairs if stored is not None]:
-        cursor.execute(f"DELETE FROM {history} WHERE id = ANY(%s){returning}", [gone])
+        cursor.execute(f"DELETE FROM {history} WHERE id = ANY(%s){parts.returning}", [gone])
         deleted = cursor.fetchall()
     if new := [row for _, row in pairs if row is not None]:
         cursor.execute(
-            f"INSERT INTO {history} ({names}) SELECT {names} FROM {staged} WHERE ctid = ANY(%s::tid[]){returning}",
+            f"INSERT INTO {history} ({parts.names}) SELECT {parts.names} FROM {staged} "
+            f"WHERE ctid = ANY(%s::tid[]){parts.returning}",
             [new],
         )
         inserted = cursor.fetchall()
