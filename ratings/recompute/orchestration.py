@@ -184,8 +184,10 @@ def _recompute_locked(
             trigger=trigger,
             generation=generation,
         )
-        claimed = claim_causes(run)
-    causes = Causes.of(claimed)
+        # The entries it rates and what they changed, in one read.
+        claimed = Causes.read(unrated(rating_list.pk))
+        claim_causes(run, [entry[0] for entry in claimed])
+    causes = Causes.of_rows(claimed)
     with recorded([run]) as done:
         with gc_paused():
             rewrite = replay(rating_list, systems, start, resume, run, progress, options.checkpoint_every)

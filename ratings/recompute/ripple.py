@@ -64,6 +64,13 @@ class Causes:
 
     @classmethod
     def of(cls, entries: QuerySet[m.LogEntry]) -> Causes:
+        return cls.of_rows(cls.read(entries))
+
+    @staticmethod
+    def read(entries: QuerySet[m.LogEntry]) -> list[tuple[Any, ...]]:
+        """(id, game, adjustment, event date, changes of a move) of each of
+        ``entries``, in one statement: what of_rows needs, and the ids a
+        run claims (runs.claim_causes), read together."""
         # A game moved later changed the ratings from its old date on: its
         # entry's changes, read in the same statement (only for a move).
         moved = Case(
@@ -71,17 +78,21 @@ class Causes:
             default=None,
             output_field=JSONField(),
         )
-        rows = list(
-            entries.annotate(moved=moved).values_list("game_id", "adjustment_id", "event_date", "moved")
+        return list(
+            entries.annotate(moved=moved).values_list("id", "game_id", "adjustment_id", "event_date", "moved")
         )
-        days = [day for _, _, day, _ in rows]
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[tuple[Any, ...]]) -> Causes:
+        """The causes of the entries' rows read by read()."""
+        days = [day for _, _, _, day, _ in rows]
         for *_, changes in rows:
             old = changes["date"][0] if changes and isinstance(changes["date"], list) else None
             if isinstance(old, str):
                 days.append(date.fromisoformat(old))
         return cls(
-            frozenset(game for game, _, _, _ in rows if game is not None),
-            frozenset(adjustment for _, adjustment, _, _ in rows if adjustment is not None),
+            frozenset(game for _, game, _, _, _ in rows if game is not None),
+            frozenset(adjustment for _, _, adjustment, _, _ in rows if adjustment is not None),
             min(days, default=None),
         )
 

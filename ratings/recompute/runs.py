@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 
 from django.db.models import QuerySet, Subquery, Value
@@ -55,14 +55,18 @@ def unrated(rating_list_id: int) -> QuerySet[m.LogEntry]:
     return entries.filter(at__gte=Coalesce(Subquery(last) - Value(CLAIM_GRACE), Value(_EVER)))
 
 
-def claim_causes(run: m.RecomputeRun) -> QuerySet[m.LogEntry]:
+def claim_causes(run: m.RecomputeRun, ids: Iterable[int] | None = None) -> QuerySet[m.LogEntry]:
     """Record on ``run`` the log entries it rates, read before its replay
     reads the timeline: every entry it claims is in that timeline.  An
     entry committed later is the next run's (the generation it bumped
     makes one).  By ids, not model instances: the first run of a list
-    filled by an import claims its whole log."""
+    filled by an import claims its whole log.  ``ids``: the ids of
+    ``unrated(run.rating_list_id)`` when the caller has read them (a late
+    game's run reads them with what they changed, ripple.Causes.read: one
+    statement fewer)."""
     through = m.RecomputeRun.causes.through
-    ids = unrated(run.rating_list_id).values_list("id", flat=True)
+    if ids is None:
+        ids = unrated(run.rating_list_id).values_list("id", flat=True)
     through.objects.bulk_create(
         (through(recomputerun_id=run.pk, logentry_id=pk) for pk in ids), batch_size=CLAIM_BATCH
     )
