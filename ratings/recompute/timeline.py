@@ -143,7 +143,8 @@ def load_timeline(
             timeline.add_adjustment(pk, base.Adjustment(day, player, rank, rating))
         if run:
             timeline.extend(_games(run, slug, events_of))
-    for pk, start_rank in m.Player.objects.filter(rating_list=rating_list).values_list("id", "start_rank"):
+    players = m.Player.objects.filter(rating_list=rating_list).order_by()  # in no order: a dict
+    for pk, start_rank in players.values_list("id", "start_rank"):
         timeline.starts[pk] = base.Start(rank=start_rank)
     return timeline
 
@@ -193,7 +194,8 @@ def sheet_events(rating_list: m.RatingList) -> dict[int, str]:
     every other game belongs to its club's day.  Only these sheets are
     read: one in twenty at a million games (a late game's read: 8 ms less)."""
     sheets = m.RecordSheet.objects.filter(club__rating_list=rating_list, kind=m.Kind.TOURNAMENT)
-    return dict(sheets.exclude(event="").values_list("id", "event"))
+    # In no order (the model's newest-first would sort them): a dict.
+    return dict(sheets.exclude(event="").order_by().values_list("id", "event"))
 
 
 class Cache(dict[Any, Any]):

@@ -35,6 +35,7 @@ AFTER_SQUASH = [
     ("ratings", "0012_game_indexes_not_twice"),
     ("ratings", "0013_sparse_seq"),
     ("ratings", "0014_checkpoint_lz4"),
+    ("ratings", "0015_sheet_tournament_events"),
 ]
 
 
