@@ -59,3 +59,27 @@ def test_a_rated_side_writes_every_term_as_four_cells(client: Client, history: H
             assert row.count("<td") == 4
         assert side.count("<li>") == len(view.steps) > 0
         assert f"<b>{view.before}</b>" in side and f"<b>{view.after}</b>" in side
+
+
+def test_the_terms_rows_are_what_the_templates_loop_wrote() -> None:
+    """views.games.term_rows writes the rows the template's loop did,
+    escaped the same way: text escaped, a value marked safe as it is."""
+    from django.template import engines
+    from django.utils.safestring import mark_safe
+
+    from ratings.views.games import TermLine, term_rows
+
+    lines = [
+        TermLine("e", "/how/egf/#term-e", "ε <term>", "0.0160", "a \"quoted\" & 'apostrophe'", "a < b"),
+        TermLine("k", "/how/sagc/#term-k", "K", "-3", mark_safe("<i>kept</i>"), "K × (S − E)"),
+    ]
+    loop = engines["django"].from_string(
+        "{% for term in terms %}\n"
+        '        <tr data-term="{{ term.key }}"><td class="term"><a href="{{ term.href }}">{{ term.label }}</a>'
+        '</td><td class="value">{{ term.value }}</td><td>{{ term.meaning }}</td>'
+        '<td class="formula">{{ term.formula }}</td></tr>\n'
+        "      {% endfor %}"
+    )
+    written = term_rows(lines)
+    assert written == loop.render({"terms": lines})
+    assert "&lt;term&gt;" in written and "<i>kept</i>" in written and "&quot;quoted&quot;" in written
