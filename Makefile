@@ -52,7 +52,7 @@ pure: | $(STAMP)
 ## e.g. MUTANTS='ratings.engine.sagc_rules*' (those are tested again even
 ## with a verdict).  MUTMUT_CHILDREN: processes at once.
 MUTMUT_CHILDREN ?= 2
-MUTATION_SAMPLE ?= ratings.engine=200 ratings.exchange=150 ratings.evaluation=60
+MUTATION_SAMPLE ?= ratings.engine=200 ratings.exchange=150 ratings.evaluation=60 ratings.recompute=60
 MUTATION_FIRST  ?= ratings.engine.ranks.x_rank_to_gor*
 MUTANTS ?=
 MUTMUT := $(BIN)/mutmut run --max-children $(MUTMUT_CHILDREN)

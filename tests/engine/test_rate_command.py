@@ -39,6 +39,7 @@ def manage(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str]
     return process, database
 
 
+@pytest.mark.not_for_mutants
 def test_it_runs_before_migrate_without_touching_the_database(tmp_path: Path) -> None:
     (tmp_path / "fresh-clone").mkdir()
     process, database = manage(tmp_path, str(EVENING), "--system", "sagc")
@@ -49,6 +50,7 @@ def test_it_runs_before_migrate_without_touching_the_database(tmp_path: Path) ->
     assert not database.exists()
 
 
+@pytest.mark.not_for_mutants
 def test_out_writes_the_file_and_nothing_on_stdout(tmp_path: Path) -> None:
     out = tmp_path / "result.csv"
     process, _ = manage(tmp_path, str(EVENING), "--system", "egf", "--out", str(out))
@@ -58,6 +60,7 @@ def test_out_writes_the_file_and_nothing_on_stdout(tmp_path: Path) -> None:
     assert "14 rows written" in process.stderr
 
 
+@pytest.mark.not_for_mutants
 def test_a_bad_row_names_line_and_column_and_writes_nothing(tmp_path: Path) -> None:
     games = tmp_path / "games.csv"
     games.write_text(BAD)
@@ -90,6 +93,7 @@ def test_the_output_is_the_same_in_process_and_on_stdout(
     assert in_process.count("\n") == 15
 
 
+@pytest.mark.not_for_mutants
 def test_an_unknown_system_is_refused(tmp_path: Path) -> None:
     process, _ = manage(tmp_path, str(EVENING), "--system", "elo")
     assert process.returncode != 0

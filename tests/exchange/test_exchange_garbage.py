@@ -107,6 +107,7 @@ def test_real_files_cut_anywhere_raise_only_exchange_errors(data: st.DataObject)
     _only_exchange_errors(lambda: read_tournament(cut))
 
 
+@pytest.mark.not_for_mutants
 def test_the_exchange_package_never_imports_django() -> None:
     code = (
         "import sys, ratings.exchange, ratings.exchange.tournaments, ratings.exchange.ranklists;"

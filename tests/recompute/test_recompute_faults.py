@@ -148,6 +148,7 @@ def _indexes(db: Path) -> list[tuple[object, ...]]:
         ).fetchall()
 
 
+@pytest.mark.not_for_mutants
 @pytest.mark.parametrize("rebuild", [False, True], ids=["writing-into-the-indexes", "indexes-dropped"])
 def test_a_killed_worker_leaves_the_previous_history_and_the_next_run_finishes(
     tmp_path: Path, rebuild: bool

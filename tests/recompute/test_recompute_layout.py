@@ -6,6 +6,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+#: Read from the sources: no mutant of a function changes what these see.
+pytestmark = pytest.mark.not_for_mutants
+
 PACKAGE = Path(__file__).resolve().parent.parent.parent / "ratings" / "recompute"
 
 

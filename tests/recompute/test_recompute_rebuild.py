@@ -239,3 +239,39 @@ def held_elsewhere(rating_list_id: int) -> Iterator[None]:
     finally:
         release.set()
         thread.join()
+
+
+@pytest.mark.django_db
+def test_a_busy_club_leaves_the_others_a_full_recompute_each_even_when_clean(two_clubs: list[Club]) -> None:
+    """The federation's full recompute (a system changed, a restore) rewrites
+    a clean list too; one list by one when another is busy, still full."""
+    for each in two_clubs:
+        recompute.recompute_list(each.rating_list_id, full=True)
+    replayed = stored_history(two_clubs[0], COLUMNS)
+    HistoryEntry.objects.filter(player__rating_list_id=two_clubs[0].rating_list_id).update(change=0)
+    with held_elsewhere(two_clubs[1].rating_list_id):
+        runs = recompute.recompute_all()
+    assert [(run.rating_list_id, run.full) for run in runs] == [(two_clubs[0].rating_list_id, True)]
+    assert stored_history(two_clubs[0], COLUMNS) == replayed, "the clean list rewritten from its games"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("checkpoint_every", [7, 10_000], ids=["in-stretches", "in-one"])
+def test_the_progress_counts_each_event_once_per_system(two_clubs: list[Club], checkpoint_every: int) -> None:
+    """``manage.py recompute``'s bar: every list's events, once per system,
+    on either backend's path (PostgreSQL replays beside the write)."""
+    steps: list[int] = []
+    recompute.recompute_all(
+        progress=steps.append, options=recompute.Options(checkpoint_every=checkpoint_every)
+    )
+    events = sum(
+        Game.objects.filter(rating_list_id=each.rating_list_id).count() * len(each.rating_list.systems)
+        for each in two_clubs
+    )
+    assert events > 0 and sum(steps) == events
+    assert all(step > 0 for step in steps)
+    stretches = sum(len(each.rating_list.systems) for each in two_clubs)  # one a system in one stretch
+    if checkpoint_every == 7:
+        assert len(steps) > stretches
+    else:
+        assert len(steps) == stretches

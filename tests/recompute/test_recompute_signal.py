@@ -46,6 +46,7 @@ def test_a_clean_list_is_announced_once_with_its_run(
     assert [(call["rating_list_id"], call["run"]) for call in heard] == [(club.rating_list_id, run)]
 
 
+@pytest.mark.evaluation
 def test_the_prediction_figures_follow_the_signal(club: Club, make_player: MakePlayer, settings: Any) -> None:
     settings.CELERY_BROKER_URL = ""
     a_game(club, make_player)

@@ -1,0 +1,38 @@
+"""What a run spent its time on (``measure.timings``, which
+bench/recompute.py prints step by step): every step a late game's run
+takes adds its own time, none more than the run took."""
+
+from __future__ import annotations
+
+import pytest
+
+from ratings import recompute
+from ratings.models import Club, Game, Player
+from ratings.recompute.measure import timings
+from tests.recompute.test_recompute_changed import OPTIONS
+from tests.recompute.test_recompute_changed import history as history
+from tests.recompute.test_recompute_changed import players as players
+from tests.recompute.test_recompute_statements import late_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_late_games_run_adds_the_time_of_each_of_its_steps(
+    club: Club,
+    players: list[Player],
+    history: list[Game],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    late_game(club, players, monkeypatch)
+    before = dict(timings)
+    run = recompute.recompute_list(club.rating_list_id, options=OPTIONS)
+    assert run is not None and not run.full
+    added = {
+        step: timings[step] - before.get(step, 0.0) for step in ("load", "engine", "write", "ripple", "index")
+    }
+    assert all(added[step] > 0 for step in ("load", "engine", "write")), added
+    assert added["ripple"] >= 0, "no entered game, no cause: the ripple is not looked for"
+    assert added["index"] == 0, "a late game's small rewrite keeps the indexes"
+    run.refresh_from_db()
+    assert run.duration is not None
+    assert all(added[step] <= run.duration for step in added), (added, run.duration)
