@@ -50,8 +50,8 @@ pure: | $(STAMP)
 ## where the last run stopped (hours on two cores the first time; later
 ## runs test only the functions edited since); MUTANTS narrows it by name,
 ## e.g. MUTANTS='ratings.engine.sagc_rules*' (those are tested again even
-## with a verdict).  MUTMUT_CHILDREN: processes at once.
-MUTMUT_CHILDREN ?= 2
+## with a verdict).  MUTMUT_CHILDREN: processes at once (default: the cores).
+MUTMUT_CHILDREN ?= $(shell nproc 2>/dev/null || echo 2)
 MUTATION_SAMPLE ?= ratings.engine=200 ratings.exchange=150 ratings.evaluation=60 ratings.recompute=60
 MUTATION_FIRST  ?= ratings.engine.ranks.x_rank_to_gor*
 MUTANTS ?=
