@@ -28,6 +28,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from ratings.engine.sagc_tables import forget_lookup_tables
 from ratings.models import Club, RatingList
 from tests.support import (
     DECIDED,
@@ -105,6 +106,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[DESELECTED] = len(dropped)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """In a mutation run, each test builds the SAGC lookup tables again
+    (built once per process otherwise, sagc_tables.lookup_tables): built by
+    an earlier test, with the rules as written, they would hide a mutant of
+    a rule from the fast loop, and mutmut's stats step would see only the
+    first test that builds them reach the rules."""
+    if MUTATION_RUN:
+        forget_lookup_tables()
 
 
 @pytest.hookimpl(optionalhook=True)

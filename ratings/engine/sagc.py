@@ -12,8 +12,9 @@ system work?").  Losses are limited by the demotion restrictions ("What
 restrictions are in place with regards to demotions?").
 
 Each rule is stated once, as a small function of
-:mod:`ratings.engine.sagc_rules`; :class:`SAGC` builds its lookup tables
-from them, and its replay loop only reads those tables (a million games in
+:mod:`ratings.engine.sagc_rules`; lookup tables are built from them once
+per process (:mod:`ratings.engine.sagc_tables`), and the replay loop of
+:class:`SAGC` only reads those tables (a million games in
 a few seconds).  Every factor is a whole number of its own
 unit (LF in 1/30000, GSF in halves, OF in tenths, GRF in hundredths, HF in
 twentieths), so the product is an exact fraction and an exact half rounds as
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -53,20 +54,15 @@ from ratings.engine.sagc_rules import (
     INDEX_MIN,
     MAX_HANDICAP,
     MAX_KOMI,
-    NO_LIMIT,
-    RESULT_HUNDREDTHS,
-    STATUS_HALVES,
     clamped,
     differential,
     effective_handicap,
     handicap_twentieths,
-    level_units,
-    loss_limit,
-    opponent_tenths,
     rounded_change,
     settle_within,
     start_rank,
 )
+from ratings.engine.sagc_tables import lookup_tables
 
 _T = TypeVar("_T")
 
@@ -106,35 +102,14 @@ class SAGC:
         self.beyond_three_rows = beyond_three_rows
         bound = 4 if beyond_three_rows else 3
         self._bound = bound
-        # Tables are indexed with Python's negative indexes so that the loop
-        # reads them by rank (-30..8) and by differential (-4..4) directly:
-        # _by_rank(f)[r] == f(r); the result rows likewise by differential.
-        # LF x GSF x OF in units (level_units x STATUS_HALVES x opponent_tenths)
-        # by [rank][games against the opponent], one table per kind: whole
-        # numbers held in doubles (exact below 2^53, see rounded_change).
-        self._level_status_opponent = {
-            kind: _by_rank(
-                lambda r, kind=kind: [  # type: ignore[misc]  # mypy infers no type for a lambda with a default
-                    float(level_units(r) * STATUS_HALVES[kind] * opponent_tenths(n))
-                    for n in range(HISTORY + 1)
-                ]
-            )
-            for kind in Kind
-        }
-        # The demotion restrictions (loss_limit): the limit of a loss from a
-        # non-negative index by rank, and from index -k by [rank][k]; NO_LIMIT
-        # where a loss may demote.
-        self._first_limit = _by_rank(lambda r: _limit_or_none(r, 0))
-        self._negative_limit = _by_rank(lambda r: [_limit_or_none(r, -k) for k in range(1000)])
-        # Game Result Factor in hundredths by differential, for won/lost and
-        # promotion/demotion zone.
-        rows = [RESULT_HUNDREDTHS[clamped(d, bound)] for d in range(0, 5)] + [
-            RESULT_HUNDREDTHS[clamped(d, bound)] for d in range(-4, 0)
-        ]
-        self._win_promo = [float(row[0]) for row in rows]
-        self._loss_promo = [float(row[1]) for row in rows]
-        self._win_demo = [float(row[2]) for row in rows]
-        self._loss_demo = [float(row[3]) for row in rows]
+        tables = lookup_tables(bound)
+        self._level_status_opponent = tables.level_status_opponent
+        self._first_limit = tables.first_limit
+        self._negative_limit = tables.negative_limit
+        self._win_promo = tables.win_promo
+        self._loss_promo = tables.loss_promo
+        self._win_demo = tables.win_demo
+        self._loss_demo = tables.loss_demo
 
     # -- state ----------------------------------------------------------------
 
@@ -414,17 +389,6 @@ class SAGC:
         entry[1] = float(int(index))
         ledger.rank_after[slot] = entry[0]
         ledger.rating_after[slot] = entry[1]
-
-
-def _by_rank(function: Callable[[int], _T]) -> list[_T]:
-    """A table read as table[rank] for ranks -30..8: ranks 0..8 first, then
-    -30..-1, which Python's negative indexes reach from the end."""
-    return [function(r) for r in range(0, MAX_RANK + 1)] + [function(r) for r in range(MIN_RANK, 0)]
-
-
-def _limit_or_none(rank: int, index: int) -> int:
-    limit = loss_limit(rank, index)
-    return NO_LIMIT if limit is None else limit
 
 
 def _bad_field(event: object) -> str:
