@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ratings import recompute
 from ratings.engine.ranks import format_rank
 from ratings.models import Club, Game, HistoryEntry, Player, RatingCheckpoint, RecordSheet
-from tests.support import MakePlayer
+from tests.support import MakePlayer, examples
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,9 @@ def _site(club: Club) -> list[list[str]]:
     return out
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(entries=games, every=st.integers(1, 4), data=st.data())
 def test_the_history_equals_manage_py_rate_on_the_same_games(
     club: Club,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ratings import recompute
 from ratings.models import Club, Game, HistoryEntry, Player, RankAdjustment, RatingCheckpoint, RecordSheet
 from tests.recompute.entries import ENTERED, enter_game
-from tests.support import MakePlayer, stored_history
+from tests.support import MakePlayer, examples, stored_history
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,9 @@ LATE_INSIDE_A_TOURNAMENT = [
 ]  # fmt: skip
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(steps=steps, every=st.integers(1, 6))
 @example(steps=LATE_ON_A_RATED_DAY, every=1)
 @example(steps=LATE_ON_A_RATED_DAY, every=100)

@@ -27,7 +27,7 @@ from ratings.models import (
     ResultChange,
 )
 from tests.recompute.ripple_helpers import difference, recorded, results
-from tests.support import MakePlayer
+from tests.support import MakePlayer, examples
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,9 @@ adjustment = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     games=st.lists(st.one_of(game, game, game, adjustment), min_size=1, max_size=20),
     late=game,
