@@ -4,6 +4,7 @@ packages are not overwritten with their sources at every run."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 from tests.support import REPO
@@ -45,3 +46,25 @@ def test_the_tests_of_the_recompute_are_selected_and_the_unreachable_ones_left_o
     assert "tests/recompute/" in config["pytest_add_cli_args_test_selection"]
     markers = config["pytest_add_cli_args"][config["pytest_add_cli_args"].index("-m") + 1]
     assert "not not_for_mutants" in markers
+
+
+def test_every_property_a_mutation_run_selects_takes_its_examples_through_support_examples() -> None:
+    # A bare max_examples=n overrides the mutation profile's cap of ten
+    # examples (tests/conftest.py): support.examples(n) keeps n outside a
+    # mutation run and caps it inside one.
+    selection = [
+        arg for arg in mutmut_config()["pytest_add_cli_args_test_selection"] if not arg.startswith("-")
+    ]
+    files = {
+        path
+        for arg in selection
+        for path in ([REPO / arg] if arg.endswith(".py") else (REPO / arg).rglob("*.py"))
+    }
+    assert len(files) > 50, sorted(files)
+    bare = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in sorted(files)
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"max_examples=\d", line)
+    ]
+    assert bare == [], "use max_examples=examples(n)"
