@@ -43,7 +43,8 @@ def test_each_entry_is_its_rules_value() -> None:
             assert tables.negative_limit[rank][k] == (NO_LIMIT if limit is None else limit), (rank, k)
         for kind in Kind:
             assert tables.level_status_opponent[kind][rank] == [
-                float(level_units(rank) * STATUS_HALVES[kind] * opponent_tenths(n)) for n in range(HISTORY + 1)
+                float(level_units(rank) * STATUS_HALVES[kind] * opponent_tenths(n))
+                for n in range(HISTORY + 1)
             ], (rank, kind)
 
 
