@@ -64,8 +64,9 @@ def _boundaries(timeline: Timeline, write_from: int, every: int) -> list[int]:
 @functools.cache
 def cached_system(name: str) -> base.RatingSystem:
     """One instance per system and process: a system is immutable once
-    built, and building one precomputes its tables (0.1 s for SAGC), which
-    a late game's recompute need not pay every time."""
+    built, and a late game's recompute need not build it every time (SAGC's
+    lookup tables are built once per process in any case,
+    ratings/engine/sagc_tables.py)."""
     return get_system(name)
 
 
