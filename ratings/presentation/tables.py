@@ -189,9 +189,10 @@ SHEET_HEADERS: tuple[str, ...] = (
 def unit_of(system: str) -> str:
     """The name of a system's rating column ("index", "GoR", "level").
 
-    Cached: ``unit`` is a class constant of each system, but building a
-    system to read it is not free (SAGC precomputes its tables: tens of
-    milliseconds, most of a players-list request before this cache).
+    Cached: ``unit`` is a class constant of each system, read from a
+    built system (building SAGC took tens of milliseconds, most of a
+    players-list request, until its tables were built once per process,
+    ratings/engine/sagc_tables.py).
     "rating" for a name no system has (a list's compared systems are
     stored as plain JSON)."""
     try:
