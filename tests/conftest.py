@@ -28,7 +28,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from ratings.engine.sagc_tables import forget_lookup_tables
+from ratings.engine.sagc_tables import lookup_tables
 from ratings.models import Club, RatingList
 from tests.support import (
     DECIDED,
@@ -115,7 +115,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     a rule from the fast loop, and mutmut's stats step would see only the
     first test that builds them reach the rules."""
     if MUTATION_RUN:
-        forget_lookup_tables()
+        lookup_tables.cache_clear()
 
 
 @pytest.hookimpl(optionalhook=True)

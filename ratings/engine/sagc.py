@@ -30,7 +30,7 @@ import math
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from ratings.engine.base import (
     Adjustment,
@@ -63,8 +63,6 @@ from ratings.engine.sagc_rules import (
     start_rank,
 )
 from ratings.engine.sagc_tables import lookup_tables
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +100,7 @@ class SAGC:
         self.beyond_three_rows = beyond_three_rows
         bound = 4 if beyond_three_rows else 3
         self._bound = bound
-        tables = lookup_tables(bound)
-        self._level_status_opponent = tables.level_status_opponent
-        self._first_limit = tables.first_limit
-        self._negative_limit = tables.negative_limit
-        self._win_promo = tables.win_promo
-        self._loss_promo = tables.loss_promo
-        self._win_demo = tables.win_demo
-        self._loss_demo = tables.loss_demo
+        self._tables = lookup_tables(bound)
 
     # -- state ----------------------------------------------------------------
 
@@ -213,13 +204,14 @@ class SAGC:
         """
         # Declared types: compiled by mypyc (setup.py), the arithmetic below
         # runs on machine numbers; interpreted, the annotations cost nothing.
-        level_status: dict[Kind, list[list[float]]] = self._level_status_opponent
-        win_promo: list[float] = self._win_promo
-        loss_promo: list[float] = self._loss_promo
-        win_demo: list[float] = self._win_demo
-        loss_demo: list[float] = self._loss_demo
-        first_limit: list[int] = self._first_limit
-        negative_limit: list[list[int]] = self._negative_limit
+        tables = self._tables
+        level_status: dict[Kind, list[list[float]]] = tables.level_status_opponent
+        win_promo: list[float] = tables.win_promo
+        loss_promo: list[float] = tables.loss_promo
+        win_demo: list[float] = tables.win_demo
+        loss_demo: list[float] = tables.loss_demo
+        first_limit: list[int] = tables.first_limit
+        negative_limit: list[list[int]] = tables.negative_limit
         bound: int = self._bound
         rank_before = ledger.rank_before
         rating_before = ledger.rating_before

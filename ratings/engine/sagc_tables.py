@@ -5,6 +5,7 @@ the rule for every game (the rules stay the only statement of each rule)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -49,27 +50,15 @@ class LookupTables:
     loss_demo: list[float]
 
 
-#: The tables built so far, by the result table's bound (3, or 4 with the
-#: rows beyond three).
-_built: dict[int, LookupTables] = {}
-
-
+@functools.cache
 def lookup_tables(bound: int) -> LookupTables:
     """The replay's lookup tables for differentials clamped to ``bound``,
     built once per process: building them calls the demotion rule 39,000
-    times (10 ms compiled, which a game page or a late game's recompute
-    paid at every SAGC made)."""
-    tables = _built.get(bound)
-    if tables is None:
-        tables = _built[bound] = _build_tables(bound)
-    return tables
-
-
-def forget_lookup_tables() -> None:
-    """Drop the built tables: the next SAGC builds them again from the
-    rules.  For mutation testing, where each test must build them with the
-    rule under test changed (tests/conftest.py)."""
-    _built.clear()
+    times (10 ms compiled, which every direct ``get_system("sagc")`` paid
+    before).  ``lookup_tables.cache_clear()`` drops them, for mutation
+    testing (tests/conftest.py), where each test must build them with the
+    rule under test changed."""
+    return _build_tables(bound)
 
 
 def _build_tables(bound: int) -> LookupTables:

@@ -16,21 +16,21 @@ from ratings.engine.sagc_rules import (
     loss_limit,
     opponent_tenths,
 )
-from ratings.engine.sagc_tables import forget_lookup_tables, lookup_tables
+from ratings.engine.sagc_tables import lookup_tables
 
 
 def test_the_tables_are_built_once_per_bound_until_forgotten() -> None:
     three, four = lookup_tables(3), lookup_tables(4)
     assert three is not four
     assert lookup_tables(3) is three and lookup_tables(4) is four
-    forget_lookup_tables()
+    lookup_tables.cache_clear()
     again = lookup_tables(3)
     assert again is not three and again == three
 
 
 def test_every_sagc_reads_the_tables_of_its_bound() -> None:
-    assert SAGC()._negative_limit is lookup_tables(3).negative_limit
-    assert SAGC(beyond_three_rows=True)._win_promo is lookup_tables(4).win_promo
+    assert SAGC()._tables is lookup_tables(3)
+    assert SAGC(beyond_three_rows=True)._tables is lookup_tables(4)
 
 
 def test_each_entry_is_its_rules_value() -> None:
