@@ -340,6 +340,12 @@ class RatingSystem(Protocol):
     #: reads the games of (0: none).
     history_games: ClassVar[int]
 
+    #: Whether the players of one rating period move each other's rows
+    #: without meeting (the French ladders: a period is rated as a whole,
+    #: and any of its players closes it); False: an event's rows depend only
+    #: on the events linked to it through players (:mod:`ratings.engine.linked`).
+    period_wide: ClassVar[bool]
+
     def state_from_history(self, stored: Stored) -> Any:
         """One player's state at a point of the timeline, rebuilt from what
         their stored history before it says (:class:`Stored`); None when

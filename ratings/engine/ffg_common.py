@@ -260,6 +260,8 @@ class LadderBase:
     #: Whether a player is known: one of their games counted, most often
     #: their last one as any other (known is never lost).
     history_games: ClassVar[int] = 4
+    #: A period is rated as a whole, and any of its players closes it.
+    period_wide: ClassVar[bool] = True
 
     def state_from_history(self, stored: Stored) -> LadderPlayer | None:
         """The level after the player's last row, and whether they are

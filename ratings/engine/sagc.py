@@ -124,6 +124,8 @@ class SAGC:
     #: player's last rows (a few more than ten: forfeits and adjustments
     #: among them do not count).
     history_games: ClassVar[int] = HISTORY + 2
+    #: A game moves its two players' indexes, nobody else's.
+    period_wide: ClassVar[bool] = False
 
     def state_from_history(self, stored: Stored) -> SAGCState | None:
         """The rank and index after the player's last row, and the

@@ -191,6 +191,8 @@ class WestSurrey:
 
     #: The rung is the whole state: no earlier game is needed.
     history_games: ClassVar[int] = 0
+    #: A game moves its two players' rungs, nobody else's.
+    period_wide: ClassVar[bool] = False
 
     def state_from_history(self, stored: Stored) -> WestSurreyState:
         """The rung after the player's last row (base.RatingSystem)."""

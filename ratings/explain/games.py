@@ -3,12 +3,15 @@
 The history stores only before, change and after; the terms a change was
 computed from come from the engine, which explains on demand
 (``rate(..., explain=True)``).  So the game's rating period is replayed,
-with the explanations of the game alone (``explain_only``): the list's timeline from the period's start through its
-end (period_bounds), and no further, from every player's state at the
-period's start.  Those states are rebuilt from the stored history (each
-player's last row before the period, and in SAGC and the French ladders
-the games of a few of their rows: ratings/recompute/stored.py); a system
-whose rows do not settle some player's state replays instead from the
+with the explanations of the game alone (``explain_only``): the list's
+timeline from the period's start through its end (period_bounds), and no
+further, and of it only the events linked to the game through players (and
+in the French ladders through the period: ratings/engine/linked.py), from
+their players' states at the period's start.  Those states are rebuilt from
+the stored history (each player's last row before the period, and in SAGC
+and the French ladders the games of a few of their rows:
+ratings/recompute/stored.py); a system whose rows do not settle some
+player's state replays instead the whole period from the
 latest checkpoint at or before the period's start.  Each explained row is
 checked against the stored history: what the page shows as "after" is what
 the record sheet shows.
@@ -33,6 +36,7 @@ from typing import Any
 from ratings import models as m
 from ratings.engine import SYSTEM_LABELS
 from ratings.engine.base import Event, Ledger, RatingSystem, Start
+from ratings.engine.linked import connected_events
 from ratings.presentation.tables import unit_of
 from ratings.recompute import (
     Timeline,
@@ -152,21 +156,29 @@ def _explain(game: m.Game) -> GameExplanation:
     if game.pk not in timeline.game_ids:
         return GameExplanation(game, Status.PENDING)  # changed since it was read
     at = timeline.game_ids.index(game.pk)
-    # The states at the period's start: the stored history's, where its
-    # rows settle them (stored.py), else a replay from a checkpoint.
-    players = {*timeline.first, *timeline.second} - {None}
-    states = states_before(systems, start, players, timeline.starts)
+    # Each system replays only the events linked to the game (linked.py),
+    # from their players' states at the period's start: the stored
+    # history's, where its rows settle them (stored.py), else the whole
+    # period from a checkpoint.
+    stretches = {wide: _Stretch.of(timeline, at, wide) for wide in {s.period_wide for _, s in systems}}
+    states: dict[str, Any] = {}
+    for wide, stretch in stretches.items():
+        group = [(name, system) for name, system in systems if system.period_wide == wide]
+        states |= states_before(group, start, stretch.players, timeline.starts)
     replayed: _Replayed | None = None
     explained = []
     for name, system in systems:
         state = states[name]
         if state is not None:
-            ledger, explanations = _replay(system, timeline.events, timeline.starts, state, 0, at)
+            stretch = stretches[system.period_wide]
+            row = stretch.at
+            ledger, explanations = _replay(system, stretch.events, timeline.starts, state, 0, row)
         else:
+            row = at
             replayed = replayed or _Replayed.read(rating_list, names, start, end, events)
             ledger, explanations = replayed.explain(name, system, at)
         sides = [
-            _side(game, ledger, explanations, at, colour, stored[(name, player.pk)])
+            _side(game, ledger, explanations, row, colour, stored[(name, player.pk)])
             for colour, player in enumerate((game.white, game.black))
         ]
         explained.append(SystemExplanation(name, SYSTEM_LABELS.get(name, name), unit_of(name), *sides))
@@ -174,6 +186,24 @@ def _explain(game: m.Game) -> GameExplanation:
     if not result.consistent:
         log.warning("game %s: the replay differs from the stored history", game.pk)
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Stretch:
+    """The events of the game's period linked to it (linked.py), and their
+    players."""
+
+    events: list[Event]
+    players: set[Any]
+    #: The game's place among ``events``.
+    at: int
+
+    @classmethod
+    def of(cls, timeline: Timeline, at: int, period_wide: bool) -> _Stretch:
+        chosen = connected_events(timeline.events, timeline.first, timeline.second, at, period_wide)
+        players = {timeline.first[i] for i in chosen} | {timeline.second[i] for i in chosen}
+        players.discard(None)
+        return cls([timeline.events[i] for i in chosen], players, chosen.index(at))
 
 
 @dataclass

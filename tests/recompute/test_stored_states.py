@@ -86,6 +86,17 @@ ADJUSTMENTS = [
     (_game(6, 1, how="tournament"), False),
 ]
 
+#: A French ladder's club night closed for all by one of its players: 2-3
+#: play a tournament game in between, so 0-1's second game opens a new
+#: period, although 0 and 1 never meet 2 or 3 (linked.py: period-wide).
+A_CLUB_NIGHT_CLOSED_BY_ANOTHER_PAIR = [
+    (_game(5, 0), False),
+    (_game(5, 2), False),
+    (_game(5, 3, how="tournament"), False),
+    (_game(5, 0), False),
+    (_game(6, 5), True),
+]
+
 
 def _enter(club: Club, players: list[Player], n: int, item: dict[str, Any]) -> date:
     day = DAY0 + timedelta(days=item["day"])
@@ -206,6 +217,7 @@ def _check(club: Club) -> None:
 @example(steps=UNKNOWN_AFTER_TWELVE_FREE_GAMES, every=2, changed=False)
 @example(steps=FORFEITS_AND_A_LONG_TOURNAMENT, every=3, changed=False)
 @example(steps=ADJUSTMENTS, every=1, changed=True)
+@example(steps=A_CLUB_NIGHT_CLOSED_BY_ANOTHER_PAIR, every=1, changed=False)
 def test_the_explanation_from_stored_states_is_the_full_replays(
     club: Club, make_player: MakePlayer, steps: list[tuple[dict[str, Any], bool]], every: int, changed: bool
 ) -> None:

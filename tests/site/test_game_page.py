@@ -208,7 +208,10 @@ def test_the_page_takes_a_bounded_number_of_queries(
 ) -> None:
     game = Game.objects.filter(rating_list=history.rating_list, forfeit=False).order_by("-date").first()
     assert game is not None
-    with django_assert_max_num_queries(16):
+    # Two reads of the players' states (each with JIT off around it on
+    # PostgreSQL): the French ladders' players of the whole period, the other
+    # systems' of the game's linked events (ratings/engine/linked.py).
+    with django_assert_max_num_queries(18):
         assert page(client, game).context["explanation"].consistent
 
 
