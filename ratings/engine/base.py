@@ -298,6 +298,9 @@ class Stored:
     complete: bool
     #: How the player entered (None: an adjustment introduced them).
     start: Start | None
+    #: Their state at a checkpoint at or before that point (None: not
+    #: read, or they had none there), for a system whose ``earlier_settles``.
+    earlier: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +348,11 @@ class RatingSystem(Protocol):
     #: and any of its players closes it); False: an event's rows depend only
     #: on the events linked to it through players (:mod:`ratings.engine.linked`).
     period_wide: ClassVar[bool]
+
+    #: Whether a state at an earlier checkpoint (:attr:`Stored.earlier`)
+    #: can settle what the games of the last rows would: a part of the state
+    #: that, once set, never changes back (a French ladder's known flag).
+    earlier_settles: ClassVar[bool]
 
     def state_from_history(self, stored: Stored) -> Any:
         """One player's state at a point of the timeline, rebuilt from what

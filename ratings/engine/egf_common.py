@@ -141,6 +141,7 @@ class EGFBase:
     history_games: ClassVar[int] = 0
     #: A period is the player's own (opened and closed by their games).
     period_wide: ClassVar[bool] = False
+    earlier_settles: ClassVar[bool] = False
 
     def state_from_history(self, stored: Stored) -> EGFState:
         """The GoR after the player's last row (base.RatingSystem)."""

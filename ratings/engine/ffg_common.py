@@ -262,19 +262,26 @@ class LadderBase:
     history_games: ClassVar[int] = 4
     #: A period is rated as a whole, and any of its players closes it.
     period_wide: ClassVar[bool] = True
+    #: Known is never lost: known at a checkpoint, known ever after.
+    earlier_settles: ClassVar[bool] = True
 
     def state_from_history(self, stored: Stored) -> LadderPlayer | None:
         """The level after the player's last row, and whether they are
-        known: they entered with an established level, or one of their
-        last rows' games counted (a player once known stays known), as the
-        replay of those games alone says (``alone``: whether a game counts
-        depends on the game and never on levels).  None when neither holds
-        and the player has earlier rows, or when they entered by an
-        adjustment (base.RatingSystem)."""
-        start, alone = stored.start, stored.alone
+        known: they entered with an established level, were known at an
+        earlier checkpoint (``earlier``: a player once known stays known),
+        or one of their last rows' games counted, as the replay of those
+        games alone says (``alone``: whether a game counts depends on the
+        game and never on levels).  None when none of these holds and the
+        player has earlier rows, or when they entered by an adjustment
+        (base.RatingSystem)."""
+        start, alone, earlier = stored.start, stored.alone, stored.earlier
         if start is None:
             return None
-        known = start.rating is not None or (alone is not None and bool(alone.known))
+        known = (
+            start.rating is not None
+            or (earlier is not None and bool(earlier.known))
+            or (alone is not None and bool(alone.known))
+        )
         if not known and not stored.complete:
             return None
         return LadderPlayer(stored.rating, known)

@@ -126,6 +126,8 @@ class SAGC:
     history_games: ClassVar[int] = HISTORY + 2
     #: A game moves its two players' indexes, nobody else's.
     period_wide: ClassVar[bool] = False
+    #: The last ten opponents change with every game.
+    earlier_settles: ClassVar[bool] = False
 
     def state_from_history(self, stored: Stored) -> SAGCState | None:
         """The rank and index after the player's last row, and the

@@ -193,6 +193,7 @@ class WestSurrey:
     history_games: ClassVar[int] = 0
     #: A game moves its two players' rungs, nobody else's.
     period_wide: ClassVar[bool] = False
+    earlier_settles: ClassVar[bool] = False
 
     def state_from_history(self, stored: Stored) -> WestSurreyState:
         """The rung after the player's last row (base.RatingSystem)."""

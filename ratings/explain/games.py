@@ -42,6 +42,7 @@ from ratings.recompute import (
     Timeline,
     checkpoint_state,
     checkpoints_at,
+    earlier_states,
     gc_paused,
     list_systems,
     load_timeline,
@@ -164,7 +165,8 @@ def _explain(game: m.Game) -> GameExplanation:
     states: dict[str, Any] = {}
     for wide, stretch in stretches.items():
         group = [(name, system) for name, system in systems if system.period_wide == wide]
-        states |= states_before(group, start, stretch.players, timeline.starts)
+        earlier = earlier_states(rating_list, group, start, stretch.players)
+        states |= states_before(group, start, stretch.players, timeline.starts, earlier)
     replayed: _Replayed | None = None
     explained = []
     for name, system in systems:

@@ -27,7 +27,7 @@ from ratings.recompute.scheduling import (
     schedule,
     sweep,
 )
-from ratings.recompute.stored import states_before
+from ratings.recompute.stored import earlier_states, states_before
 from ratings.recompute.timeline import (
     Timeline,
     load_timeline,
@@ -48,6 +48,7 @@ __all__ = [
     "checkpoint_state",
     "checkpoints_at",
     "copy_rows",
+    "earlier_states",
     "enqueue",
     "first_event_date",
     "gc_paused",

@@ -11,6 +11,11 @@ system writes a row for each event of a player, at the event's seq, so one
 query reads, by the (player, system, seq) index, each player's last rows in
 the list's first system with their games, and their row at the last of
 those seqs in each other system.
+
+A part of a state that, once set, never changes back (a French ladder's
+known flag: ``earlier_settles``) may come from an earlier checkpoint
+instead (earlier_states): then the players it settles need their last row
+only, without its game.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from django.db import transaction
 from ratings import models as m
 from ratings.engine import base
 from ratings.recompute.columns import day_seq
+from ratings.recompute.replay import checkpoint_state, checkpoints_at, resume_date
 from ratings.recompute.timeline import GAME_COLUMNS, games_of, session_setting
 
 
@@ -34,70 +40,133 @@ def states_before(
     day: date,
     players: Collection[int],
     starts: Mapping[Any, base.Start],
+    earlier: Mapping[str, Mapping[int, Any]] | None = None,
 ) -> dict[str, dict[int, Any] | None]:
     """The state of each of ``players`` with a history row before ``day``
     (a day no rating period straddles), by system name (a player without
     one enters at their start).  None for a system whose rows do not settle
     some player's state (the caller replays that system from a checkpoint
-    instead)."""
+    instead).
+
+    ``earlier``: by system, the players' states at a checkpoint at or
+    before ``day`` (earlier_states), for systems whose ``earlier_settles``.
+    Then each player's last row is read first, without games; only the
+    players it and their checkpoint state do not settle have their last
+    rows' games read and replayed."""
     seq = day_seq(day)
-    ordered = sorted(players)
+    names = [name for name, _ in systems]
     count = max(1, *(system.history_games for _, system in systems))
+    todo = sorted(players)
+    result: dict[str, dict[int, Any] | None] = {name: {} for name in names}
+    if earlier:
+        rows = _read(names, 1, seq, todo, games=False)
+        settled, unsettled = _settle(systems, rows, 1, starts, earlier, replay=False)
+        again = set().union(*unsettled.values())
+        for name, states in settled.items():
+            result[name] = {player: state for player, state in states.items() if player not in again}
+        todo = sorted(again)
+    if todo:
+        settled, unsettled = _settle(systems, _read(names, count, seq, todo), count, starts, earlier or {})
+        for name, states in settled.items():
+            found = result[name]
+            result[name] = None if unsettled[name] or found is None else found | states
+    return result
+
+
+def earlier_states(
+    rating_list: m.RatingList,
+    systems: Sequence[tuple[str, base.RatingSystem]],
+    day: date,
+    players: Collection[int],
+) -> dict[str, Mapping[int, Any]]:
+    """The states of ``players`` at the latest checkpoint at or before
+    ``day`` of the systems of ``systems`` whose ``earlier_settles``, by
+    system name (for states_before; empty without such a system or
+    checkpoint)."""
+    names = [name for name, system in systems if system.earlier_settles]
+    resume = resume_date(rating_list, names, day)
+    if resume is None:
+        return {}
+    found = checkpoints_at(rating_list, names, resume)
+    wanted = set(players)
+    return {
+        name: checkpoint_state(system, found.get(name), wanted) or {}
+        for name, system in systems
+        if name in names
+    }
+
+
+def _settle(
+    systems: Sequence[tuple[str, base.RatingSystem]],
+    read: list[tuple[str, int, int, float, float, base.Game | None]],
+    count: int,
+    starts: Mapping[Any, base.Start],
+    earlier: Mapping[str, Mapping[int, Any]],
+    replay: bool = True,
+) -> tuple[dict[str, dict[int, Any]], dict[str, set[int]]]:
+    """The states that ``read`` (each player's last ``count`` rows in the
+    first system, and their row at the last of those in the others: _read)
+    settles, by system, and the players it does not.  ``replay`` false:
+    no game of the rows is replayed (none was read)."""
     # player -> their last rows in the first system, oldest first: (seq, rank after, rating after, game)
     last: dict[int, list[tuple[int, float, float, base.Game | None]]] = defaultdict(list)
     # (system, player) -> (seq, rank after, rating after) of their last row in the other systems
     others: dict[tuple[str, int], tuple[int, float, float]] = {}
-    for name, player, row_seq, rank, rating, game in _read(
-        [name for name, _ in systems], count, seq, ordered
-    ):
+    for name, player, row_seq, rank, rating, game in read:
         if name == systems[0][0]:
             last[player].append((row_seq, rank, rating, game))
         else:
             others[(name, player)] = (row_seq, rank, rating)
     for each in last.values():
         each.sort(key=itemgetter(0))
-    result: dict[str, dict[int, Any] | None] = {}
+    settled: dict[str, dict[int, Any]] = {}
+    unsettled: dict[str, set[int]] = {}
     for number, (name, system) in enumerate(systems):
         # The games of the player's last rows that this system reads (no more:
         # a ladder's replay of them rates them, periods and all).
         wanted = system.history_games
         alone: dict[base.PlayerId, Any] = {}
-        if wanted:
+        if wanted and replay:
             games: dict[base.PlayerId, Sequence[base.Game]] = {
                 player: [row[3] for row in rows[-wanted:] if row[3] is not None]
                 for player, rows in last.items()
             }
             alone = base.replayed_states(system, games)
+        before = earlier.get(name, {})
         states: dict[int, Any] = {}
+        missed: set[int] = set()
         for player, rows in last.items():
             at, rank, rating, _ = rows[-1]
             if number:
                 found = others.get((name, player))
                 if found is None or found[0] != at:
-                    break  # not the row of the same event: replay
+                    missed.add(player)  # not the row of the same event: replay
+                    continue
                 _, rank, rating = found
             # Complete: the rows read are all the player's rows before seq.
             complete = len(rows) < count and len(rows) <= wanted
             state = system.state_from_history(
-                base.Stored(player, rank, rating, alone.get(player), complete, starts.get(player))
+                base.Stored(
+                    player, rank, rating, alone.get(player), complete, starts.get(player), before.get(player)
+                )
             )
             if state is None:
-                break
-            states[player] = state
-        else:
-            result[name] = states
-            continue
-        result[name] = None
-    return result
+                missed.add(player)
+            else:
+                states[player] = state
+        settled[name] = states
+        unsettled[name] = missed
+    return settled, unsettled
 
 
 def _read(
-    names: Sequence[str], count: int, seq: int, players: list[int]
+    names: Sequence[str], count: int, seq: int, players: list[int], games: bool = True
 ) -> list[tuple[str, int, int, float, float, base.Game | None]]:
     """(system, player, seq, rank after, rating after, game) of each
     player's last ``count`` rows before ``seq`` in the first system of
-    ``names`` (their games read), and of their row at the last of those
-    seqs in each other system (game None): one statement."""
+    ``names`` (their games read, unless ``games`` is false), and of their
+    row at the last of those seqs in each other system (game None): one
+    statement."""
     if not players:
         return []
     conn = transaction.get_connection()
@@ -112,17 +181,17 @@ def _read(
             f"ORDER BY x.seq DESC LIMIT 1 OFFSET {offset})"
         )
 
+    nulls = ", ".join(["NULL"] * (GAME_COLUMNS.count(",") + 1))
+    joined = f"LEFT JOIN {quote(m.Game._meta.db_table)} g ON g.id = h.game_id" if games else ""
     sql = (
         f"WITH p AS (SELECT id FROM {quote(m.Player._meta.db_table)} "
         f"WHERE id IN ({', '.join(['%s'] * len(players))})) "
-        f"SELECT {columns}, {GAME_COLUMNS.format(entered='NULL')} "
+        f"SELECT {columns}, {GAME_COLUMNS.format(entered='NULL') if games else nulls} "
         f"FROM p JOIN {history} h ON h.player_id = p.id AND h.system = %s AND h.seq < %s "
-        f"AND h.seq >= COALESCE({nth(int(count) - 1)}, 0) "
-        f"LEFT JOIN {quote(m.Game._meta.db_table)} g ON g.id = h.game_id"
+        f"AND h.seq >= COALESCE({nth(int(count) - 1)}, 0) {joined}"
     )
     params: list[Any] = [*players, names[0], seq, names[0], seq]
     if len(names) > 1:
-        nulls = ", ".join(["NULL"] * (GAME_COLUMNS.count(",") + 1))
         sql += (
             f" UNION ALL SELECT {columns}, {nulls} FROM p JOIN {history} h ON h.player_id = p.id "
             f"AND h.system IN ({', '.join(['%s'] * (len(names) - 1))}) AND h.seq = {nth(0)}"
@@ -134,5 +203,5 @@ def _read(
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     read = [row[5:] for row in rows if row[7] is not None]
-    games: dict[int, Any] = dict(zip((row[2] for row in read), games_of(read).events, strict=True))
-    return [(row[0], row[1], row[2], row[3], row[4], games.get(row[7])) for row in rows]
+    by_id: dict[int, Any] = dict(zip((row[2] for row in read), games_of(read).events, strict=True))
+    return [(row[0], row[1], row[2], row[3], row[4], by_id.get(row[7])) for row in rows]

@@ -184,6 +184,12 @@ def _states_match_the_full_replay(game: Game) -> None:
     players = {*timeline.first[first:], *timeline.second[first:]} - {None}
     systems = recompute.list_systems(rating_list)
     found = recompute.states_before(systems, start, players, timeline.starts)
+    ladders = [(name, system) for name, system in systems if system.earlier_settles]
+    earlier = recompute.earlier_states(rating_list, ladders, start, players)
+    # The ladders alone (as the game page reads them), with their known flag
+    # from an earlier checkpoint and without.
+    found_earlier = recompute.states_before(ladders, start, players, timeline.starts, earlier) if ladders else {}
+    plain = recompute.states_before(ladders, start, players, timeline.starts) if ladders else {}
     for name, system in systems:
         replayed = system.rate(timeline.events[:first], starts=timeline.starts).state
         expected = {p: replayed[p] for p in players if p in replayed}
@@ -191,6 +197,11 @@ def _states_match_the_full_replay(game: Game) -> None:
             assert found[name] is not None, name
         if found[name] is not None:
             assert found[name] == expected, name
+        if found_earlier.get(name) is not None:
+            assert found_earlier[name] == expected, name
+        if plain.get(name) is not None:
+            assert plain[name] == expected, name
+            assert found_earlier[name] is not None, f"{name}: an earlier checkpoint settles no less"
 
 
 def _check(club: Club) -> None:
@@ -255,4 +266,33 @@ def test_sagc_takes_the_last_ten_opponents_past_forfeits_from_the_rows(
     sagc = found["sagc"]
     assert sagc is not None
     assert max(len(state.recent) for state in sagc.values()) == 10
+    _check(club)
+
+
+#: A player known on the ladders from their first game, then twelve free
+#: games: their last rows' games do not say they are known, the latest
+#: checkpoint does (a player once known stays known).
+KNOWN_THEN_TWELVE_FREE_GAMES = (
+    [(_game(0, 0), True)]
+    + [(_game(1 + d % 11, 0, 1 + d % 3, how="free"), d == 7) for d in range(12)]
+    + [(_game(12, 0), True)]
+)
+
+
+def test_the_ladders_take_known_from_an_earlier_checkpoint(club: Club, make_player: MakePlayer) -> None:
+    _history(club, make_player, KNOWN_THEN_TWELVE_FREE_GAMES, 2, False)
+    last = Game.objects.filter(club=club, kind="club").order_by("-date").select_related("rating_list").first()
+    assert last is not None and last.date == DAY0 + timedelta(days=12)
+    rating_list = last.rating_list
+    start, end = recompute.period_bounds(rating_list, last.date)
+    timeline = recompute.load_timeline(rating_list, start, until=end)
+    players = {*timeline.first, *timeline.second} - {None}
+    ladders = [(name, system) for name, system in recompute.list_systems(rating_list) if system.period_wide]
+    earlier = recompute.earlier_states(rating_list, ladders, start, players)
+    assert sorted(earlier) == ["ffg", "ffg-old"]
+    assert all(state.known for states in earlier.values() for state in states.values())
+    without = recompute.states_before(ladders, start, players, timeline.starts)
+    assert without == {"ffg": None, "ffg-old": None}, "four free games: the rows alone do not settle known"
+    found = recompute.states_before(ladders, start, players, timeline.starts, earlier)
+    assert found["ffg"] is not None and found["ffg-old"] is not None
     _check(club)
