@@ -188,7 +188,9 @@ def _states_match_the_full_replay(game: Game) -> None:
     earlier = recompute.earlier_states(rating_list, ladders, start, players)
     # The ladders alone (as the game page reads them), with their known flag
     # from an earlier checkpoint and without.
-    found_earlier = recompute.states_before(ladders, start, players, timeline.starts, earlier) if ladders else {}
+    found_earlier = (
+        recompute.states_before(ladders, start, players, timeline.starts, earlier) if ladders else {}
+    )
     plain = recompute.states_before(ladders, start, players, timeline.starts) if ladders else {}
     for name, system in systems:
         replayed = system.rate(timeline.events[:first], starts=timeline.starts).state
