@@ -20,6 +20,7 @@ only, without its game.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from datetime import date
@@ -31,7 +32,7 @@ from django.db import transaction
 from ratings import models as m
 from ratings.engine import base
 from ratings.recompute.columns import day_seq
-from ratings.recompute.replay import checkpoint_state, checkpoints_at, resume_date
+from ratings.recompute.replay import resume_date
 from ratings.recompute.timeline import GAME_COLUMNS, games_of, session_setting
 
 
@@ -78,22 +79,35 @@ def earlier_states(
     systems: Sequence[tuple[str, base.RatingSystem]],
     day: date,
     players: Collection[int],
-) -> dict[str, Mapping[int, Any]]:
+) -> dict[str, dict[int, Any]]:
     """The states of ``players`` at the latest checkpoint at or before
     ``day`` of the systems of ``systems`` whose ``earlier_settles``, by
     system name (for states_before; empty without such a system or
-    checkpoint)."""
+    checkpoint).  Only those players' states leave the database (the JSON
+    function ``json_each``, ``jsonb_each`` on PostgreSQL): a checkpoint
+    holds every player of the list."""
     names = [name for name, system in systems if system.earlier_settles]
     resume = resume_date(rating_list, names, day)
-    if resume is None:
+    if resume is None or not players:
         return {}
-    found = checkpoints_at(rating_list, names, resume)
-    wanted = set(players)
-    return {
-        name: checkpoint_state(system, found.get(name), wanted) or {}
-        for name, system in systems
-        if name in names
-    }
+    conn = transaction.get_connection()
+    quote = conn.ops.quote_name
+    each = "jsonb_each" if conn.vendor == "postgresql" else "json_each"
+    keys = [str(player) for player in players]
+    sql = (
+        f"SELECT c.system, e.key, e.value FROM {quote(m.RatingCheckpoint._meta.db_table)} c, {each}(c.states) e "
+        f"WHERE c.rating_list_id = %s AND c.date = %s AND c.system IN ({', '.join(['%s'] * len(names))}) "
+        f"AND e.key IN ({', '.join(['%s'] * len(keys))})"
+    )
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [rating_list.pk, resume.isoformat(), *names, *keys])
+        rows = cursor.fetchall()
+    by_name = dict(systems)
+    found: dict[str, dict[int, Any]] = {name: {} for name in names}
+    for name, key, value in rows:
+        data = json.loads(value) if isinstance(value, str) else value
+        found[name][int(key)] = by_name[name].state_from_json(data)
+    return found
 
 
 def _settle(
