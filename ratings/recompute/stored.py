@@ -58,20 +58,17 @@ def states_before(
     names = [name for name, _ in systems]
     count = max(1, *(system.history_games for _, system in systems))
     todo = sorted(players)
-    result: dict[str, dict[int, Any] | None] = {name: {} for name in names}
+    first: dict[str, dict[int, Any]] = {name: {} for name in names}
     if earlier:
-        rows = _read(names, 1, seq, todo, games=False)
-        settled, unsettled = _settle(systems, rows, 1, starts, earlier, replay=False)
+        settled, unsettled = _settle(systems, _read(names, 1, seq, todo, games=False), 1, starts, earlier)
         again = set().union(*unsettled.values())
         for name, states in settled.items():
-            result[name] = {player: state for player, state in states.items() if player not in again}
+            first[name] = {player: state for player, state in states.items() if player not in again}
         todo = sorted(again)
-    if todo:
-        settled, unsettled = _settle(systems, _read(names, count, seq, todo), count, starts, earlier or {})
-        for name, states in settled.items():
-            found = result[name]
-            result[name] = None if unsettled[name] or found is None else found | states
-    return result
+    if not todo:
+        return dict(first)
+    settled, unsettled = _settle(systems, _read(names, count, seq, todo), count, starts, earlier or {})
+    return {name: None if unsettled[name] else first[name] | settled[name] for name in names}
 
 
 def earlier_states(
@@ -116,12 +113,10 @@ def _settle(
     count: int,
     starts: Mapping[Any, base.Start],
     earlier: Mapping[str, Mapping[int, Any]],
-    replay: bool = True,
 ) -> tuple[dict[str, dict[int, Any]], dict[str, set[int]]]:
     """The states that ``read`` (each player's last ``count`` rows in the
     first system, and their row at the last of those in the others: _read)
-    settles, by system, and the players it does not.  ``replay`` false:
-    no game of the rows is replayed (none was read)."""
+    settles, by system, and the players it does not."""
     # player -> their last rows in the first system, oldest first: (seq, rank after, rating after, game)
     last: dict[int, list[tuple[int, float, float, base.Game | None]]] = defaultdict(list)
     # (system, player) -> (seq, rank after, rating after) of their last row in the other systems
@@ -140,12 +135,13 @@ def _settle(
         # a ladder's replay of them rates them, periods and all).
         wanted = system.history_games
         alone: dict[base.PlayerId, Any] = {}
-        if wanted and replay:
+        if wanted:
             games: dict[base.PlayerId, Sequence[base.Game]] = {
                 player: [row[3] for row in rows[-wanted:] if row[3] is not None]
                 for player, rows in last.items()
             }
-            alone = base.replayed_states(system, games)
+            if any(games.values()):  # none when the rows were read without their games
+                alone = base.replayed_states(system, games)
         before = earlier.get(name, {})
         states: dict[int, Any] = {}
         missed: set[int] = set()
