@@ -42,7 +42,7 @@ from ratings.recompute.ripple import replaced as replaced_ripple
 from ratings.recompute.runs import abandon_running, claim_causes, mark_clean, recorded, unrated
 from ratings.recompute.signals import list_recomputed
 from ratings.recompute.sqlite import tune_connection
-from ratings.recompute.timeline import load_timeline, period_start
+from ratings.recompute.timeline import load_timeline, period_start, sheet_events
 from ratings.recompute.writing import WriteHistory, empty_history, rewrite_list, write_history
 
 log = logging.getLogger(__name__)
@@ -150,10 +150,14 @@ def _recompute_locked(
     generation = rating_list.dirty_generation
     start: date | None = None
     known: dict[date, date] = {}  # period starts looked up, for the ripple
+    # The list's tournament sheets' events, read once for the period's
+    # start and the timeline (a late game's run read them twice).
+    events: dict[int, str] | None = None
     if not full:
         candidates = [d for d in (rating_list.dirty_from, from_date) if d is not None]
         if candidates:
-            start = known[min(candidates)] = period_start(rating_list, min(candidates))
+            events = sheet_events(rating_list)
+            start = known[min(candidates)] = period_start(rating_list, min(candidates), events)
         elif m.HistoryEntry.objects.filter(rating_list=rating_list).exists() or not (
             m.Game.objects.filter(rating_list=rating_list).exists()
             or m.RankAdjustment.objects.filter(rating_list=rating_list).exists()
@@ -190,7 +194,9 @@ def _recompute_locked(
     causes = Causes.of_rows(claimed)
     with recorded([run]) as done:
         with gc_paused():
-            rewrite = replay(rating_list, systems, start, resume, run, progress, options.checkpoint_every)
+            rewrite = replay(
+                rating_list, systems, start, resume, run, progress, options.checkpoint_every, sheets=events
+            )
             rated = causes.excluding(unrated(rating_list.pk))
             # Before a full write, while the stored history is still the old
             # one; a rewrite from a date takes it from the rows it replaces.

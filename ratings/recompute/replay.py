@@ -139,17 +139,20 @@ def replay(
     checkpoint_every: int = CHECKPOINT_EVERY,
     timeline: Timeline | None = None,
     binary: bool | None = None,
+    sheets: Mapping[int, str] | None = None,
 ) -> Rewrite:
     """Replay from ``resume`` (a checkpoint date, or the beginning) outside
     any transaction (it only reads); the rows from ``start`` on are built
     when the returned rewrite is written.  A checkpoint is stored about
     every ``checkpoint_every`` events.  ``timeline`` (already read) and
     ``binary`` (rows for PostgreSQL's binary COPY) given, a full replay
-    makes no query at all: it may run in a thread without a connection."""
+    makes no query at all: it may run in a thread without a connection.
+    ``sheets``: the list's sheet_events, when the caller has read them
+    (load_timeline reads them otherwise)."""
     clock = time.perf_counter
     if timeline is None:
         began = clock()
-        timeline = load_timeline(rating_list, resume)
+        timeline = load_timeline(rating_list, resume, events=sheets)
         timings["load"] += clock() - began
     if binary is None:
         binary = transaction.get_connection().vendor == "postgresql"

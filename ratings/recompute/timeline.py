@@ -289,13 +289,14 @@ def _as_utc(value: datetime | str) -> datetime:
     return moment
 
 
-def period_start(rating_list: m.RatingList, day: date) -> date:
+def period_start(rating_list: m.RatingList, day: date, events: Mapping[int, str] | None = None) -> date:
     """``day`` moved back to the first date of any multi-day rating period
     (a tournament) that it would split, and of any that one would split
     (overlapping tournaments): EGF and FFG rate a period at once
     (the Revised European Ratings page; the FFG algorithm page "Chaque itération se fait sur l'ensemble des rondes
-    du tournoi"), so a recompute may only start on a period boundary."""
-    return _start(_tournament_spans(rating_list, day.year).values(), day)
+    du tournoi"), so a recompute may only start on a period boundary.
+    ``events``: the list's sheet_events, when the caller has read them."""
+    return _start(_tournament_spans(rating_list, day.year, events).values(), day)
 
 
 def period_end(rating_list: m.RatingList, day: date) -> date:
