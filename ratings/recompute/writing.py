@@ -5,12 +5,12 @@ postgresql.py)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from itertools import chain
 from typing import Any
 
+import orjson
 from django.db import transaction
 from django.db.models import Q
 
@@ -162,8 +162,8 @@ def _write_checkpoints(checkpoints: Sequence[m.RatingCheckpoint]) -> None:
             cp.system,
             cp.date.isoformat(),
             cp.seq,
-            json.dumps(cp.states),
-            json.dumps(cp.games),
+            orjson.dumps(cp.states).decode(),
+            orjson.dumps(cp.games).decode(),
         )
         for cp in checkpoints
     )
