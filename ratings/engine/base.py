@@ -141,6 +141,11 @@ class InvalidEvent(RatingError):
         self.message = message
 
 
+def same_player(index: int, player: PlayerId) -> InvalidEvent:
+    """The error every system gives a game whose two sides are one player."""
+    return InvalidEvent(index, "black", f"player {player!r} cannot play against themselves")
+
+
 class UnknownPlayer(RatingError):
     """A player appears with no state and no :class:`Start`."""
 

@@ -56,6 +56,7 @@ from ratings.engine.base import (
     Stored,
     UnknownPlayer,
     Winner,
+    same_player,
 )
 from ratings.engine.egf_rules import (
     CLASS_WEIGHTS,
@@ -242,7 +243,7 @@ class EGFBase:
             w = g.white
             b = g.black
             if w == b:
-                raise InvalidEvent(k, "black", f"player {w!r} cannot play themselves")
+                raise same_player(k, w)
             h = g.handicap
             if type(h) is not int or not 0 <= h <= 9:
                 raise InvalidEvent(k, "handicap", f"must be a whole number of stones from 0 to 9, got {h!r}")

@@ -51,6 +51,11 @@ WEST_SURREY_FORMULA: Final = (
 )
 
 
+def times(count: int) -> str:
+    """How often a step was taken, in words: "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
 def not_counted(game: Game, counted_kinds: Sequence[Kind] | None = None) -> str:
     """Why a game changes nothing, in words."""
     if game.forfeit:
@@ -105,7 +110,7 @@ def explain_ladder_period(
                 "start_levels": list(trail[p]),
                 "iterations": iterations,
                 "special_case": (
-                    f"start level corrected {len(trail[p]) - 1} times: the variation passed the threshold"
+                    f"start level corrected {times(len(trail[p]) - 1)}: the variation passed the threshold"
                     if len(trail[p]) > 1
                     else "none: the start level stands"
                 ),

@@ -43,6 +43,7 @@ from ratings.engine.base import (
     Stored,
     UnknownPlayer,
     Winner,
+    same_player,
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
 
@@ -170,7 +171,7 @@ def check_game(index: int, game: Game) -> None:
     unions: it runs once for each of a million games.
     """
     if game.white == game.black:
-        raise InvalidEvent(index, "black", f"player {game.white!r} cannot play themselves")
+        raise same_player(index, game.white)
     handicap = game.handicap
     if type(handicap) is not int or handicap < 0:
         raise InvalidEvent(

@@ -46,6 +46,7 @@ from ratings.engine.base import (
     Stored,
     UnknownPlayer,
     Winner,
+    same_player,
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 from ratings.engine.sagc_rules import (
@@ -253,7 +254,7 @@ class SAGC:
                 if pb is None:
                     pb = enter(i, black, "black_start")
                 if pw is pb:
-                    raise InvalidEvent(i, "black", f"{black!r} cannot play against themself")
+                    raise same_player(i, black)
                 rw, iw, hw = pw
                 rb, ib, hb = pb
                 kind = event.kind

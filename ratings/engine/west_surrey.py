@@ -37,6 +37,7 @@ from ratings.engine.base import (
     Stored,
     UnknownPlayer,
     Winner,
+    same_player,
 )
 from ratings.engine.ranks import format_rank
 
@@ -362,7 +363,7 @@ class WestSurrey:
 def _check_game(i: int, game: Game) -> None:
     """Refuse a game the ladder cannot read, naming the field."""
     if game.white == game.black:
-        raise InvalidEvent(i, "black", f"{game.black!r} cannot play against themself")
+        raise same_player(i, game.black)
     if not isinstance(game.winner, Winner):
         raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {game.winner!r}")
     if not isinstance(game.kind, Kind):

@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ratings.engine.explanations import times
+
 Terms = Mapping[str, Any]
 
 
@@ -110,8 +112,8 @@ def _settling(t: Terms) -> list[str]:
     lines = []
     if len(levels) > 1:
         lines.append(
-            f"Settling: the start level was corrected {len(levels) - 1} times"
-            f" ({' → '.join(value_text(v) for v in levels)}), the period rated {t['iterations']} times"
+            f"Settling: the start level was corrected {times(len(levels) - 1)}"
+            f" ({' → '.join(value_text(v) for v in levels)}), the period rated {times(t['iterations'])}"
         )
     if "level_at_period_end" in t:
         lines.append(

@@ -197,12 +197,12 @@ def test_a_game_of_a_player_with_no_start_names_the_event_and_the_player(system:
 @pytest.mark.parametrize(
     ("system", "message"),
     [
-        ("egf", "event 1: black: player 'a' cannot play themselves"),
-        ("egf-old", "event 1: black: player 'a' cannot play themselves"),
-        ("ffg", "event 1: black: player 'a' cannot play themselves"),
-        ("ffg-old", "event 1: black: player 'a' cannot play themselves"),
-        ("west-surrey", "event 1: black: 'a' cannot play against themself"),
-        ("sagc", "event 1: black: 'a' cannot play against themself"),
+        ("egf", "event 1: black: player 'a' cannot play against themselves"),
+        ("egf-old", "event 1: black: player 'a' cannot play against themselves"),
+        ("ffg", "event 1: black: player 'a' cannot play against themselves"),
+        ("ffg-old", "event 1: black: player 'a' cannot play against themselves"),
+        ("west-surrey", "event 1: black: player 'a' cannot play against themselves"),
+        ("sagc", "event 1: black: player 'a' cannot play against themselves"),
     ],
 )
 def test_a_game_against_oneself_is_refused_on_black(system: str, message: str) -> None:

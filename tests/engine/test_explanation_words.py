@@ -18,8 +18,10 @@ import pytest
 
 from ratings.engine import get_system
 from ratings.engine.base import Adjustment, Event, Game, Kind, PlayerId, Start, Winner
+from ratings.engine.explanations import times
 from ratings.engine.sagc import SAGC, SAGCState
 from ratings.engine.west_surrey import WestSurrey, WestSurreyState, handicap_options
+from ratings.explain.steps import steps
 
 DAY = date(2024, 5, 4)
 #: What each French ladder computes a rated game from, in the order the page lists them.
@@ -103,9 +105,31 @@ def test_a_start_level_corrected_once_says_so() -> None:
             assert row["special_case"] == STANDS
         else:
             assert row["special_case"] == (
-                f"start level corrected {corrections} times: the variation passed the threshold"
+                f"start level corrected {times(corrections)}: the variation passed the threshold"
             )
         assert row["iterations"] >= len(row["start_levels"])
+    assert "start level corrected once: the variation passed the threshold" in [
+        row["special_case"] for row in rows
+    ]
+
+
+def test_the_game_page_says_a_start_level_corrected_once_in_words() -> None:
+    # The same game as above, as the game page words its steps (ratings/explain/steps.py).
+    game = Game(DAY, "a", "b", Winner.BLACK, komi=7.5, event="T")
+    rows = explanations("ffg-old", [game], {"a": Start(rank=-5), "b": Start(rank=-8)})
+    once = [row for row in rows if len(row["start_levels"]) == 2]
+    assert once
+    for row in once:
+        settling = [line for line in steps("ffg-old", row) if line.startswith("Settling")]
+        assert len(settling) == 1
+        assert settling[0].startswith("Settling: the start level was corrected once (")
+        assert settling[0].endswith(f"), the period rated {times(row['iterations'])}")
+        assert " 1 times" not in settling[0]
+
+
+@pytest.mark.parametrize(("count", "words"), [(1, "once"), (2, "twice"), (3, "3 times"), (12, "12 times")])
+def test_how_often_a_step_was_taken_reads_as_english(count: int, words: str) -> None:
+    assert times(count) == words
 
 
 def test_a_start_level_corrected_many_times_counts_its_corrections() -> None:

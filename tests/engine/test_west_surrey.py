@@ -249,7 +249,7 @@ def test_bad_events_are_refused_naming_the_field(event: Any, field: str) -> None
 @pytest.mark.parametrize(
     ("event", "message"),
     [
-        (game("A", "A", Winner.WHITE), "event 1: black: 'A' cannot play against themself"),
+        (game("A", "A", Winner.WHITE), "event 1: black: player 'A' cannot play against themselves"),
         (game("A", "B", "black"), "event 1: winner: expected white, black or jigo, got 'black'"),  # type: ignore[arg-type]
         (
             game("A", "B", Winner.WHITE, kind="club"),
