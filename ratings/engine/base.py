@@ -146,6 +146,11 @@ def same_player(index: int, player: PlayerId) -> InvalidEvent:
     return InvalidEvent(index, "black", f"player {player!r} cannot play against themselves")
 
 
+def unknown_kind(index: int, kind: object) -> InvalidEvent:
+    """The error every system gives a game of no known kind."""
+    return InvalidEvent(index, "kind", f"expected free, internet, club or tournament, got {kind!r}")
+
+
 class UnknownPlayer(RatingError):
     """A player appears with no state and no :class:`Start`."""
 

@@ -57,6 +57,7 @@ from ratings.engine.base import (
     UnknownPlayer,
     Winner,
     same_player,
+    unknown_kind,
 )
 from ratings.engine.egf_rules import (
     CLASS_WEIGHTS,
@@ -197,6 +198,7 @@ class EGFBase:
         free = Kind.FREE
         club = Kind.CLUB
         internet = Kind.INTERNET
+        tournament = Kind.TOURNAMENT
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         game_type = Game
@@ -256,6 +258,8 @@ class EGFBase:
 
             # Which games count, and with what weight (EGF tournament classes).
             kind = g.kind
+            if kind is not tournament and kind is not club and kind is not free and kind is not internet:
+                raise unknown_kind(k, kind)
             weight = 0.0
             if kind is not free and not g.forfeit and g.board == 19:
                 minutes = g.minutes

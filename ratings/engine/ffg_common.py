@@ -44,6 +44,7 @@ from ratings.engine.base import (
     UnknownPlayer,
     Winner,
     same_player,
+    unknown_kind,
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, rank_to_ffg
 
@@ -190,7 +191,7 @@ def check_game(index: int, game: Game) -> None:
     if winner is not _WHITE and winner is not _BLACK and winner is not _JIGO:
         raise InvalidEvent(index, "winner", f"must be white, black or jigo, got {winner!r}")
     if game.kind not in _KINDS:
-        raise InvalidEvent(index, "kind", f"must be free, internet, club or tournament, got {game.kind!r}")
+        raise unknown_kind(index, game.kind)
 
 
 def clamp_start(level: float, ceiling: float | None) -> float:

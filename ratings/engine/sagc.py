@@ -47,6 +47,7 @@ from ratings.engine.base import (
     UnknownPlayer,
     Winner,
     same_player,
+    unknown_kind,
 )
 from ratings.engine.ranks import MAX_RANK, MIN_RANK, format_rank
 from ratings.engine.sagc_rules import (
@@ -272,9 +273,7 @@ class SAGC:
                 elif kind is internet:
                     level = level_internet
                 elif kind is not free:
-                    raise InvalidEvent(
-                        i, "kind", f"expected free, internet, club or tournament, got {kind!r}"
-                    )
+                    raise unknown_kind(i, kind)
                 if winner is white_won:
                     white_wins = True
                 elif winner is black_won:

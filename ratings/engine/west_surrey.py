@@ -38,6 +38,7 @@ from ratings.engine.base import (
     UnknownPlayer,
     Winner,
     same_player,
+    unknown_kind,
 )
 from ratings.engine.ranks import format_rank
 
@@ -367,7 +368,7 @@ def _check_game(i: int, game: Game) -> None:
     if not isinstance(game.winner, Winner):
         raise InvalidEvent(i, "winner", f"expected white, black or jigo, got {game.winner!r}")
     if not isinstance(game.kind, Kind):
-        raise InvalidEvent(i, "kind", f"expected free, internet, club or tournament, got {game.kind!r}")
+        raise unknown_kind(i, game.kind)
     handicap = game.handicap
     if not isinstance(handicap, int) or isinstance(handicap, bool) or not 0 <= handicap <= MAX_HANDICAP:
         raise InvalidEvent(i, "handicap", f"expected 0..{MAX_HANDICAP} stones, got {handicap!r}")

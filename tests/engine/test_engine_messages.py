@@ -214,13 +214,14 @@ def test_the_period_systems_refuse_an_event_of_another_type_by_name(system: str)
     assert refusal(system, "a game") == "event 1: event: not a Game or Adjustment: str"  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("system", ["ffg", "ffg-old"])
-def test_a_ladder_refuses_a_kind_it_does_not_know(system: str) -> None:
+@pytest.mark.parametrize("system", ["sagc", "egf", "egf-old", "ffg", "ffg-old", "west-surrey"])
+def test_every_system_refuses_a_kind_it_does_not_know(system: str) -> None:
+    # EGF used to rate an unknown kind as a tournament game.
     game = Game(DAY, "a", "b", Winner.WHITE, kind="blitz")  # type: ignore[arg-type]
     with pytest.raises(InvalidEvent) as caught:
         get_system(system).rate([FIRST, game], starts=STARTS)
     assert (caught.value.index, caught.value.field) == (1, "kind")
-    assert str(caught.value) == "event 1: kind: must be free, internet, club or tournament, got 'blitz'"
+    assert str(caught.value) == "event 1: kind: expected free, internet, club or tournament, got 'blitz'"
 
 
 @pytest.mark.parametrize("system", ["ffg", "ffg-old"])
