@@ -118,8 +118,8 @@ def _player_match(line: str) -> re.Match[str] | None:
 def _line_cells(
     number: int, rest: str, offset: int
 ) -> tuple[list[ResultCell], list[tuple[str, int]], tuple[str, ...]]:
-    """The results of one line, the uncertain 'N?' tokens right after or
-    before them, and the line's tie-break figures (before and after the results).
+    """The results of one line, the uncertain 'N?' tokens right after
+    them, and the line's tie-break figures (before and after the results).
 
     Tie-breaks may come before the results (OpenGotha), after them (the
     EGD's current download: kpmc-2016.h9) or both (wagc-2021.h9); the
@@ -169,8 +169,9 @@ def _run_length(kinds: list[str]) -> int:
 
 def _cell(token: tuple[str, int], round: int) -> ResultCell:
     cell = result_cell(token[0], round, token[1])
-    if cell is None:  # 'N?': an unknown result inside the run of results
-        cell = ResultCell(round, int(token[0][:-1]), "?", None, 0, token[0], token[1])
+    # The run holds results and 'N?' tokens only (a tie-break inside it is
+    # refused), and result_cell reads both ('N?': outcome '?').
+    assert cell is not None
     return cell
 
 
