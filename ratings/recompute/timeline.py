@@ -144,8 +144,10 @@ def load_timeline(
         if run:
             timeline.extend(_games(run, slug, events_of))
     players = m.Player.objects.filter(rating_list=rating_list).order_by()  # in no order: a dict
+    # One Start a rank (it is frozen): some forty built, not one a player.
+    start_of = Cache(lambda rank: base.Start(rank=rank))
     for pk, start_rank in players.values_list("id", "start_rank"):
-        timeline.starts[pk] = base.Start(rank=start_rank)
+        timeline.starts[pk] = start_of[start_rank]
     return timeline
 
 
