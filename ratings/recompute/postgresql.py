@@ -115,8 +115,9 @@ def checkpoint_rows(checkpoints: Iterable[m.RatingCheckpoint]) -> Iterator[bytes
     first (a list of 200,000 games: 39 checkpoints, 5.5 MB of JSON; the
     server's CPU 0.35-0.37 -> 0.29-0.30 s, measured).  The JSON by orjson:
     a checkpoint of 1,317 players 0.08 ms instead of json.dumps' 1.2 ms;
-    at a million games json.dumps was 0.66 s of the writing thread's CPU
-    (profiled)."""
+    the full recompute at a million games 0.3-0.4 s less CPU (alternated
+    runs, docs/recompute.md).  (It writes a NaN as null where json.dumps
+    wrote NaN, which jsonb refused.)"""
     for cp in checkpoints:
         system = cp.system.encode()
         states, games = (b"\x01" + orjson.dumps(value) for value in (cp.states, cp.games))
