@@ -198,7 +198,6 @@ class EGFBase:
         free = Kind.FREE
         club = Kind.CLUB
         internet = Kind.INTERNET
-        tournament = Kind.TOURNAMENT
         white_wins = Winner.WHITE
         black_wins = Winner.BLACK
         game_type = Game
@@ -258,7 +257,7 @@ class EGFBase:
 
             # Which games count, and with what weight (EGF tournament classes).
             kind = g.kind
-            if kind is not tournament and kind is not club and kind is not free and kind is not internet:
+            if kind.__class__ is not Kind:
                 raise unknown_kind(k, kind)
             weight = 0.0
             if kind is not free and not g.forfeit and g.board == 19:
