@@ -84,8 +84,8 @@ def earlier_states(
     function ``json_each``, ``jsonb_each`` on PostgreSQL): a checkpoint
     holds every player of the list."""
     names = [name for name, system in systems if system.earlier_settles]
-    resume = resume_date(rating_list, names, day)
-    if resume is None or not players:
+    resume = resume_date(rating_list, names, day) if players else None
+    if resume is None:
         return {}
     conn = transaction.get_connection()
     quote = conn.ops.quote_name
